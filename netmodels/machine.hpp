@@ -1,0 +1,83 @@
+// The simulated machine as the engine sees it: a network model, a processor model and
+// the rank-to-node mapping, loaded from TOML (or the built-in default machine).
+// The engine only talks to these narrow interfaces; topologies and timing live behind them.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "pdes/sim_time.hpp"
+
+namespace xsim::net {
+
+// What a message between two ranks costs; asked once per message, so it must be cheap.
+struct Path {
+    SimTime latency = 0;             // first byte, end to end (all hops)
+    double bandwidth = 1.0;          // bytes per second of the bottleneck link
+    std::uint64_t eager_limit = 0;   // messages of at most this many bytes go eager
+    int level = 0;                   // hierarchy level (star) or hop count (torus), for reports
+};
+
+class NetworkModel {
+public:
+    virtual ~NetworkModel() = default;
+    virtual const char* name() const = 0;
+    // src == dst is allowed (a rank sending to itself) and must have latency > 0.
+    virtual Path path(int src, int dst) const = 0;
+    // Smallest latency between any two ranks: the lookahead of the conservative
+    // synchronization between real processes. Must be > 0.
+    virtual SimTime min_latency() const = 0;
+    // When the last byte of a transfer injected at `start` reaches `dst`. The default is
+    // the contention-free closed form; a contention model overrides it.
+    virtual SimTime arrival(int src, int dst, std::uint64_t bytes, SimTime start) {
+        const Path p = path(src, dst);
+        return start + p.latency + transfer_time(bytes, p.bandwidth);
+    }
+};
+
+class ProcessorModel {
+public:
+    virtual ~ProcessorModel() = default;
+    // Virtual time charged to `rank` for compute that took `measured` on the host,
+    // starting at virtual time `now` (scaled by speed; OS noise added).
+    virtual SimTime measured_compute(int rank, SimTime measured, SimTime now) const = 0;
+    // Virtual time for modeled compute (xsim_compute): not scaled by speed, noise added.
+    virtual SimTime modeled_compute(int rank, SimTime duration, SimTime now) const = 0;
+    // Virtual time for `flops` floating-point operations at the rank's rate, noise added.
+    virtual SimTime flops_compute(int rank, double flops, SimTime now) const = 0;
+};
+
+struct Machine {
+    std::unique_ptr<NetworkModel> network;
+    std::unique_ptr<ProcessorModel> processor;
+    int world_size = 0;
+    // Node of each rank under the configured mapping; ranks on one node share memory
+    // (MPI_Comm_split_type). Cheap: called per message by some models.
+    virtual int node_of(int rank) const = 0;
+    // Cost charged for one unsuccessful MPI_Test/Iprobe poll, so polling loops progress.
+    SimTime poll_cost = 0;
+    // The complete effective configuration (defaults + file + overrides) as a JSON object.
+    std::string effective_config_json;
+    virtual ~Machine() = default;
+};
+
+// Bad configuration: the message names the file, line and key.
+class ConfigError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct MachineSpec {
+    std::string config_file;              // empty: the built-in default machine
+    std::vector<std::string> overrides;   // "dotted.key=value", applied after the file
+};
+
+// Builds the machine for `world_size` ranks; throws ConfigError on any bad input.
+std::unique_ptr<Machine> load_machine(const MachineSpec& spec, int world_size);
+
+// Every configuration key with its type, default and one-line meaning (for -xsim-help and README).
+std::string describe_config_keys();
+
+}  // namespace xsim::net
