@@ -1,0 +1,168 @@
+/* Shared helpers for the xsim end-to-end MPI test programs.
+ *
+ * Every program is plain, valid MPI (C99) and must also pass on a real MPI
+ * library. Only the MPI calls the xsim engine supports today are used here:
+ * point-to-point, MPI_Barrier on MPI_COMM_WORLD, Wtime, Abort, error handlers.
+ * In particular the final error-count reduction is a binomial tree of
+ * MPI_Send/MPI_Recv, not MPI_Reduce.
+ *
+ * Protocol seen by the harness (run_case.sh), all printed by rank 0 only:
+ *   FAIL <name>: ...        per failing check (any rank; also rank 0 summary)
+ *   ORDER <name> <hash>     optional, program specific
+ *   VTIME <name> <seconds>  MPI_Wtime() of rank 0 after the final barrier
+ *   PASS <name>[ <note>]    exactly once, last, only if no rank failed
+ *
+ * Environment read by every program:
+ *   XSIM_TEST_EXPECT_SIZE=N  fail unless MPI_Comm_size(MPI_COMM_WORLD) == N
+ */
+#ifndef XSIM_TEST_H
+#define XSIM_TEST_H
+
+#include <mpi.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Tag reserved for the final error reduction; no test uses it. */
+#define XT_TAG_REDUCE 32000
+/* Upper bound for polling loops (Test/Iprobe/Testsome): a correct MPI makes
+ * progress inside the poll, so hitting this bound means "poll never completes". */
+#define XT_POLL_LIMIT 50000000L
+/* At most this many detailed FAIL lines per rank (the total is still counted). */
+#define XT_MAX_FAIL_LINES 3
+
+static const char *xt_name = "?";
+static int xt_rank = -1;
+static int xt_size = 0;
+static long long xt_errors = 0;
+
+static inline void xt_vprint_fail(const char *fmt, va_list ap)
+{
+    char msg[512];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    printf("FAIL %s: rank %d: %s\n", xt_name, xt_rank, msg);
+    fflush(stdout);
+}
+
+/* Record a failed check; keeps running so that all ranks reach the final tally. */
+static inline void xt_fail(const char *fmt, ...)
+{
+    va_list ap;
+    ++xt_errors;
+    if (xt_errors <= XT_MAX_FAIL_LINES) {
+        va_start(ap, fmt);
+        xt_vprint_fail(fmt, ap);
+        va_end(ap);
+    } else if (xt_errors == XT_MAX_FAIL_LINES + 1) {
+        printf("FAIL %s: rank %d: (further failures on this rank not shown)\n", xt_name, xt_rank);
+        fflush(stdout);
+    }
+}
+
+/* A failure after which continuing could hang or crash: report and abort now. */
+static inline void xt_fatal(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    xt_vprint_fail(fmt, ap);
+    va_end(ap);
+    fflush(stderr);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+    exit(1); /* not reached with a conforming MPI_Abort */
+}
+
+#define XT_CHECK(cond, ...) \
+    do { if (!(cond)) xt_fail(__VA_ARGS__); } while (0)
+
+/* Fatal on any MPI return code other than MPI_SUCCESS (only meaningful when
+ * MPI_ERRORS_RETURN is in effect; with the default handler errors abort anyway). */
+#define XT_MPI(call) \
+    do { int xt_rc_ = (call); \
+         if (xt_rc_ != MPI_SUCCESS) xt_fatal("%s returned %d (line %d)", #call, xt_rc_, __LINE__); \
+    } while (0)
+
+static inline void xt_init(int *argc, char ***argv, const char *name)
+{
+    const char *expect;
+    xt_name = name;
+    MPI_Init(argc, argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &xt_rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &xt_size);
+    (void)MPI_Wtime(); /* some MPIs (Open MPI) start the Wtime origin at the first call */
+    if (xt_rank < 0 || xt_rank >= xt_size)
+        xt_fatal("MPI_Comm_rank %d outside [0,%d)", xt_rank, xt_size);
+    expect = getenv("XSIM_TEST_EXPECT_SIZE");
+    if (expect != NULL && *expect != '\0') {
+        long want = strtol(expect, NULL, 10);
+        XT_CHECK(want == (long)xt_size, "MPI_Comm_size is %d, expected %ld (XSIM_TEST_EXPECT_SIZE)",
+                 xt_size, want);
+    }
+}
+
+static inline int xt_env_flag(const char *var)
+{
+    const char *v = getenv(var);
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
+/* A barrier (so no test's MPI_ANY_TAG receive can match the tally messages),
+ * a binomial-tree sum of {errors, failing ranks} and min failing rank to
+ * rank 0, then a final barrier; rank 0 prints VTIME and PASS, or FAIL and aborts.
+ * `note` (may be NULL) is appended to the PASS line. Calls MPI_Finalize. */
+static inline int xt_finish(const char *note)
+{
+    long long v[3]; /* errors, number of failing ranks, lowest failing rank */
+    long long in[3];
+    int mask;
+    double t;
+
+    MPI_Barrier(MPI_COMM_WORLD);
+    v[0] = xt_errors;
+    v[1] = xt_errors ? 1 : 0;
+    v[2] = xt_errors ? xt_rank : (long long)xt_size;
+    for (mask = 1; mask < xt_size; mask <<= 1) {
+        if (xt_rank & mask) {
+            MPI_Send(v, 3, MPI_LONG_LONG, xt_rank - mask, XT_TAG_REDUCE, MPI_COMM_WORLD);
+            break;
+        }
+        if (xt_rank + mask < xt_size) {
+            MPI_Recv(in, 3, MPI_LONG_LONG, xt_rank + mask, XT_TAG_REDUCE, MPI_COMM_WORLD,
+                     MPI_STATUS_IGNORE);
+            v[0] += in[0];
+            v[1] += in[1];
+            if (in[2] < v[2]) v[2] = in[2];
+        }
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    t = MPI_Wtime();
+    if (xt_rank == 0) {
+        if (v[0] != 0) {
+            printf("FAIL %s: %lld failed check(s) on %lld of %d rank(s), first failing rank %lld\n",
+                   xt_name, v[0], v[1], xt_size, v[2]);
+            fflush(stdout);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+            return 1;
+        }
+        printf("VTIME %s %.9f\n", xt_name, t);
+        printf("PASS %s%s%s\n", xt_name, note ? " " : "", note ? note : "");
+        fflush(stdout);
+    }
+    MPI_Finalize();
+    return 0;
+}
+
+/* 64-bit FNV-1a over the 4 little-endian bytes of each value. */
+#define XT_FNV_OFFSET 0xcbf29ce484222325ULL
+#define XT_FNV_PRIME 0x100000001b3ULL
+static inline unsigned long long xt_fnv_int(unsigned long long h, unsigned int value)
+{
+    int i;
+    for (i = 0; i < 4; ++i) {
+        h ^= (unsigned long long)((value >> (8 * i)) & 0xffu);
+        h *= XT_FNV_PRIME;
+    }
+    return h;
+}
+
+#endif /* XSIM_TEST_H */
