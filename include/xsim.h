@@ -1,0 +1,26 @@
+/* xsim.h: the optional xsim API for simulated MPI programs.
+ * Nothing here is needed to run an MPI program under xsim; these calls let a program
+ * (typically a skeleton / application model) talk to the simulator. Outside a simulation
+ * (xsim not active) they do nothing and xsim_time() returns -1. */
+#ifndef XSIM_H
+#define XSIM_H
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* 1 when the caller runs as a simulated rank, else 0. */
+int xsim_active(void);
+/* The calling rank's virtual time in seconds (as MPI_Wtime), or -1 outside a simulation. */
+double xsim_time(void);
+/* Modeled compute: advance the calling rank's clock by `seconds` of compute on the
+ * simulated processor (OS noise of the processor model applies; speed scaling does not). */
+void xsim_compute(double seconds);
+/* Modeled compute of `flops` floating-point operations at the rank's processor rate. */
+void xsim_compute_flops(double flops);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* XSIM_H */

@@ -1,0 +1,48 @@
+#include "libxsim/bindings/checks.hpp"
+
+#include <string>
+
+#include "libxsim/datatype.hpp"
+
+namespace xsim::checks {
+
+int comm(CallScope& s, MPI_Comm handle, const Comm** out) {
+    *out = resolve_comm(handle);
+    if (*out) return MPI_SUCCESS;
+    return s.fail(nullptr, MPI_ERR_COMM, handle == MPI_COMM_NULL ? "MPI_COMM_NULL is not a communicator"
+                                                                 : "invalid communicator handle");
+}
+
+int buffer(CallScope& s, const Comm* c, const void* buf, int count, MPI_Datatype type, p2p::Buffer* out) {
+    if (count < 0) return s.fail(c, MPI_ERR_COUNT, "negative count " + std::to_string(count));
+    TypeLayout layout;
+    if (!type_layout(type, &layout)) return s.fail(c, MPI_ERR_TYPE, "invalid datatype");
+    out->buf = buf;
+    out->count = count;
+    out->type = type;
+    out->bytes = layout.size * static_cast<std::uint64_t>(count);
+    if (!buf && out->bytes > 0 && s.engine.options().payload)
+        return s.fail(c, MPI_ERR_BUFFER, "null buffer for " + std::to_string(out->bytes) + " bytes");
+    return MPI_SUCCESS;
+}
+
+int peer(CallScope& s, const Comm* c, int rank, bool any_source) {
+    if (rank == MPI_PROC_NULL || (any_source && rank == MPI_ANY_SOURCE)) return MPI_SUCCESS;
+    if (rank < 0 || rank >= c->size)
+        return s.fail(c, MPI_ERR_RANK, "invalid rank " + std::to_string(rank) + " (communicator size " +
+                                           std::to_string(c->size) + ")");
+    return MPI_SUCCESS;
+}
+
+int tag(CallScope& s, const Comm* c, int t, bool any_tag) {
+    if (any_tag && t == MPI_ANY_TAG) return MPI_SUCCESS;
+    if (t < 0 || t > kTagUpperBound) return s.fail(c, MPI_ERR_TAG, "invalid tag " + std::to_string(t));
+    return MPI_SUCCESS;
+}
+
+int pointer(CallScope& s, const Comm* c, const void* p, const char* what) {
+    if (p) return MPI_SUCCESS;
+    return s.fail(c, MPI_ERR_ARG, std::string("null pointer for ") + what);
+}
+
+}  // namespace xsim::checks

@@ -1,0 +1,262 @@
+// MPI completion bindings: wait, test and their all/any/some forms, request freeing and
+// cancellation. Tests that find nothing cost the rank a modeled poll, so polling loops
+// advance virtual time and make progress.
+#include <mpi.h>
+
+#include <vector>
+
+#include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/requests.hpp"
+#include "libxsim/completion.hpp"
+#include "libxsim/p2p.hpp"
+
+using namespace xsim;
+
+namespace {
+
+// Request pointers for a call over n handles, on the stack for the usual small n.
+class RequestList {
+public:
+    explicit RequestList(int n) {
+        if (n > kInline) heap_.resize(static_cast<std::size_t>(n));
+        data_ = n > kInline ? heap_.data() : inline_;
+    }
+    Request** data() { return data_; }
+    Request*& operator[](int i) { return data_[i]; }
+
+private:
+    static constexpr int kInline = 32;
+    Request* inline_[kInline];
+    std::vector<Request*> heap_;
+    Request** data_;
+};
+
+void poll_failed(CallScope& s) { s.rank.clock += s.engine.machine().poll_cost; }
+
+MPI_Status* status_at(MPI_Status* statuses, int i) {
+    return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
+}
+
+// Retires every listed complete request; MPI_ERR_IN_STATUS when one failed.
+int retire_listed(CallScope& s, int n, MPI_Request* handles, RequestList& reqs, MPI_Status* statuses) {
+    int failures = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!reqs[i]) {
+            requests::empty_status(status_at(statuses, i));  // null or inactive persistent request
+            continue;
+        }
+        if (requests::retire(s, &handles[i], status_at(statuses, i)) != MPI_SUCCESS) ++failures;
+    }
+    return failures ? s.fail(nullptr, MPI_ERR_IN_STATUS, "a completed request failed (see its status)") : MPI_SUCCESS;
+}
+
+int wait_one(CallScope& s, MPI_Request* handle, MPI_Status* status) {
+    if (int e = checks::pointer(s, nullptr, handle, "request")) return e;
+    RequestList reqs(1);
+    if (int e = requests::resolve_all(s, 1, handle, reqs.data())) return e;
+    if (!reqs[0]) {
+        requests::empty_status(status);
+        return MPI_SUCCESS;
+    }
+    completion::wait_all(s.engine, s.rank, reqs.data(), 1);
+    const Comm* c = reqs[0]->comm;
+    const int error = requests::retire(s, handle, status);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : s.fail(c, error, "message longer than the receive buffer (truncated)");
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+    XSIM_BEGIN_INITIALIZED("MPI_Wait");
+    return wait_one(scope, request, status);
+}
+
+int MPI_Waitall(int n, MPI_Request handles[], MPI_Status statuses[]) {
+    XSIM_BEGIN_INITIALIZED("MPI_Waitall");
+    RequestList reqs(n);
+    if (int e = requests::resolve_all(scope, n, handles, reqs.data())) return e;
+    completion::wait_all(scope.engine, scope.rank, reqs.data(), n);
+    return retire_listed(scope, n, handles, reqs, statuses);
+}
+
+int MPI_Waitany(int n, MPI_Request handles[], int* index, MPI_Status* status) {
+    XSIM_BEGIN_INITIALIZED("MPI_Waitany");
+    if (int e = checks::pointer(scope, nullptr, index, "index")) return e;
+    RequestList reqs(n);
+    if (int e = requests::resolve_all(scope, n, handles, reqs.data())) return e;
+    const int i = completion::wait_any(scope.engine, scope.rank, reqs.data(), n);
+    *index = i < 0 ? MPI_UNDEFINED : i;
+    if (i < 0) {
+        requests::empty_status(status);
+        return MPI_SUCCESS;
+    }
+    const Comm* c = reqs[i]->comm;
+    const int error = requests::retire(scope, &handles[i], status);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(c, error, "message longer than the receive buffer (truncated)");
+}
+
+int MPI_Waitsome(int n, MPI_Request handles[], int* outcount, int indices[], MPI_Status statuses[]) {
+    XSIM_BEGIN_INITIALIZED("MPI_Waitsome");
+    if (int e = checks::pointer(scope, nullptr, outcount, "outcount")) return e;
+    RequestList reqs(n);
+    if (int e = requests::resolve_all(scope, n, handles, reqs.data())) return e;
+    if (completion::wait_any(scope.engine, scope.rank, reqs.data(), n) < 0) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    int done = 0, failures = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!reqs[i] || !completion::complete(scope.rank, reqs[i])) continue;
+        indices[done] = i;
+        if (requests::retire(scope, &handles[i], status_at(statuses, done)) != MPI_SUCCESS) ++failures;
+        ++done;
+    }
+    *outcount = done;
+    return failures ? scope.fail(nullptr, MPI_ERR_IN_STATUS, "a completed request failed (see its status)") : MPI_SUCCESS;
+}
+
+int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+    XSIM_BEGIN_INITIALIZED("MPI_Test");
+    if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
+    if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
+    RequestList reqs(1);
+    if (int e = requests::resolve_all(scope, 1, request, reqs.data())) return e;
+    if (!reqs[0]) {
+        *flag = 1;
+        requests::empty_status(status);
+        return MPI_SUCCESS;
+    }
+    scope.engine.catch_up(scope.rank);
+    *flag = completion::complete(scope.rank, reqs[0]) ? 1 : 0;
+    if (!*flag) {
+        poll_failed(scope);
+        return MPI_SUCCESS;
+    }
+    const Comm* c = reqs[0]->comm;
+    const int error = requests::retire(scope, request, status);
+    return error == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(c, error, "message longer than the receive buffer (truncated)");
+}
+
+int MPI_Testall(int n, MPI_Request handles[], int* flag, MPI_Status statuses[]) {
+    XSIM_BEGIN_INITIALIZED("MPI_Testall");
+    if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
+    RequestList reqs(n);
+    if (int e = requests::resolve_all(scope, n, handles, reqs.data())) return e;
+    scope.engine.catch_up(scope.rank);
+    for (int i = 0; i < n; ++i) {
+        if (reqs[i] && !completion::complete(scope.rank, reqs[i])) {
+            *flag = 0;
+            poll_failed(scope);
+            return MPI_SUCCESS;
+        }
+    }
+    *flag = 1;
+    return retire_listed(scope, n, handles, reqs, statuses);
+}
+
+int MPI_Testany(int n, MPI_Request handles[], int* index, int* flag, MPI_Status* status) {
+    XSIM_BEGIN_INITIALIZED("MPI_Testany");
+    if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
+    if (int e = checks::pointer(scope, nullptr, index, "index")) return e;
+    RequestList reqs(n);
+    if (int e = requests::resolve_all(scope, n, handles, reqs.data())) return e;
+    scope.engine.catch_up(scope.rank);
+    bool any_active = false;
+    for (int i = 0; i < n; ++i) {
+        if (!reqs[i]) continue;
+        any_active = true;
+        if (!completion::complete(scope.rank, reqs[i])) continue;
+        *flag = 1;
+        *index = i;
+        const Comm* c = reqs[i]->comm;
+        const int error = requests::retire(scope, &handles[i], status);
+        return error == MPI_SUCCESS ? MPI_SUCCESS
+                                    : scope.fail(c, error, "message longer than the receive buffer (truncated)");
+    }
+    *index = MPI_UNDEFINED;
+    *flag = any_active ? 0 : 1;
+    if (any_active) poll_failed(scope);
+    else requests::empty_status(status);
+    return MPI_SUCCESS;
+}
+
+int MPI_Testsome(int n, MPI_Request handles[], int* outcount, int indices[], MPI_Status statuses[]) {
+    XSIM_BEGIN_INITIALIZED("MPI_Testsome");
+    if (int e = checks::pointer(scope, nullptr, outcount, "outcount")) return e;
+    RequestList reqs(n);
+    if (int e = requests::resolve_all(scope, n, handles, reqs.data())) return e;
+    scope.engine.catch_up(scope.rank);
+    bool any_active = false;
+    int done = 0, failures = 0;
+    for (int i = 0; i < n; ++i) {
+        if (!reqs[i]) continue;
+        any_active = true;
+        if (!completion::complete(scope.rank, reqs[i])) continue;
+        indices[done] = i;
+        if (requests::retire(scope, &handles[i], status_at(statuses, done)) != MPI_SUCCESS) ++failures;
+        ++done;
+    }
+    if (!any_active) {
+        *outcount = MPI_UNDEFINED;
+        return MPI_SUCCESS;
+    }
+    *outcount = done;
+    if (done == 0) poll_failed(scope);
+    return failures ? scope.fail(nullptr, MPI_ERR_IN_STATUS, "a completed request failed (see its status)") : MPI_SUCCESS;
+}
+
+int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+    XSIM_BEGIN_INITIALIZED("MPI_Request_get_status");
+    if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
+    RequestList reqs(1);
+    if (int e = requests::resolve_all(scope, 1, &request, reqs.data())) return e;
+    if (!reqs[0]) {
+        *flag = 1;
+        requests::empty_status(status);
+        return MPI_SUCCESS;
+    }
+    scope.engine.catch_up(scope.rank);
+    *flag = completion::complete(scope.rank, reqs[0]) ? 1 : 0;
+    if (*flag) requests::fill_status(status, reqs[0]);
+    else poll_failed(scope);
+    return MPI_SUCCESS;
+}
+
+int MPI_Request_free(MPI_Request* request) {
+    XSIM_BEGIN_INITIALIZED("MPI_Request_free");
+    if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
+    Request* r = resolve_request(*request);
+    if (!r || r->owner != &scope.rank) return scope.fail(nullptr, MPI_ERR_REQUEST, "invalid request handle");
+    *request = MPI_REQUEST_NULL;
+    if (r->known) scope.engine.free_request(r);  // nothing refers to a decided request any more
+    else r->freed = true;                        // released when its completion is decided
+    return MPI_SUCCESS;
+}
+
+int MPI_Cancel(MPI_Request* request) {
+    XSIM_BEGIN_INITIALIZED("MPI_Cancel");
+    if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
+    Request* r = resolve_request(*request);
+    if (!r || r->owner != &scope.rank) return scope.fail(nullptr, MPI_ERR_REQUEST, "invalid request handle");
+    // A receive that has not matched is withdrawn; sends are never cancelled (the standard
+    // allows a cancel to fail: the send then completes normally).
+    if (r->kind == RequestKind::Recv && p2p::cancel_recv(scope.rank, r)) {
+        r->cancelled = true;
+        r->known = true;
+        r->done_time = scope.rank.clock;
+        r->status_bytes = 0;
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
+    XSIM_BEGIN_INITIALIZED("MPI_Test_cancelled");
+    if (int e = checks::pointer(scope, nullptr, status, "status")) return e;
+    if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
+    *flag = status->_cancelled ? 1 : 0;
+    return MPI_SUCCESS;
+}
+
+}  // extern "C"

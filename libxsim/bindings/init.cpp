@@ -1,0 +1,122 @@
+// MPI environment bindings: initialization and finalization of a simulated rank, abort,
+// versions, names and the virtual clock.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <string>
+
+#include "libxsim/bindings/checks.hpp"
+
+using namespace xsim;
+
+namespace {
+
+int initialize(CallScope& s, int required, int* provided) {
+    if (s.rank.phase != MpiPhase::Before)
+        return s.fail(nullptr, MPI_ERR_OTHER, s.rank.phase == MpiPhase::Initialized ? "MPI is already initialized"
+                                                                                     : "called after MPI_Finalize");
+    s.rank.phase = MpiPhase::Initialized;
+    // Each simulated rank is one fiber: MPI calls from other threads are not simulated.
+    if (provided) *provided = std::min(required, static_cast<int>(MPI_THREAD_FUNNELED));
+    return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Init(int*, char***) {
+    CallScope scope("MPI_Init");
+    return initialize(scope, MPI_THREAD_SINGLE, nullptr);
+}
+
+int MPI_Init_thread(int*, char***, int required, int* provided) {
+    CallScope scope("MPI_Init_thread");
+    if (int e = checks::pointer(scope, nullptr, provided, "provided")) return e;
+    return initialize(scope, required, provided);
+}
+
+int MPI_Query_thread(int* provided) {
+    XSIM_BEGIN_INITIALIZED("MPI_Query_thread");
+    if (int e = checks::pointer(scope, nullptr, provided, "provided")) return e;
+    *provided = MPI_THREAD_FUNNELED;
+    return MPI_SUCCESS;
+}
+
+int MPI_Is_thread_main(int* flag) {
+    XSIM_BEGIN_INITIALIZED("MPI_Is_thread_main");
+    if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
+    *flag = 1;
+    return MPI_SUCCESS;
+}
+
+int MPI_Initialized(int* flag) {
+    CallScope scope("MPI_Initialized");
+    if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
+    *flag = scope.rank.phase != MpiPhase::Before;
+    return MPI_SUCCESS;
+}
+
+int MPI_Finalized(int* flag) {
+    CallScope scope("MPI_Finalized");
+    if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
+    *flag = scope.rank.phase == MpiPhase::Finalized;
+    return MPI_SUCCESS;
+}
+
+int MPI_Finalize(void) {
+    XSIM_BEGIN_INITIALIZED("MPI_Finalize");
+    scope.rank.phase = MpiPhase::Finalized;
+    auto& stats = scope.engine.stats();
+    stats.max_finalize_time = std::max(stats.max_finalize_time, scope.rank.clock);
+    return MPI_SUCCESS;
+}
+
+int MPI_Abort(MPI_Comm comm, int errorcode) {
+    CallScope scope("MPI_Abort");
+    const Comm* c = resolve_comm(comm);
+    char text[200];
+    std::snprintf(text, sizeof text, "simulated rank %d called MPI_Abort(%s, %d) at virtual time %.9f s",
+                  scope.rank.world, c ? c->name : "invalid communicator", errorcode,
+                  simtime_to_seconds(scope.rank.clock));
+    scope.engine.abort_run(errorcode, text);
+}
+
+double MPI_Wtime(void) {
+    CallScope scope("MPI_Wtime");
+    return simtime_to_seconds(scope.rank.clock);
+}
+
+double MPI_Wtick(void) { return 1.0 / static_cast<double>(kPicosPerSecond); }
+
+int MPI_Get_processor_name(char* name, int* resultlen) {
+    CallScope scope("MPI_Get_processor_name");
+    if (int e = checks::pointer(scope, nullptr, name, "name")) return e;
+    if (int e = checks::pointer(scope, nullptr, resultlen, "resultlen")) return e;
+    // The simulated node of the rank: ranks that share a node share a name.
+    const int node = scope.engine.machine().node_of(scope.rank.world);
+    *resultlen = std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "xsim-node%d", node);
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_version(int* version, int* subversion) {
+    if (!version || !subversion) return MPI_ERR_ARG;
+    *version = MPI_VERSION;
+    *subversion = MPI_SUBVERSION;
+    return MPI_SUCCESS;
+}
+
+int MPI_Get_library_version(char* version, int* resultlen) {
+    if (!version || !resultlen) return MPI_ERR_ARG;
+    char real[MPI_MAX_LIBRARY_VERSION_STRING];
+    int real_len = 0;
+    PMPI_Get_library_version(real, &real_len);
+    *resultlen = std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "xsim %s simulating MPI over %s",
+                               XSIM_VERSION_STRING, real);
+    *resultlen = std::min(*resultlen, MPI_MAX_LIBRARY_VERSION_STRING - 1);
+    return MPI_SUCCESS;
+}
+
+}  // extern "C"

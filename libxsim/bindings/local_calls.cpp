@@ -1,0 +1,136 @@
+// MPI calls that involve no communication (datatypes, ops, info objects, packing,
+// error strings): the real library does them well, so they go straight to PMPI. The
+// real library's own error handlers are set to return, and its errors are reported
+// through the simulated rank's handler like any other.
+#include <mpi.h>
+
+#include "libxsim/call_scope.hpp"
+
+using namespace xsim;
+
+namespace {
+
+// Charges and restarts compute measurement like CallScope, but also works before the
+// engine runs a rank (nothing to charge then).
+class LocalCall {
+public:
+    explicit LocalCall(const char* call) : call_(call), rank_(g_engine ? g_engine->current() : nullptr) {
+        if (rank_) g_engine->enter(*rank_, call);
+    }
+    ~LocalCall() {
+        if (rank_) g_engine->leave(*rank_);
+    }
+    int result(int code) {
+        if (code == MPI_SUCCESS || !rank_) return code;
+        int error_class = code;
+        PMPI_Error_class(code, &error_class);
+        char text[MPI_MAX_ERROR_STRING];
+        int len = 0;
+        PMPI_Error_string(code, text, &len);
+        return raise(*rank_, nullptr, call_, error_class, text);
+    }
+
+private:
+    const char* call_;
+    Rank* rank_;
+};
+
+}  // namespace
+
+#define XSIM_LOCAL(name, params, args)            \
+    int MPI_##name params {                       \
+        LocalCall local("MPI_" #name);            \
+        return local.result(PMPI_##name args);    \
+    }
+
+// Packing takes a communicator only to pick a data representation; all simulated
+// ranks share this host's, which MPI_COMM_SELF names.
+#define XSIM_LOCAL_WITH_COMM(name, params, args)                                    \
+    int MPI_##name params {                                                        \
+        LocalCall local("MPI_" #name);                                             \
+        if (!resolve_comm(comm)) return local.result(MPI_ERR_COMM);                \
+        MPI_Comm real_comm = MPI_COMM_SELF;                                        \
+        return local.result(PMPI_##name args);                                    \
+    }
+
+extern "C" {
+
+XSIM_LOCAL(Type_size, (MPI_Datatype t, int* s), (t, s))
+XSIM_LOCAL(Type_size_x, (MPI_Datatype t, MPI_Count* s), (t, s))
+XSIM_LOCAL(Type_get_extent, (MPI_Datatype t, MPI_Aint* lb, MPI_Aint* e), (t, lb, e))
+XSIM_LOCAL(Type_get_extent_x, (MPI_Datatype t, MPI_Count* lb, MPI_Count* e), (t, lb, e))
+XSIM_LOCAL(Type_get_true_extent, (MPI_Datatype t, MPI_Aint* lb, MPI_Aint* e), (t, lb, e))
+XSIM_LOCAL(Type_get_true_extent_x, (MPI_Datatype t, MPI_Count* lb, MPI_Count* e), (t, lb, e))
+XSIM_LOCAL(Type_contiguous, (int n, MPI_Datatype old, MPI_Datatype* out), (n, old, out))
+XSIM_LOCAL(Type_vector, (int n, int bl, int stride, MPI_Datatype old, MPI_Datatype* out), (n, bl, stride, old, out))
+XSIM_LOCAL(Type_create_hvector, (int n, int bl, MPI_Aint stride, MPI_Datatype old, MPI_Datatype* out),
+           (n, bl, stride, old, out))
+XSIM_LOCAL(Type_indexed, (int n, const int bl[], const int d[], MPI_Datatype old, MPI_Datatype* out),
+           (n, bl, d, old, out))
+XSIM_LOCAL(Type_create_hindexed, (int n, const int bl[], const MPI_Aint d[], MPI_Datatype old, MPI_Datatype* out),
+           (n, bl, d, old, out))
+XSIM_LOCAL(Type_create_indexed_block, (int n, int bl, const int d[], MPI_Datatype old, MPI_Datatype* out),
+           (n, bl, d, old, out))
+XSIM_LOCAL(Type_create_hindexed_block, (int n, int bl, const MPI_Aint d[], MPI_Datatype old, MPI_Datatype* out),
+           (n, bl, d, old, out))
+XSIM_LOCAL(Type_create_struct,
+           (int n, const int bl[], const MPI_Aint d[], const MPI_Datatype types[], MPI_Datatype* out),
+           (n, bl, d, types, out))
+XSIM_LOCAL(Type_create_subarray,
+           (int nd, const int sizes[], const int sub[], const int starts[], int order, MPI_Datatype old,
+            MPI_Datatype* out),
+           (nd, sizes, sub, starts, order, old, out))
+XSIM_LOCAL(Type_create_darray,
+           (int size, int rank, int nd, const int gs[], const int distrib[], const int dargs[], const int ps[],
+            int order, MPI_Datatype old, MPI_Datatype* out),
+           (size, rank, nd, gs, distrib, dargs, ps, order, old, out))
+XSIM_LOCAL(Type_create_resized, (MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* out),
+           (old, lb, extent, out))
+XSIM_LOCAL(Type_commit, (MPI_Datatype * t), (t))
+XSIM_LOCAL(Type_free, (MPI_Datatype * t), (t))
+XSIM_LOCAL(Type_dup, (MPI_Datatype t, MPI_Datatype* out), (t, out))
+XSIM_LOCAL(Type_get_name, (MPI_Datatype t, char* name, int* len), (t, name, len))
+XSIM_LOCAL(Type_set_name, (MPI_Datatype t, const char* name), (t, name))
+XSIM_LOCAL(Type_get_envelope, (MPI_Datatype t, int* ni, int* na, int* nd, int* combiner), (t, ni, na, nd, combiner))
+XSIM_LOCAL(Type_get_contents,
+           (MPI_Datatype t, int mi, int ma, int md, int ints[], MPI_Aint addrs[], MPI_Datatype types[]),
+           (t, mi, ma, md, ints, addrs, types))
+XSIM_LOCAL(Type_match_size, (int typeclass, int size, MPI_Datatype* out), (typeclass, size, out))
+XSIM_LOCAL(Get_address, (const void* location, MPI_Aint* address), (location, address))
+XSIM_LOCAL(Get_elements, (const MPI_Status* s, MPI_Datatype t, int* n), (s, t, n))
+XSIM_LOCAL(Get_elements_x, (const MPI_Status* s, MPI_Datatype t, MPI_Count* n), (s, t, n))
+XSIM_LOCAL(Status_set_elements, (MPI_Status * s, MPI_Datatype t, int n), (s, t, n))
+XSIM_LOCAL(Status_set_cancelled, (MPI_Status * s, int flag), (s, flag))
+XSIM_LOCAL(Op_create, (MPI_User_function * f, int commute, MPI_Op* op), (f, commute, op))
+XSIM_LOCAL(Op_free, (MPI_Op * op), (op))
+XSIM_LOCAL(Op_commutative, (MPI_Op op, int* commute), (op, commute))
+XSIM_LOCAL(Reduce_local, (const void* in, void* inout, int n, MPI_Datatype t, MPI_Op op), (in, inout, n, t, op))
+XSIM_LOCAL(Error_string, (int code, char* text, int* len), (code, text, len))
+XSIM_LOCAL(Error_class, (int code, int* cls), (code, cls))
+XSIM_LOCAL(Info_create, (MPI_Info * info), (info))
+XSIM_LOCAL(Info_set, (MPI_Info info, const char* key, const char* value), (info, key, value))
+XSIM_LOCAL(Info_get, (MPI_Info info, const char* key, int len, char* value, int* flag), (info, key, len, value, flag))
+XSIM_LOCAL(Info_get_valuelen, (MPI_Info info, const char* key, int* len, int* flag), (info, key, len, flag))
+XSIM_LOCAL(Info_get_nkeys, (MPI_Info info, int* n), (info, n))
+XSIM_LOCAL(Info_get_nthkey, (MPI_Info info, int n, char* key), (info, n, key))
+XSIM_LOCAL(Info_delete, (MPI_Info info, const char* key), (info, key))
+XSIM_LOCAL(Info_dup, (MPI_Info info, MPI_Info* out), (info, out))
+XSIM_LOCAL(Info_free, (MPI_Info * info), (info))
+XSIM_LOCAL(Alloc_mem, (MPI_Aint size, MPI_Info info, void* base), (size, info, base))
+XSIM_LOCAL(Free_mem, (void* base), (base))
+XSIM_LOCAL(Pack_external, (const char rep[], const void* in, int n, MPI_Datatype t, void* out, MPI_Aint size,
+                           MPI_Aint* pos), (rep, in, n, t, out, size, pos))
+XSIM_LOCAL(Unpack_external, (const char rep[], const void* in, MPI_Aint size, MPI_Aint* pos, void* out, int n,
+                             MPI_Datatype t), (rep, in, size, pos, out, n, t))
+XSIM_LOCAL(Pack_external_size, (const char rep[], int n, MPI_Datatype t, MPI_Aint* size), (rep, n, t, size))
+XSIM_LOCAL_WITH_COMM(Pack, (const void* in, int n, MPI_Datatype t, void* out, int size, int* pos, MPI_Comm comm),
+                     (in, n, t, out, size, pos, real_comm))
+XSIM_LOCAL_WITH_COMM(Unpack, (const void* in, int size, int* pos, void* out, int n, MPI_Datatype t, MPI_Comm comm),
+                     (in, size, pos, out, n, t, real_comm))
+XSIM_LOCAL_WITH_COMM(Pack_size, (int n, MPI_Datatype t, MPI_Comm comm, int* size), (n, t, real_comm, size))
+
+MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) { return PMPI_Aint_add(base, disp); }
+MPI_Aint MPI_Aint_diff(MPI_Aint a, MPI_Aint b) { return PMPI_Aint_diff(a, b); }
+int MPI_Pcontrol(const int, ...) { return MPI_SUCCESS; }  // no profiling levels to switch
+
+}  // extern "C"

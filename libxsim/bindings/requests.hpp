@@ -1,0 +1,18 @@
+// Turning completed requests into statuses and handles, shared by every completion call.
+#pragma once
+#include <mpi.h>
+
+#include "libxsim/call_scope.hpp"
+
+namespace xsim::requests {
+
+void fill_status(MPI_Status* status, const Request* r);
+void empty_status(MPI_Status* status);
+// Reports and retires a complete request: fills `status`, frees it (or deactivates a
+// persistent one) and sets the handle to MPI_REQUEST_NULL. Returns the request's error.
+int retire(CallScope& s, MPI_Request* handle, MPI_Status* status);
+// Resolves handles[0..n) into reqs; null / inactive entries become null. Returns an error
+// class for an invalid handle.
+int resolve_all(CallScope& s, int n, const MPI_Request* handles, Request** reqs);
+
+}  // namespace xsim::requests

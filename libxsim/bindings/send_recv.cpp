@@ -1,0 +1,108 @@
+// MPI point-to-point bindings: blocking, synchronous, ready and nonblocking sends and
+// receives, and the combined send-receive calls.
+#include <mpi.h>
+
+#include <vector>
+
+#include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/post.hpp"
+#include "libxsim/bindings/requests.hpp"
+#include "libxsim/completion.hpp"
+#include "libxsim/datatype.hpp"
+
+using namespace xsim;
+using post::SendMode;
+
+namespace {
+
+int blocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                  MPI_Comm comm, SendMode mode) {
+    XSIM_BEGIN_INITIALIZED(call);
+    Request* r = nullptr;
+    if (int e = post::send(scope, buf, count, type, dest, tag, comm, mode, &r)) return e;
+    return post::finish(scope, r, MPI_STATUS_IGNORE);
+}
+
+int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype type, int dest, int tag,
+                     MPI_Comm comm, SendMode mode, MPI_Request* request) {
+    XSIM_BEGIN_INITIALIZED(call);
+    if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
+    Request* r = nullptr;
+    if (int e = post::send(scope, buf, count, type, dest, tag, comm, mode, &r)) return e;
+    *request = request_handle(r);
+    return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+    return blocking_send("MPI_Send", buf, count, type, dest, tag, comm, SendMode::Standard);
+}
+int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+    return blocking_send("MPI_Ssend", buf, count, type, dest, tag, comm, SendMode::Synchronous);
+}
+int MPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+    return blocking_send("MPI_Rsend", buf, count, type, dest, tag, comm, SendMode::Ready);
+}
+int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking_send("MPI_Isend", buf, count, type, dest, tag, comm, SendMode::Standard, req);
+}
+int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking_send("MPI_Issend", buf, count, type, dest, tag, comm, SendMode::Synchronous, req);
+}
+int MPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking_send("MPI_Irsend", buf, count, type, dest, tag, comm, SendMode::Ready, req);
+}
+
+int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
+    XSIM_BEGIN_INITIALIZED("MPI_Recv");
+    Request* r = nullptr;
+    if (int e = post::recv(scope, buf, count, type, source, tag, comm, &r)) return e;
+    return post::finish(scope, r, status);
+}
+
+int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
+    XSIM_BEGIN_INITIALIZED("MPI_Irecv");
+    if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
+    Request* r = nullptr;
+    if (int e = post::recv(scope, buf, count, type, source, tag, comm, &r)) return e;
+    *request = request_handle(r);
+    return MPI_SUCCESS;
+}
+
+int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+    XSIM_BEGIN_INITIALIZED("MPI_Sendrecv");
+    Request* reqs[2] = {nullptr, nullptr};
+    if (int e = post::recv(scope, recvbuf, recvcount, recvtype, source, recvtag, comm, &reqs[0])) return e;
+    if (int e = post::send(scope, sendbuf, sendcount, sendtype, dest, sendtag, comm, SendMode::Standard, &reqs[1])) {
+        return e;
+    }
+    completion::wait_all(scope.engine, scope.rank, reqs, 2);
+    scope.engine.free_request(reqs[1]);
+    return post::finish(scope, reqs[0], status);
+}
+
+int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
+                         MPI_Comm comm, MPI_Status* status) {
+    XSIM_BEGIN_INITIALIZED("MPI_Sendrecv_replace");
+    const Comm* c = nullptr;
+    p2p::Buffer data;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = checks::buffer(scope, c, buf, count, type, &data)) return e;
+    // The outgoing data is packed aside first, so the receive may overwrite the buffer.
+    std::vector<char> outgoing(scope.engine.options().payload ? data.bytes : 0);
+    if (!outgoing.empty()) pack_data(buf, count, type, outgoing.data(), data.bytes);
+    Request* reqs[2] = {nullptr, nullptr};
+    if (int e = post::send(scope, outgoing.data(), static_cast<int>(data.bytes), MPI_BYTE, dest, sendtag, comm,
+                           SendMode::Standard, &reqs[1]))
+        return e;
+    if (int e = post::recv(scope, buf, count, type, source, recvtag, comm, &reqs[0])) return e;
+    completion::wait_all(scope.engine, scope.rank, reqs, 2);
+    scope.engine.free_request(reqs[1]);
+    return post::finish(scope, reqs[0], status);
+}
+
+}  // extern "C"

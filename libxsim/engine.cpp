@@ -1,0 +1,194 @@
+#include "libxsim/engine.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+
+#include "libxsim/p2p.hpp"
+#include "libxsim/payload.hpp"
+
+namespace xsim {
+
+Engine* g_engine = nullptr;
+
+Engine::Engine(Options options, Placement placement, std::unique_ptr<net::Machine> machine)
+    : options_(std::move(options)), placement_(placement), machine_(std::move(machine)) {
+    const int base = placement_.world_size / placement_.processes;
+    const int extra = placement_.world_size % placement_.processes;
+    count_ = base + (placement_.process < extra ? 1 : 0);
+    first_ = placement_.process * base + std::min(placement_.process, extra);
+    world_.kind = CommKind::World;
+    world_.context = kWorldContext;
+    world_.size = placement_.world_size;
+    world_.name = "MPI_COMM_WORLD";
+    self_.kind = CommKind::Self;
+    self_.context = kSelfContext;
+    self_.size = 1;
+    self_.name = "MPI_COMM_SELF";
+}
+
+Engine::~Engine() = default;
+
+int Engine::process_of(int world) const {
+    const int base = placement_.world_size / placement_.processes;
+    const int extra = placement_.world_size % placement_.processes;
+    const int big = extra * (base + 1);  // ranks held by the larger blocks
+    return world < big ? world / (base + 1) : extra + (world - big) / base;
+}
+
+std::int64_t Engine::run(MainFunction main, int argc, char** argv, char** envp, ProcessLink& link,
+                         OutboundEvents* outbound) {
+    main_ = main;
+    argc_ = argc;
+    argv_ = argv;
+    envp_ = envp;
+    outbound_ = outbound;
+    ranks_.reset(new Rank[static_cast<std::size_t>(count_)]);
+    stacks_.reserve(static_cast<std::size_t>(count_), options_.stack_bytes);
+    queue_.reserve(static_cast<std::size_t>(count_) + 1024);
+    live_ = count_;
+    // Every rank starts at time 0; pushed in rank order, the heap needs no reordering.
+    for (int i = 0; i < count_; ++i) {
+        Rank& r = ranks_[i];
+        r.world = first_ + i;
+        schedule_run(r, 0);
+    }
+    ConservativeLoop loop(queue_, link, machine_->network->min_latency());
+    loop_ = &loop;
+    const std::int64_t unfinished = loop.run(*this);
+    loop_ = nullptr;
+    return unfinished;
+}
+
+void Engine::process(const Event& event) {
+    ++stats_.events;
+    if (event_class(event.key.order) == EventClass::Message) {
+        p2p::handle_event(*this, static_cast<Message*>(event.object));
+        return;
+    }
+    Rank& rank = *static_cast<Rank*>(event.object);
+    if (rank.wake_time != event.key.time || rank.state == RankState::Finished) return;  // superseded
+    rank.wake_time = kNever;
+    rank.clock = std::max(rank.clock, event.key.time);
+    run_fiber(rank);
+}
+
+void Engine::run_fiber(Rank& rank) {
+    const bool first_start = !rank.fiber.prepared();
+    if (first_start) {
+        const std::size_t index = static_cast<std::size_t>(rank.world - first_);
+        rank.fiber.prepare(stacks_.top(index), stacks_.stack_bytes(), &Engine::rank_entry, &rank);
+    }
+    current_ = &rank;
+    // A fiber is resumed where it suspended, inside xsim; a new one enters the application.
+    inside_xsim_ = !first_start;
+    rank.state = RankState::Running;
+    ++stats_.context_switches;
+    rank.fiber.resume();
+    current_ = nullptr;
+    inside_xsim_ = true;
+    if (rank.fiber.finished()) stacks_.release(static_cast<std::size_t>(rank.world - first_));
+}
+
+void Engine::rank_entry(void* arg) {
+    Rank& rank = *static_cast<Rank*>(arg);
+    Engine& engine = *g_engine;
+    rank.last_exit_ns = host_clock_ns();
+    const int code = engine.main_(engine.argc_, engine.argv_, engine.envp_);
+    engine.finish_rank(rank, code);
+}
+
+void Engine::finish_rank(Rank& rank, int exit_code) {
+    inside_xsim_ = true;
+    if (rank.phase == MpiPhase::Initialized) {
+        abort_run(1, "simulated rank " + std::to_string(rank.world) +
+                         " returned from main without calling MPI_Finalize");
+    }
+    rank.exit_code = exit_code;
+    rank.state = RankState::Finished;
+    --live_;
+    rank.fiber.finish();
+}
+
+void Engine::enter(Rank& rank, const char* call) {
+    inside_xsim_ = true;
+    rank.current_call = call;
+    if (options_.compute == ComputeMode::Measured) {
+        const std::int64_t now = host_clock_ns();
+        const SimTime measured = (now - rank.last_exit_ns) * 1000;  // ns -> ps
+        if (measured > 0)
+            rank.clock += machine_->processor->measured_compute(rank.world, measured, rank.clock);
+    }
+}
+
+void Engine::leave(Rank& rank) {
+    if (options_.compute == ComputeMode::Measured) rank.last_exit_ns = host_clock_ns();
+    inside_xsim_ = false;
+}
+
+void Engine::schedule_run(Rank& rank, SimTime t) {
+    t = std::max(t, rank.clock);
+    if (t >= rank.wake_time) return;  // an earlier run is already pending
+    rank.wake_time = t;
+    queue_.push({{t, event_order(EventClass::RankRun, static_cast<std::uint32_t>(rank.world), 0)}, &rank});
+}
+
+void Engine::block(Rank& rank) {
+    rank.state = RankState::Blocked;
+    rank.fiber.suspend();
+    // Resumed by run_fiber: state is Running again and the clock is the wake time.
+}
+
+void Engine::catch_up(Rank& rank) {
+    const EventKey mine{rank.clock, event_order(EventClass::RankRun, static_cast<std::uint32_t>(rank.world), 0)};
+    const bool earlier_pending = !queue_.empty() && queue_.top().key < mine;
+    const bool beyond_window = loop_ && rank.clock >= loop_->window_end();
+    if (!earlier_pending && !beyond_window) return;
+    schedule_run(rank, rank.clock);
+    rank.state = RankState::Ready;
+    rank.fiber.suspend();
+}
+
+void Engine::free_message(Message* m) {
+    release_payload(m);
+    messages_.release(m);
+}
+
+void Engine::emit(Message* m) {
+    if (is_local(m->dst)) {
+        queue_.push({{m->time, event_order(EventClass::Message, static_cast<std::uint32_t>(m->src), m->seq)}, m});
+        return;
+    }
+    ++stats_.remote_events;
+    outbound_->post(process_of(m->dst), *m);
+    free_message(m);
+}
+
+void Engine::accept_remote(Message* m) {
+    queue_.push({{m->time, event_order(EventClass::Message, static_cast<std::uint32_t>(m->src), m->seq)}, m});
+}
+
+void Engine::abort_run(int exit_code, const std::string& why) {
+    std::fprintf(stderr, "xsim: %s\n", why.c_str());
+    std::fflush(stderr);
+    std::fflush(stdout);
+    PMPI_Abort(MPI_COMM_WORLD, exit_code);
+    std::_Exit(exit_code);
+}
+
+SimTime Engine::latest_clock() const {
+    SimTime latest = 0;
+    for (int i = 0; i < count_; ++i) latest = std::max(latest, ranks_[i].clock);
+    return latest;
+}
+
+std::vector<const Rank*> Engine::unfinished_ranks() const {
+    std::vector<const Rank*> out;
+    for (int i = 0; i < count_; ++i)
+        if (ranks_[i].state != RankState::Finished) out.push_back(&ranks_[i]);
+    return out;
+}
+
+}  // namespace xsim

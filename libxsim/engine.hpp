@@ -1,0 +1,146 @@
+// The one xsim object of a real process: it hosts a contiguous block of simulated ranks
+// as fibers, orders everything they do by virtual time, and owns the machine model.
+// Everything else (p2p protocol, bindings, reports) works through it.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libxsim/comm.hpp"
+#include "libxsim/message.hpp"
+#include "libxsim/options.hpp"
+#include "libxsim/pool.hpp"
+#include "libxsim/rank.hpp"
+#include "libxsim/request.hpp"
+#include "netmodels/machine.hpp"
+#include "pdes/conservative_loop.hpp"
+#include "pdes/event_queue.hpp"
+#include "pdes/stack_arena.hpp"
+
+namespace xsim {
+
+using MainFunction = int (*)(int, char**, char**);
+
+struct RunStats {
+    std::uint64_t messages = 0;          // user-level point-to-point messages sent
+    std::uint64_t bytes = 0;             // their payload bytes
+    std::uint64_t internal_messages = 0; // messages of collectives' algorithms
+    std::uint64_t remote_events = 0;     // events shipped to other real processes
+    std::uint64_t context_switches = 0;
+    std::uint64_t events = 0;
+    SimTime max_finalize_time = 0;       // largest clock at MPI_Finalize
+};
+
+class OutboundEvents {
+public:
+    virtual ~OutboundEvents() = default;
+    // Takes an event for a rank of another process (serializes it; the caller frees it).
+    virtual void post(int process, const Message& message) = 0;
+};
+
+class Engine final : public EventSink {
+public:
+    struct Placement {
+        int world_size = 1;
+        int process = 0;
+        int processes = 1;
+    };
+    Engine(Options options, Placement placement, std::unique_ptr<net::Machine> machine);
+    ~Engine() override;
+
+    // Runs `main` once per local simulated rank; returns the number of ranks (over all
+    // processes) left unfinished, i.e. > 0 on deadlock.
+    std::int64_t run(MainFunction main, int argc, char** argv, char** envp, ProcessLink& link,
+                     OutboundEvents* outbound);
+
+    // Placement: ranks are spread in contiguous blocks, the first (N mod P) blocks one larger.
+    int world_size() const { return placement_.world_size; }
+    int process_of(int world) const;
+    bool is_local(int world) const { return world >= first_ && world < first_ + count_; }
+    Rank& local(int world) { return ranks_[world - first_]; }
+    int first_local() const { return first_; }
+    int local_count() const { return count_; }
+    const Placement& placement() const { return placement_; }
+
+    const Options& options() const { return options_; }
+    net::Machine& machine() { return *machine_; }
+    RunStats& stats() { return stats_; }
+    const Comm& world_comm() const { return world_; }
+    const Comm& self_comm() const { return self_; }
+
+    // The rank whose fiber is running, or null in the scheduler.
+    Rank* current() const { return current_; }
+    // True while a simulated rank executes application code (not xsim itself).
+    bool in_application() const { return current_ && !inside_xsim_; }
+
+    // Entry to and exit from xsim on behalf of the running rank (see CallScope).
+    void enter(Rank& rank, const char* call);
+    void leave(Rank& rank);
+
+    // Scheduling, from inside a rank's fiber.
+    // Makes `rank` run again at time `t` (or its clock, if later).
+    void schedule_run(Rank& rank, SimTime t);
+    // Suspends the running rank until a run event for it is processed.
+    void block(Rank& rank);
+    // Before a call observes other ranks' actions (test, probe, any-of waits): waits until
+    // every event up to the rank's clock has been processed, here and in other processes.
+    void catch_up(Rank& rank);
+
+    // Events.
+    Message* new_message() { return messages_.make(); }
+    void free_message(Message* m);
+    void emit(Message* m);                // to a local rank or another process
+    void accept_remote(Message* m);       // from another process (ProcessLink::exchange)
+    Request* new_request() { return requests_.make(); }
+    void free_request(Request* r) { r->magic = 0; requests_.release(r); }
+
+    // Ends the whole run (all real processes) after printing `why`; never returns.
+    [[noreturn]] void abort_run(int exit_code, const std::string& why);
+
+    // EventSink
+    void process(const Event& event) override;
+    std::int64_t live_ranks() const override { return live_; }
+
+    // Ends the running rank's fiber as finished with `exit_code` (return from main, exit()).
+    [[noreturn]] void finish_current_rank(int exit_code) { finish_rank(*current_, exit_code); }
+
+    SimTime latest_clock() const;   // the largest clock of the local ranks
+    std::vector<const Rank*> unfinished_ranks() const;
+
+private:
+    static void rank_entry(void* arg);
+    void run_fiber(Rank& rank);
+    [[noreturn]] void finish_rank(Rank& rank, int exit_code);
+
+    Options options_;
+    Placement placement_;
+    std::unique_ptr<net::Machine> machine_;
+    int first_ = 0;
+    int count_ = 0;
+    std::unique_ptr<Rank[]> ranks_;
+    StackArena stacks_;
+    EventQueue queue_;
+    ConservativeLoop* loop_ = nullptr;
+    OutboundEvents* outbound_ = nullptr;
+    Pool<Message> messages_;
+    Pool<Request> requests_;
+    Comm world_;
+    Comm self_;
+    RunStats stats_;
+    Rank* current_ = nullptr;
+    bool inside_xsim_ = false;
+    std::int64_t live_ = 0;
+    // The application's main and its argument vector (shared by all ranks).
+    MainFunction main_ = nullptr;
+    int argc_ = 0;
+    char** argv_ = nullptr;
+    char** envp_ = nullptr;
+};
+
+extern Engine* g_engine;
+
+// Host monotonic time in nanoseconds, never virtualized.
+std::int64_t host_clock_ns();
+
+}  // namespace xsim

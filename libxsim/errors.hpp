@@ -1,0 +1,22 @@
+// MPI error reporting: every binding returns through raise(), which applies the error
+// handler of the communicator involved (MPI_ERRORS_ARE_FATAL by default: print the call,
+// the error class and the simulated rank, then end the run; MPI_ERRORS_RETURN: return
+// the error class).
+#pragma once
+#include <mpi.h>
+
+#include <string>
+
+namespace xsim {
+
+struct Rank;
+struct Comm;
+
+const char* error_class_name(int error_class);
+
+// The handler the calling rank has attached to `comm` (null comm: MPI_COMM_WORLD's).
+MPI_Errhandler& errhandler_slot(Rank& rank, const Comm* comm);
+
+int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const std::string& detail);
+
+}  // namespace xsim

@@ -1,0 +1,10 @@
+// Whether the running executable is an MPI program (it imports MPI_Init or
+// MPI_Init_thread). libxsim only takes over main() in such programs, so that a shell or a
+// tool started under LD_PRELOAD=libxsim.so runs normally.
+#pragma once
+
+namespace xsim {
+
+bool executable_imports_mpi_init();
+
+}  // namespace xsim

@@ -1,0 +1,36 @@
+// A message between simulated ranks, as an event on the wire. One struct serves the
+// eager protocol (envelope + payload), rendezvous (request-to-send, clear-to-send, data)
+// and synchronous sends; its `time` is when it reaches `dst`.
+#pragma once
+#include <cstdint>
+
+#include "pdes/sim_time.hpp"
+
+namespace xsim {
+
+enum class MessageKind : std::uint8_t {
+    Eager,          // envelope and payload; the send completed locally
+    RequestToSend,  // rendezvous envelope: the sender waits for a matching receive
+    ClearToSend,    // receiver -> sender: the receive matched, send the data
+    Data,           // rendezvous payload
+};
+
+struct Message {
+    Message* next = nullptr;        // unexpected-queue link
+    SimTime time = 0;               // arrival at dst (first byte)
+    SimTime data_done = 0;          // eager: when the last byte was received (set on delivery)
+    std::int32_t src = 0;           // world rank that sent this event
+    std::int32_t dst = 0;           // world rank it goes to
+    std::int32_t src_comm_rank = 0; // sender's rank in the communicator (what status reports)
+    std::int32_t tag = 0;
+    std::uint32_t context = 0;      // communicator context id
+    std::uint32_t seq = 0;          // per-sender sequence number: the deterministic tie-break
+    std::uint64_t bytes = 0;        // payload size of the user message
+    std::uint64_t send_request = 0; // sender's request (valid in the sender's process)
+    std::uint64_t recv_request = 0; // receiver's request (ClearToSend, Data)
+    MessageKind kind = MessageKind::Eager;
+    bool has_payload = false;       // payload bytes travel with this event
+    char* payload = nullptr;        // owned copy of the packed data, or null
+};
+
+}  // namespace xsim

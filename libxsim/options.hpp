@@ -1,0 +1,45 @@
+// The -xsim-* command-line options (also read from XSIM_OPTIONS), removed from the
+// argv the application sees.
+#pragma once
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace xsim {
+
+enum class ComputeMode { Measured, None };
+enum class ProgressMode { Auto, On, Off };
+
+struct Options {
+    long long np = 0;                   // simulated ranks; 0 = one per real process
+    ComputeMode compute = ComputeMode::Measured;
+    std::size_t stack_bytes = 64 * 1024;
+    std::string report_path;
+    std::string config_file;
+    std::vector<std::string> overrides;  // -xsim-set key=value
+    bool payload = true;
+    ProgressMode progress = ProgressMode::Auto;
+    bool help = false;
+};
+
+class OptionError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct CommandLine {
+    Options options;
+    std::vector<char*> app_argv;  // argv without any -xsim-* option, null-terminated
+};
+
+// `env_options` is the XSIM_OPTIONS text (may be null); argv options come after it and win.
+// Throws OptionError naming the offending option or value.
+CommandLine parse_command_line(int argc, char** argv, const char* env_options);
+
+// Parses "64k", "1m", "2g", "65536" (also KiB/MiB/GiB); throws OptionError.
+std::size_t parse_size(const std::string& option, const std::string& text);
+
+std::string options_help();
+
+}  // namespace xsim

@@ -1,0 +1,48 @@
+// The point-to-point protocols on the simulated network.
+//  - eager (size <= the path's eager limit): the send completes locally; the message's
+//    first byte arrives after the path latency, the receiver's NIC takes size/bandwidth;
+//  - rendezvous (larger): request-to-send, clear-to-send once a receive matched, then
+//    the data; the send completes when the data left the sender's NIC;
+//  - synchronous sends of eager size carry the data and wait for an acknowledgement.
+// Each rank's sends serialize on its NIC, and so do its receives.
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "libxsim/engine.hpp"
+
+namespace xsim::p2p {
+
+struct Buffer {
+    const void* buf = nullptr;
+    int count = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    std::uint64_t bytes = 0;   // count x type size
+};
+
+// Starts a send from the running rank `me` to communicator rank `dest` (world rank
+// `dest_world`) on `context`. Returns the request (complete for eager sends).
+Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
+                    int dest_world, int tag, std::uint32_t context, bool synchronous);
+
+// Starts a receive into `data` from communicator rank `source` (or MPI_ANY_SOURCE).
+Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
+                    int tag, std::uint32_t context);
+
+// A request for MPI_PROC_NULL: complete at the caller's clock, empty status.
+Request* null_peer_request(Engine& engine, Rank& me, RequestKind kind);
+
+// Processes a message event at its destination (the scheduler's Message events).
+void handle_event(Engine& engine, Message* message);
+
+// True when the message would satisfy a receive (or probe) with this filter.
+inline bool envelope_matches(const Message& m, int source, int tag, std::uint32_t context) {
+    return m.context == context && (source == MPI_ANY_SOURCE || source == m.src_comm_rank) &&
+           (tag == MPI_ANY_TAG || tag == m.tag);
+}
+
+// Removes an unmatched receive from its rank's posted queue; false if it already matched.
+bool cancel_recv(Rank& owner, Request* request);
+
+}  // namespace xsim::p2p

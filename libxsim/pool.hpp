@@ -1,0 +1,56 @@
+// A free-list pool for the fixed-size objects of the hot path (messages, requests):
+// after warm-up, allocating one is a pointer pop, never a system call.
+#pragma once
+#include <cstddef>
+#include <new>
+#include <utility>
+#include <vector>
+
+namespace xsim {
+
+template <class T>
+class Pool {
+public:
+    Pool() = default;
+    Pool(const Pool&) = delete;
+    Pool& operator=(const Pool&) = delete;
+    ~Pool() {
+        for (Slot* chunk : chunks_) ::operator delete(chunk);
+    }
+    template <class... Args>
+    T* make(Args&&... args) {
+        if (!free_) grow();
+        Slot* slot = free_;
+        free_ = slot->next;
+        ++live_;
+        return new (slot->storage) T(std::forward<Args>(args)...);
+    }
+    void release(T* object) {
+        object->~T();
+        Slot* slot = reinterpret_cast<Slot*>(object);
+        slot->next = free_;
+        free_ = slot;
+        --live_;
+    }
+    std::size_t live() const { return live_; }
+
+private:
+    union Slot {
+        Slot* next;
+        alignas(T) unsigned char storage[sizeof(T)];
+    };
+    void grow() {
+        constexpr std::size_t kChunk = 1024;
+        Slot* chunk = static_cast<Slot*>(::operator new(sizeof(Slot) * kChunk));
+        chunks_.push_back(chunk);
+        for (std::size_t i = 0; i < kChunk; ++i) {
+            chunk[i].next = free_;
+            free_ = &chunk[i];
+        }
+    }
+    Slot* free_ = nullptr;
+    std::vector<Slot*> chunks_;
+    std::size_t live_ = 0;
+};
+
+}  // namespace xsim

@@ -1,0 +1,50 @@
+// A point-to-point operation in progress; MPI_Request handles point to these.
+// The operation's completion time becomes known when the events that decide it have
+// been processed; the owner sees it complete once its clock reaches that time.
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "pdes/sim_time.hpp"
+
+namespace xsim {
+
+struct Rank;
+struct Comm;
+
+enum class RequestKind : std::uint8_t { Send, Recv };
+
+struct Request {
+    static constexpr std::uint32_t kMagic = 0x78726571;  // "xreq"
+    std::uint32_t magic = kMagic;
+    RequestKind kind = RequestKind::Send;
+    bool known = false;         // done_time is decided
+    bool matched = false;       // receive: a message was matched to it
+    bool persistent = false;
+    bool active = true;         // persistent requests are inactive between Start and completion
+    bool freed = false;         // MPI_Request_free: release when it completes
+    bool cancelled = false;
+    bool in_wait = false;       // part of the owner's current blocking wait set
+    bool synchronous = false;   // MPI_Ssend / MPI_Issend
+    Request* next = nullptr;    // posted-receive queue link
+    Rank* owner = nullptr;
+    const Comm* comm = nullptr;
+    SimTime done_time = 0;
+    // The user buffer.
+    void* buf = nullptr;
+    int count = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    std::uint64_t bytes = 0;    // send: message size; receive: buffer capacity
+    // Matching: peer is a communicator rank or MPI_ANY_SOURCE (receive), destination (send).
+    int peer = 0;
+    int tag = 0;
+    std::uint32_t context = 0;
+    // Filled on completion of a receive.
+    int status_source = MPI_ANY_SOURCE;
+    int status_tag = MPI_ANY_TAG;
+    int status_error = MPI_SUCCESS;
+    std::uint64_t status_bytes = 0;
+};
+
+}  // namespace xsim

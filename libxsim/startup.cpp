@@ -1,0 +1,111 @@
+// How an unmodified MPI program becomes a simulation: libxsim interposes the C library's
+// __libc_start_main (the caller of main). In an MPI program it initializes the real MPI
+// library once per real process, reads the -xsim-* options, builds the machine and the
+// engine, and runs the application's main once per simulated rank, each in a fiber.
+#include <dlfcn.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <memory>
+#include <string>
+
+#include "libxsim/deadlock_report.hpp"
+#include "libxsim/engine.hpp"
+#include "libxsim/executable_inspection.hpp"
+#include "libxsim/options.hpp"
+#include "libxsim/pmpi_link.hpp"
+#include "libxsim/run_report.hpp"
+#include "libxsim/startup_checks.hpp"
+
+using namespace xsim;
+
+namespace {
+
+MainFunction g_application_main = nullptr;
+
+// A refused start: one line from process 0, a clean exit with status 2 everywhere.
+int refuse(int process, const std::string& why) {
+    if (process == 0) std::fprintf(stderr, "xsim: %s\n", why.c_str());
+    PMPI_Finalize();
+    return 2;
+}
+
+int worst_exit_code(Engine& engine) {
+    int code = 0;
+    for (int i = 0; i < engine.local_count(); ++i) code = std::max(code, engine.local(engine.first_local() + i).exit_code);
+    PMPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return code;
+}
+
+int simulate(int argc, char** argv, char** envp) {
+    int provided = 0, process = 0, processes = 1;
+    PMPI_Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided);
+    // Errors of the real library come back to xsim, which reports them per simulated rank.
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &process);
+    PMPI_Comm_size(MPI_COMM_WORLD, &processes);
+    const double wall_start = PMPI_Wtime();
+
+    CommandLine cl;
+    try {
+        cl = parse_command_line(argc, argv, std::getenv("XSIM_OPTIONS"));
+    } catch (const OptionError& e) {
+        return refuse(process, e.what());
+    }
+    if (cl.options.help) {
+        if (process == 0) std::printf("%s\nMachine keys (-xsim-set KEY=VALUE or a TOML file):\n%s", options_help().c_str(),
+                                      net::describe_config_keys().c_str());
+        PMPI_Finalize();
+        return 0;
+    }
+    const long long ranks = cl.options.np ? cl.options.np : processes;
+    if (ranks < processes)
+        return refuse(process, "-xsim-np " + std::to_string(ranks) + " is smaller than the " +
+                                   std::to_string(processes) + " real processes; every process needs a rank");
+    std::unique_ptr<net::Machine> machine;
+    try {
+        machine = net::load_machine({cl.options.config_file, cl.options.overrides}, static_cast<int>(ranks));
+    } catch (const net::ConfigError& e) {
+        return refuse(process, e.what());
+    }
+    const Engine::Placement placement{static_cast<int>(ranks), process, processes};
+    if (std::string why = check_memory_budget(cl.options, placement); !why.empty()) return refuse(process, why);
+
+    int code = 0;
+    {
+        Engine engine(cl.options, placement, std::move(machine));
+        g_engine = &engine;
+        PmpiLink link(engine, processes);
+        SoloLink solo;
+        ProcessLink& used = processes > 1 ? static_cast<ProcessLink&>(link) : solo;
+        const int app_argc = static_cast<int>(cl.app_argv.size()) - 1;
+        const std::int64_t unfinished = engine.run(g_application_main, app_argc, cl.app_argv.data(), envp, used, &link);
+        if (unfinished > 0) {
+            report_deadlock(engine, unfinished);
+            code = 1;
+        } else {
+            code = worst_exit_code(engine);
+        }
+        if (!cl.options.report_path.empty())
+            write_run_report(engine, cl.options.report_path, PMPI_Wtime() - wall_start, code);
+        g_engine = nullptr;
+    }
+    PMPI_Finalize();
+    return code;
+}
+
+}  // namespace
+
+extern "C" int __libc_start_main(MainFunction main, int argc, char** argv, void (*init)(), void (*fini)(),
+                                 void (*rtld_fini)(), void* stack_end) {
+    using Real = int (*)(MainFunction, int, char**, void (*)(), void (*)(), void (*)(), void*);
+    static const Real real = reinterpret_cast<Real>(dlsym(RTLD_NEXT, "__libc_start_main"));
+    const char* disabled = std::getenv("XSIM_DISABLE");
+    if ((disabled && *disabled && *disabled != '0') || !executable_imports_mpi_init())
+        return real(main, argc, argv, init, fini, rtld_fini, stack_end);
+    g_application_main = main;
+    return real(simulate, argc, argv, init, fini, rtld_fini, stack_end);
+}

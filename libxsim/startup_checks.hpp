@@ -1,0 +1,17 @@
+// Checks made before a simulation starts, so that a run that cannot fit is refused with
+// an explanation instead of being killed by the kernel's OOM killer halfway.
+#pragma once
+#include <string>
+
+#include "libxsim/engine.hpp"
+
+namespace xsim {
+
+// Empty when the run fits this machine; otherwise the reason, with the figures.
+std::string check_memory_budget(const Options& options, const Engine::Placement& placement);
+
+// Bytes a simulated rank is expected to need at least: its state plus one touched page
+// of stack (the floor; deeper stacks touch more).
+std::size_t expected_bytes_per_rank();
+
+}  // namespace xsim

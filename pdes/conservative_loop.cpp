@@ -1,0 +1,19 @@
+#include "pdes/conservative_loop.hpp"
+
+namespace xsim {
+
+std::int64_t ConservativeLoop::run(EventSink& sink) {
+    const bool solo = link_.process_count() == 1;
+    for (;;) {
+        link_.exchange();
+        const auto agreed = link_.agree(queue_.next_time(), sink.live_ranks());
+        if (agreed.next_time == kNever) return agreed.live;
+        ++windows_;
+        // Alone, nothing can arrive from elsewhere: the window is unbounded.
+        window_end_ = (solo || agreed.next_time > kNever - lookahead_) ? kNever
+                                                                      : agreed.next_time + lookahead_;
+        while (!queue_.empty() && queue_.top().key.time < window_end_) sink.process(queue_.pop());
+    }
+}
+
+}  // namespace xsim

@@ -1,0 +1,42 @@
+// Fiber stacks carved from one large reserved region.
+// One mmap for all ranks of a process (never a mapping or guard page per rank: the
+// kernel's 65,530-mapping limit must not bound the rank count). Pages are committed by
+// first touch only, so a rank costs the stack it actually uses. A single guard page sits
+// below the lowest stack; see README "Stack overflow" for how overflows are detected.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace xsim {
+
+class StackArena {
+public:
+    StackArena() = default;
+    StackArena(const StackArena&) = delete;
+    StackArena& operator=(const StackArena&) = delete;
+    ~StackArena();
+
+    // Reserves `count` stacks of `stack_bytes` (rounded up to whole pages). Throws on failure.
+    void reserve(std::size_t count, std::size_t stack_bytes);
+
+    std::size_t stack_bytes() const { return stack_bytes_; }
+    std::size_t count() const { return count_; }
+    // Lowest and one-past-highest address of stack `i`; stacks grow down from top().
+    char* bottom(std::size_t i) const { return base_ + i * stack_bytes_; }
+    char* top(std::size_t i) const { return bottom(i) + stack_bytes_; }
+    // Index of the stack that holds `address`, or -1 when it is outside the arena.
+    long owner_of(const void* address) const;
+    // Gives the pages of stack `i` back to the kernel (the rank finished).
+    void release(std::size_t i);
+
+private:
+    char* mapping_ = nullptr;   // guard page + stacks
+    std::size_t mapping_bytes_ = 0;
+    char* base_ = nullptr;      // first stack
+    std::size_t stack_bytes_ = 0;
+    std::size_t count_ = 0;
+};
+
+std::size_t page_size();
+
+}  // namespace xsim
