@@ -1,0 +1,35 @@
+// load_machine(): configuration -> mapping -> network model (by name) -> processor model.
+#include <memory>
+
+#include "netmodels/config.hpp"
+#include "netmodels/network_registry.hpp"
+#include "netmodels/processor_model.hpp"
+#include "netmodels/rank_mapping.hpp"
+
+namespace xsim::net {
+namespace {
+
+class ConfiguredMachine final : public Machine {
+public:
+    explicit ConfiguredMachine(std::shared_ptr<const RankMapping> mapping) : mapping_(std::move(mapping)) {}
+    int node_of(int rank) const override { return mapping_->node_of(rank); }
+
+private:
+    std::shared_ptr<const RankMapping> mapping_;
+};
+
+}  // namespace
+
+std::unique_ptr<Machine> load_machine(const MachineSpec& spec, int world_size) {
+    MachineConfig cfg = load_machine_config(spec);
+    auto mapping = std::make_shared<const RankMapping>(cfg.mapping, cfg.origins, world_size);
+    auto machine = std::make_unique<ConfiguredMachine>(mapping);
+    machine->world_size = world_size;
+    machine->network = find_network_model(cfg.network.model)->make(cfg.network, mapping, cfg.origins);
+    machine->processor = make_processor_model(cfg.processor, mapping);
+    machine->poll_cost = seconds_to_simtime(cfg.processor.poll_cost);
+    machine->effective_config_json = std::move(cfg.effective_json);
+    return machine;
+}
+
+}  // namespace xsim::net

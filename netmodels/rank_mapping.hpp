@@ -1,0 +1,58 @@
+// Rank-to-node placement: block, round-robin or an explicit file. Constant memory except
+// the file mapping, which keeps one (node, local index) pair per rank.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "netmodels/config.hpp"
+
+namespace xsim::net {
+
+// Where a rank sits: its node and its index among the ranks of that node.
+struct Place {
+    std::int32_t node = 0;
+    std::int32_t local = 0;
+};
+
+class RankMapping {
+public:
+    enum class Kind { kBlock, kRoundRobin, kFile };
+
+    // Throws ConfigError (naming mapping.* keys) for an unreadable or too short file.
+    RankMapping(const MappingConfig& cfg, const ConfigOrigins& origins, int world_size);
+
+    Place place(int rank) const {
+        switch (kind_) {
+            case Kind::kBlock: return {rank / ranks_per_node_, rank % ranks_per_node_};
+            case Kind::kRoundRobin: return {rank % num_nodes_, rank / num_nodes_};
+            case Kind::kFile: break;
+        }
+        return table_[static_cast<std::size_t>(rank)];
+    }
+    int node_of(int rank) const {
+        switch (kind_) {
+            case Kind::kBlock: return rank / ranks_per_node_;
+            case Kind::kRoundRobin: return rank % num_nodes_;
+            case Kind::kFile: break;
+        }
+        return table_[static_cast<std::size_t>(rank)].node;
+    }
+
+    Kind kind() const { return kind_; }
+    int world_size() const { return world_size_; }
+    int ranks_per_node() const { return ranks_per_node_; }
+    // Nodes in use: node numbers are 0 .. num_nodes()-1 (a file may leave some empty).
+    int num_nodes() const { return num_nodes_; }
+    // Most ranks any node holds.
+    int max_ranks_on_node() const { return max_on_node_; }
+
+private:
+    Kind kind_ = Kind::kBlock;
+    int world_size_ = 0;
+    int ranks_per_node_ = 1;
+    int num_nodes_ = 1;
+    int max_on_node_ = 1;
+    std::vector<Place> table_;  // kFile only
+};
+
+}  // namespace xsim::net

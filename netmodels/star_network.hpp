@@ -1,0 +1,53 @@
+// Hierarchical star: nested groups of ranks (inside a node) and of nodes, innermost first;
+// a message pays the latency/bandwidth/eager limit of the innermost level both ranks share.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "netmodels/config.hpp"
+#include "netmodels/rank_mapping.hpp"
+#include "netmodels/routed_network.hpp"
+
+namespace xsim::net {
+
+// The level tables, shared by the star model and by the torus for on-node messages.
+class StarHierarchy {
+public:
+    // Validates the levels against the mapping (sizes, nesting, room for every rank).
+    StarHierarchy(const NetworkConfig& cfg, const RankMapping& mapping, const ConfigOrigins& origins);
+
+    int level_of(Place a, Place b) const {
+        for (int i = 0; i < last_; ++i) {
+            const Grouping& g = groups_[static_cast<std::size_t>(i)];
+            if (g.sub_node ? (a.node == b.node && a.local / g.div == b.local / g.div)
+                           : (a.node / g.div == b.node / g.div))
+                return i;
+        }
+        return last_;
+    }
+    const Path& path_at(int level) const { return paths_[static_cast<std::size_t>(level)]; }
+    int levels() const { return last_ + 1; }
+    // Smallest latency of any level.
+    SimTime min_latency() const;
+    // Smallest latency of the levels two ranks on one node can use.
+    SimTime min_on_node_latency() const;
+    // Id of the port that connects `p`'s group at level-1 (the rank itself for level 0)
+    // into `level`; dir 0 = out of the group, 1 = into it.
+    std::uint64_t port(int level, Place p, int dir) const;
+
+private:
+    struct Grouping {
+        bool sub_node;     // groups of `div` ranks inside a node, else groups of `div` nodes
+        std::int32_t div;
+    };
+    std::vector<Grouping> groups_;
+    std::vector<Path> paths_;
+    int last_ = 0;
+};
+
+std::unique_ptr<NetworkModel> make_star_network(const NetworkConfig& cfg,
+                                                std::shared_ptr<const RankMapping> mapping,
+                                                const ConfigOrigins& origins);
+
+}  // namespace xsim::net
