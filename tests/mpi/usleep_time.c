@@ -1,0 +1,138 @@
+/* usleep_time: virtual time seen through MPI_Wtime and the libc clocks.
+ *
+ * Always (real MPI too): MPI_Wtick is in (0, 1); MPI_Wtime, gettimeofday,
+ * clock_gettime(CLOCK_MONOTONIC) and time() never go backwards across
+ * usleep(1000000), sleep(2), nanosleep(1.5 s) and nanosleep(250 us); each
+ * sleep call returns 0.
+ *
+ * With XSIM_TEST_VIRTUAL=1 (under xsim, -xsim-compute none) additionally:
+ *   - each sleep advances MPI_Wtime by at least the requested time and by no
+ *     more than 1e-3 s extra;
+ *   - gettimeofday, clock_gettime(CLOCK_MONOTONIC), clock_gettime(CLOCK_REALTIME)
+ *     advance by the same amount as MPI_Wtime within 1e-3 s, time() within 1 s;
+ *   - rank r sleeps (r % 10) ms before a barrier: every rank leaves the barrier
+ *     at least max-delay (minus 1e-3 s) after it left the previous barrier;
+ *   - sleep(3600) advances MPI_Wtime by an hour. The run's timeout (far below an
+ *     hour) is what asserts that it returns immediately in wall time; the
+ *     program cannot measure wall time itself because every clock is virtual.
+ * Without XSIM_TEST_VIRTUAL this program takes about 4.5 s of wall time.
+ */
+#define _DEFAULT_SOURCE
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+#include "xsim_test.h"
+
+#define TOL 1e-3
+
+struct clocks {
+    double wtime, gtod, mono, real;
+    time_t t;
+};
+
+static double ts_sec(const struct timespec *ts)
+{
+    return (double)ts->tv_sec + (double)ts->tv_nsec * 1e-9;
+}
+
+static void read_clocks(struct clocks *c)
+{
+    struct timeval tv;
+    struct timespec ts;
+    c->wtime = MPI_Wtime();
+    gettimeofday(&tv, NULL);
+    c->gtod = (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    c->mono = ts_sec(&ts);
+    clock_gettime(CLOCK_REALTIME, &ts);
+    c->real = ts_sec(&ts);
+    c->t = time(NULL);
+}
+
+static double fabs_(double x)
+{
+    return x < 0 ? -x : x;
+}
+
+/* Compare the clock readings around one sleep of `want` seconds. */
+static void check_sleep(const char *what, const struct clocks *a, const struct clocks *b, double want,
+                        int strict)
+{
+    const double dw = b->wtime - a->wtime, dg = b->gtod - a->gtod, dm = b->mono - a->mono;
+    const double dr = b->real - a->real, dt = (double)(b->t - a->t);
+    XT_CHECK(dw >= 0.0, "%s: MPI_Wtime went backwards (%.9f)", what, dw);
+    XT_CHECK(dm >= 0.0, "%s: CLOCK_MONOTONIC went backwards (%.9f)", what, dm);
+    XT_CHECK(dg >= -TOL, "%s: gettimeofday went backwards (%.6f)", what, dg);
+    XT_CHECK(dt >= 0.0, "%s: time() went backwards", what);
+    if (!strict) return;
+    XT_CHECK(dw >= want, "%s: MPI_Wtime advanced %.9f s, requested %.9f s", what, dw, want);
+    XT_CHECK(dw <= want + TOL, "%s: MPI_Wtime advanced %.9f s, more than %.9f s + %g", what, dw, want, TOL);
+    XT_CHECK(fabs_(dg - dw) <= TOL, "%s: gettimeofday advanced %.6f s, MPI_Wtime %.9f s", what, dg, dw);
+    XT_CHECK(fabs_(dm - dw) <= TOL, "%s: CLOCK_MONOTONIC advanced %.9f s, MPI_Wtime %.9f s", what, dm, dw);
+    XT_CHECK(fabs_(dr - dw) <= TOL, "%s: CLOCK_REALTIME advanced %.9f s, MPI_Wtime %.9f s", what, dr, dw);
+    XT_CHECK(fabs_(dt - dw) <= 1.0 + TOL, "%s: time() advanced %.0f s, MPI_Wtime %.9f s", what, dt, dw);
+}
+
+int main(int argc, char **argv)
+{
+    struct clocks a, b;
+    struct timespec req;
+    double tick, t_exit0, t_exit1, max_delay;
+    int strict, rc;
+
+    xt_init(&argc, &argv, "usleep_time");
+    strict = xt_env_flag("XSIM_TEST_VIRTUAL");
+
+    tick = MPI_Wtick();
+    XT_CHECK(tick > 0.0 && tick < 1.0, "MPI_Wtick() = %g", tick);
+
+    read_clocks(&a);
+    rc = usleep(1000000);
+    read_clocks(&b);
+    XT_CHECK(rc == 0, "usleep(1000000) returned %d", rc);
+    check_sleep("usleep(1000000)", &a, &b, 1.0, strict);
+
+    read_clocks(&a);
+    rc = (int)sleep(2);
+    read_clocks(&b);
+    XT_CHECK(rc == 0, "sleep(2) returned %d", rc);
+    check_sleep("sleep(2)", &a, &b, 2.0, strict);
+
+    req.tv_sec = 1;
+    req.tv_nsec = 500000000L;
+    read_clocks(&a);
+    rc = nanosleep(&req, NULL);
+    read_clocks(&b);
+    XT_CHECK(rc == 0, "nanosleep(1.5 s) returned %d", rc);
+    check_sleep("nanosleep(1.5 s)", &a, &b, 1.5, strict);
+
+    req.tv_sec = 0;
+    req.tv_nsec = 250000L;
+    read_clocks(&a);
+    rc = nanosleep(&req, NULL);
+    read_clocks(&b);
+    XT_CHECK(rc == 0, "nanosleep(250 us) returned %d", rc);
+    check_sleep("nanosleep(250 us)", &a, &b, 250e-6, strict);
+
+    /* Sleeps of different lengths before a barrier. */
+    MPI_Barrier(MPI_COMM_WORLD);
+    t_exit0 = MPI_Wtime();
+    usleep((useconds_t)((xt_rank % 10) * 1000));
+    MPI_Barrier(MPI_COMM_WORLD);
+    t_exit1 = MPI_Wtime();
+    max_delay = (xt_size >= 10 ? 9 : xt_size - 1) * 1e-3;
+    XT_CHECK(t_exit1 >= t_exit0, "MPI_Wtime went backwards across a barrier");
+    if (strict)
+        XT_CHECK(t_exit1 - t_exit0 >= max_delay - TOL,
+                 "left the barrier %.9f s after the previous one, but a rank slept %.3f s before it",
+                 t_exit1 - t_exit0, max_delay);
+
+    if (strict) {
+        read_clocks(&a);
+        rc = (int)sleep(3600);
+        read_clocks(&b);
+        XT_CHECK(rc == 0, "sleep(3600) returned %d", rc);
+        check_sleep("sleep(3600)", &a, &b, 3600.0, strict);
+    }
+    return xt_finish(strict ? "virtual" : NULL);
+}
