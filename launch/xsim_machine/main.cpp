@@ -1,0 +1,97 @@
+// xsim-machine: machine-file tools.
+//   xsim-machine --from-host [-o FILE]      write a machine file for this host (hwloc)
+//   xsim-machine --check FILE [--ranks N]   validate a machine file, print the effective config
+//   xsim-machine --keys                     list every configuration key
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "host_machine.hpp"
+#include "netmodels/machine.hpp"
+
+namespace {
+
+void usage(std::ostream& out) {
+    out << "usage: xsim-machine --from-host [-o FILE]\n"
+           "       xsim-machine --check FILE [--ranks N] [--set key=value ...]\n"
+           "       xsim-machine --keys\n"
+           "  --from-host  write a TOML machine file for this host (cores, sockets, NUMA nodes from hwloc)\n"
+           "               to FILE, or to standard output\n"
+           "  --check      load FILE for N ranks (default 1) and print the effective configuration as JSON\n"
+           "  --keys       describe every configuration key, its type, default and meaning\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::string mode, output, file;
+    int ranks = 1;
+    std::vector<std::string> overrides;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        auto next = [&]() -> std::string {
+            if (i + 1 >= argc) {
+                std::cerr << "xsim-machine: " << a << " needs a value\n";
+                std::exit(2);
+            }
+            return argv[++i];
+        };
+        if (a == "--from-host" || a == "--keys") {
+            mode = a;
+        } else if (a == "--check") {
+            mode = a;
+            file = next();
+        } else if (a == "-o" || a == "--output") {
+            output = next();
+        } else if (a == "--ranks") {
+            ranks = std::atoi(next().c_str());
+        } else if (a == "--set") {
+            overrides.push_back(next());
+        } else if (a == "-h" || a == "--help") {
+            usage(std::cout);
+            return 0;
+        } else {
+            std::cerr << "xsim-machine: unknown argument '" << a << "'\n";
+            usage(std::cerr);
+            return 2;
+        }
+    }
+    try {
+        if (mode == "--from-host") {
+            const std::string toml = xsim::machine::host_machine_toml(xsim::machine::detect_host());
+            if (output.empty()) {
+                std::cout << toml;
+                return 0;
+            }
+            std::ofstream out(output);
+            if (!(out << toml)) {
+                std::cerr << "xsim-machine: cannot write " << output << "\n";
+                return 1;
+            }
+            out.close();
+            // The written file must load as a machine (throws ConfigError otherwise).
+            xsim::net::load_machine({output, {}}, 1);
+            std::cerr << "xsim-machine: wrote " << output << "\n";
+            return 0;
+        }
+        if (mode == "--check") {
+            auto m = xsim::net::load_machine({file, overrides}, ranks);
+            std::cout << m->effective_config_json << "\n";
+            return 0;
+        }
+        if (mode == "--keys") {
+            std::cout << xsim::net::describe_config_keys();
+            return 0;
+        }
+    } catch (const xsim::net::ConfigError& e) {
+        std::cerr << "xsim-machine: " << e.what() << "\n";
+        return 1;
+    } catch (const std::exception& e) {
+        std::cerr << "xsim-machine: " << e.what() << "\n";
+        return 1;
+    }
+    usage(std::cerr);
+    return 2;
+}
