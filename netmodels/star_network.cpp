@@ -42,7 +42,8 @@ private:
 
 }  // namespace
 
-StarHierarchy::StarHierarchy(const NetworkConfig& cfg, const RankMapping& mapping, const ConfigOrigins& origins) {
+StarHierarchy::StarHierarchy(const NetworkConfig& cfg, const RankMapping& mapping, const ConfigOrigins& origins,
+                             bool on_node_only) {
     const auto& levels = cfg.levels;
     if (levels.empty()) throw origins.error("network.level", "at least one level is needed");
     if (levels.size() > kMaxLevels)
@@ -93,14 +94,14 @@ StarHierarchy::StarHierarchy(const NetworkConfig& cfg, const RankMapping& mappin
         prev_ranks = ranks;
         prev_key = key;
         if (last) {
-            // Every pair of ranks must share the outermost level.
+            // Every pair of ranks (on_node_only: of one node) must share the outermost level.
             if (g.sub_node) {
-                if (mapping.num_nodes() > 1 || mapping.max_ranks_on_node() > g.div)
+                if ((!on_node_only && mapping.num_nodes() > 1) || mapping.max_ranks_on_node() > g.div)
                     throw origins.error(key, "the outermost level holds " + std::to_string(g.div) +
                                                  " ranks of one node; too small for " +
                                                  std::to_string(mapping.world_size()) + " ranks on " +
                                                  std::to_string(mapping.num_nodes()) + " node(s)");
-            } else if (mapping.num_nodes() > g.div) {
+            } else if (!on_node_only && mapping.num_nodes() > g.div) {
                 throw origins.error(key, "the outermost level holds " + std::to_string(g.div) +
                                              " nodes; too small for " + std::to_string(mapping.world_size()) +
                                              " ranks on " + std::to_string(mapping.num_nodes()) + " nodes");

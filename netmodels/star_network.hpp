@@ -15,7 +15,10 @@ namespace xsim::net {
 class StarHierarchy {
 public:
     // Validates the levels against the mapping (sizes, nesting, room for every rank).
-    StarHierarchy(const NetworkConfig& cfg, const RankMapping& mapping, const ConfigOrigins& origins);
+    // on_node_only: the levels only serve ranks on the same node (the torus), so the
+    // outermost level must hold a node's ranks rather than the whole world.
+    StarHierarchy(const NetworkConfig& cfg, const RankMapping& mapping, const ConfigOrigins& origins,
+                  bool on_node_only = false);
 
     int level_of(Place a, Place b) const {
         for (int i = 0; i < last_; ++i) {

@@ -20,7 +20,7 @@ constexpr int kMaxDims = 16;
 class TorusNetwork final : public RoutedNetwork {
 public:
     TorusNetwork(const NetworkConfig& cfg, std::shared_ptr<const RankMapping> mapping, const ConfigOrigins& origins)
-        : RoutedNetwork(cfg.contention), mapping_(std::move(mapping)), on_node_(cfg, *mapping_, origins) {
+        : RoutedNetwork(cfg.contention), mapping_(std::move(mapping)), on_node_(cfg, *mapping_, origins, /*on_node_only=*/true) {
         const TorusConfig& t = cfg.torus;
         if (t.dims.empty())
             throw origins.error("network.torus.dims", "network.model = \"torus\" needs at least one dimension");

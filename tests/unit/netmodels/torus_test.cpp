@@ -77,6 +77,23 @@ TEST(Torus, SameNodeUsesOnNodeLevel) {
     EXPECT_EQ(m->node_of(7), 3);
 }
 
+TEST(Torus, OnNodeLevelsNeedOnlyHoldANode) {
+    // A sized outermost level is fine for the torus as long as it holds a node's ranks.
+    auto m = torus("[4]", "", 8,
+                   {"mapping.ranks_per_node=2",
+                    R"(network.level=[{name="core", ranks=1, latency=1e-7, bandwidth=1e10}, {name="node", ranks=2, latency=3e-7, bandwidth=5e9}])"});
+    EXPECT_EQ(m->network->path(0, 0).latency, us(0.1));
+    EXPECT_EQ(m->network->path(0, 1).latency, us(0.3));
+    EXPECT_EQ(m->network->path(0, 2).latency, us(2));
+    EXPECT_EQ(m->network->min_latency(), us(0.1));
+    // One that does not hold a node's ranks is an error.
+    const std::string msg = config_error(
+        {"", {"network.model=torus", "network.torus.dims=[4]", "mapping.ranks_per_node=4",
+              R"(network.level=[{name="core", ranks=1, latency=1e-7, bandwidth=1e10}, {name="pair", ranks=2, latency=3e-7, bandwidth=5e9}])"}},
+        8);
+    EXPECT_NE(msg.find("network.level.pair.ranks"), std::string::npos) << msg;
+}
+
 TEST(Torus, LargerTorusThanNeeded) {
     auto m = torus("[8,8,8]", "", 100);
     EXPECT_EQ(m->network->path(0, 99).level, 3 + 4 + 1);  // 99 = (3,4,1)
