@@ -20,6 +20,8 @@ struct WireHeader {
     std::uint8_t kind, has_payload, pad[6];
 };
 
+constexpr int kExchangeTag = 7;
+
 }  // namespace
 
 PmpiLink::PmpiLink(Engine& engine, int processes)
@@ -47,31 +49,35 @@ void PmpiLink::post(int process, const Message& m) {
 }
 
 void PmpiLink::exchange() {
-    std::vector<long long> send_sizes(static_cast<std::size_t>(processes_)), recv_sizes(send_sizes.size());
-    for (int p = 0; p < processes_; ++p) send_sizes[static_cast<std::size_t>(p)] = static_cast<long long>(outboxes_[static_cast<std::size_t>(p)].size());
+    const auto n = static_cast<std::size_t>(processes_);
+    std::vector<long long> send_sizes(n), recv_sizes(n);
+    for (std::size_t p = 0; p < n; ++p) send_sizes[p] = static_cast<long long>(outboxes_[p].size());
     PMPI_Alltoall(send_sizes.data(), 1, MPI_LONG_LONG, recv_sizes.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD);
-    std::vector<int> send_counts(send_sizes.size()), send_displs(send_sizes.size()), recv_counts(send_sizes.size()),
-        recv_displs(send_sizes.size());
-    long long send_total = 0, recv_total = 0;
-    for (std::size_t p = 0; p < send_sizes.size(); ++p) {
-        send_counts[p] = static_cast<int>(send_sizes[p]);
-        recv_counts[p] = static_cast<int>(recv_sizes[p]);
-        send_displs[p] = static_cast<int>(send_total);
-        recv_displs[p] = static_cast<int>(recv_total);
-        send_total += send_sizes[p];
+    // Both sides of a pair now know its size: only non-empty pairs exchange data.
+    std::vector<long long> recv_offsets(n);
+    long long recv_total = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+        if (send_sizes[p] > 0x7fffffffLL || recv_sizes[p] > 0x7fffffffLL)
+            engine_.abort_run(1, "more than 2 GiB of simulated traffic between two real processes in one window");
+        recv_offsets[p] = recv_total;
         recv_total += recv_sizes[p];
     }
-    if (send_total > 0x7fffffffLL || recv_total > 0x7fffffffLL)
-        engine_.abort_run(1, "more than 2 GiB of simulated traffic between real processes in one window");
-    if (send_total == 0 && recv_total == 0) return;
-    send_buffer_.resize(static_cast<std::size_t>(send_total));
-    for (std::size_t p = 0; p < outboxes_.size(); ++p) {
-        if (!outboxes_[p].empty()) std::memcpy(send_buffer_.data() + send_displs[p], outboxes_[p].data(), outboxes_[p].size());
-        outboxes_[p].clear();
-    }
     recv_buffer_.resize(static_cast<std::size_t>(recv_total));
-    PMPI_Alltoallv(send_buffer_.data(), send_counts.data(), send_displs.data(), MPI_BYTE, recv_buffer_.data(),
-                   recv_counts.data(), recv_displs.data(), MPI_BYTE, MPI_COMM_WORLD);
+    std::vector<MPI_Request> transfers;
+    for (std::size_t p = 0; p < n; ++p) {
+        if (recv_sizes[p] == 0) continue;
+        transfers.emplace_back();
+        PMPI_Irecv(recv_buffer_.data() + recv_offsets[p], static_cast<int>(recv_sizes[p]), MPI_BYTE,
+                   static_cast<int>(p), kExchangeTag, MPI_COMM_WORLD, &transfers.back());
+    }
+    for (std::size_t p = 0; p < n; ++p) {
+        if (send_sizes[p] == 0) continue;
+        transfers.emplace_back();
+        PMPI_Isend(outboxes_[p].data(), static_cast<int>(send_sizes[p]), MPI_BYTE, static_cast<int>(p), kExchangeTag,
+                   MPI_COMM_WORLD, &transfers.back());
+    }
+    PMPI_Waitall(static_cast<int>(transfers.size()), transfers.data(), MPI_STATUSES_IGNORE);
+    for (auto& box : outboxes_) box.clear();
     for (std::size_t at = 0; at < recv_buffer_.size();) {
         WireHeader h;
         std::memcpy(&h, recv_buffer_.data() + at, sizeof h);

@@ -1,6 +1,6 @@
 // The ProcessLink between real processes over the real MPI library (PMPI): events for
 // ranks of other processes are serialized into per-process outboxes during a window and
-// exchanged with one all-to-all between windows. Only the scheduler calls PMPI, from
+// exchanged between windows (an all-to-all of sizes, then the non-empty pairs). Only the scheduler calls PMPI, from
 // one thread, so MPI_THREAD_SINGLE suffices.
 #pragma once
 #include <vector>
@@ -22,7 +22,7 @@ private:
     Engine& engine_;
     int processes_;
     std::vector<std::vector<char>> outboxes_;
-    std::vector<char> send_buffer_, recv_buffer_;
+    std::vector<char> recv_buffer_;
 };
 
 }  // namespace xsim

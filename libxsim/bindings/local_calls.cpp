@@ -129,8 +129,6 @@ XSIM_LOCAL_WITH_COMM(Unpack, (const void* in, int size, int* pos, void* out, int
                      (in, size, pos, out, n, t, real_comm))
 XSIM_LOCAL_WITH_COMM(Pack_size, (int n, MPI_Datatype t, MPI_Comm comm, int* size), (n, t, real_comm, size))
 
-MPI_Aint MPI_Aint_add(MPI_Aint base, MPI_Aint disp) { return PMPI_Aint_add(base, disp); }
-MPI_Aint MPI_Aint_diff(MPI_Aint a, MPI_Aint b) { return PMPI_Aint_diff(a, b); }
 int MPI_Pcontrol(const int, ...) { return MPI_SUCCESS; }  // no profiling levels to switch
 
 }  // extern "C"
