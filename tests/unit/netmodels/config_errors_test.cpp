@@ -189,6 +189,9 @@ TEST(OverrideErrors, NameTheKey) {
     expect_names(err("mapping.ranks_per_node=0"), "mapping.ranks_per_node");
     expect_names(err("network.torus.dims=[0,4]"), "network.torus.dims");
     expect_names(err("processor.speed.x=1"), "processor.speed.x");
+    expect_names(err("network.level=[]"), "network.level");
+    expect_names(err("network.level.node=1"), "network.level.node");
+    expect_names(err("processor.override.0.speed=0.5"), "processor.override.0.speed");  // no entry 0
 }
 
 TEST(OverrideErrors, TopologyTooSmallBlamesTheOverride) {

@@ -52,6 +52,14 @@ speed = 2.0
     EXPECT_EQ(m->processor->flops_compute(22, 2e9, 0), 2 * kPicosPerSecond);
 }
 
+TEST(Processor, OverrideEntriesByIndex) {
+    auto m = default_machine(64, {R"(processor.override=[{nodes=[1], speed=0.5}, {ranks=["0-3"], flops=5e8}])",
+                                  "processor.override.0.speed=0.25", "processor.override.1.ranks=[\"0-1\"]"});
+    EXPECT_EQ(m->processor->measured_compute(16, 1000, 0), 4000);
+    EXPECT_EQ(m->processor->flops_compute(1, 5e8, 0), kPicosPerSecond);
+    EXPECT_EQ(m->processor->flops_compute(2, 5e8, 0), kPicosPerSecond / 2);
+}
+
 constexpr SimTime kP = 1'000'000'000;  // 1 ms period
 constexpr SimTime kL = 100'000'000;    // 0.1 ms detour
 
