@@ -9,10 +9,24 @@
 
 namespace xsim::net::test {
 
+namespace {
+
+// This process's scratch directory, removed when the process exits.
+struct ScratchDir {
+    std::filesystem::path path = std::filesystem::path(::testing::TempDir()) /
+                                 ("xsim_netmodels_" + std::to_string(::getpid()));
+    ~ScratchDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+};
+
+}  // namespace
+
 std::string write_temp_file(const std::string& name, const std::string& text) {
+    static ScratchDir scratch;
     static std::atomic<int> counter{0};
-    const auto dir = std::filesystem::path(::testing::TempDir()) /
-                     ("xsim_netmodels_" + std::to_string(::getpid()) + "_" + std::to_string(counter++));
+    const auto dir = scratch.path / std::to_string(counter++);
     std::filesystem::create_directories(dir);
     const auto path = dir / name;
     std::ofstream(path) << text;
