@@ -73,7 +73,7 @@ void arrive_envelope(Engine& engine, Message* m) {
         return envelope_matches(*m, q.peer, q.tag, q.context);
     });
     if (r) {
-        match(engine, receiver, r, m, m->time);
+        match(engine, receiver, r, m, std::max(m->time, r->posted_at));
         return;
     }
     receiver.unexpected.push_back(m);
@@ -136,6 +136,7 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     r->peer = peer;
     r->tag = tag;
     r->context = context;
+    r->posted_at = me.clock;
     return r;
 }
 

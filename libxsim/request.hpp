@@ -31,6 +31,10 @@ struct Request {
     Rank* owner = nullptr;
     const Comm* comm = nullptr;
     SimTime done_time = 0;
+    // When the owner posted it. A rank may run ahead of events still to be processed, so a
+    // receive can sit in the posted queue before messages that arrived earlier in virtual
+    // time are delivered: it matches them at this time, not at their arrival.
+    SimTime posted_at = 0;
     // The user buffer.
     void* buf = nullptr;
     int count = 0;

@@ -240,6 +240,7 @@ int MPI_Cancel(MPI_Request* request) {
     if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
     Request* r = resolve_request(*request);
     if (!r || r->owner != &scope.rank) return scope.fail(nullptr, MPI_ERR_REQUEST, "invalid request handle");
+    scope.engine.catch_up(scope.rank);  // messages that arrived by now may match it first
     // A receive that has not matched is withdrawn; sends are never cancelled (the standard
     // allows a cancel to fail: the send then completes normally).
     if (r->kind == RequestKind::Recv && p2p::cancel_recv(scope.rank, r)) {

@@ -1,0 +1,63 @@
+#include "engine_harness.hpp"
+
+#include <mpi.h>
+
+#include <gtest/gtest.h>
+
+namespace xsim::testing {
+namespace {
+
+const RankBody* g_body = nullptr;
+
+int rank_main(int, char**, char**) {
+    Engine& e = *g_engine;
+    Rank& me = *e.current();
+    me.phase = MpiPhase::Initialized;
+    (*g_body)(e, me);
+    me.phase = MpiPhase::Finalized;
+    return 0;
+}
+
+}  // namespace
+
+RunResult run_ranks(int ranks, const RankBody& body, Options options, const std::vector<std::string>& overrides) {
+    options.compute = ComputeMode::None;
+    Engine engine(options, {ranks, 0, 1}, net::load_machine({"", overrides}, ranks));
+    g_engine = &engine;
+    g_body = &body;
+    SoloLink link;
+    char name[] = "unit";
+    char* argv[] = {name, nullptr};
+    RunResult result;
+    result.unfinished = engine.run(&rank_main, 1, argv, nullptr, link, nullptr);
+    for (int r = 0; r < ranks; ++r) result.final_clocks.push_back(engine.local(r).clock);
+    result.stats = engine.stats();
+    g_engine = nullptr;
+    return result;
+}
+
+void send_bytes(Engine& e, Rank& me, const void* buf, std::uint64_t bytes, int dest, int tag, bool synchronous) {
+    const p2p::Buffer data{buf, static_cast<int>(bytes), MPI_BYTE, bytes};
+    Request* r = p2p::start_send(e, me, data, e.world_comm(), dest, dest, tag, e.world_comm().context, synchronous);
+    wait(e, me, r);
+}
+
+Request* post_recv(Engine& e, Rank& me, void* buf, std::uint64_t capacity, int source, int tag) {
+    const p2p::Buffer data{buf, static_cast<int>(capacity), MPI_BYTE, capacity};
+    return p2p::start_recv(e, me, data, e.world_comm(), source, tag, e.world_comm().context);
+}
+
+void wait(Engine& e, Rank& me, Request* r) {
+    completion::wait_all(e, me, &r, 1);
+}
+
+}  // namespace xsim::testing
+
+// The engine uses the real library for datatypes, which needs MPI initialized.
+int main(int argc, char** argv) {
+    ::testing::InitGoogleTest(&argc, argv);
+    MPI_Init(&argc, &argv);
+    const int result = RUN_ALL_TESTS();
+    MPI_Finalize();
+    return result;
+}

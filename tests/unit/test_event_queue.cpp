@@ -1,0 +1,61 @@
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "pdes/event_queue.hpp"
+#include "pdes/stack_arena.hpp"
+
+using namespace xsim;
+
+TEST(EventQueue, PopsInTimeThenOrder) {
+    EventQueue q;
+    std::vector<EventKey> keys;
+    std::mt19937 rng(7);
+    for (int i = 0; i < 2000; ++i) {
+        const auto cls = (i % 3 == 0) ? EventClass::RankRun : EventClass::Message;
+        keys.push_back({static_cast<SimTime>(rng() % 50), event_order(cls, rng() % 100, static_cast<std::uint32_t>(i))});
+        q.push({keys.back(), nullptr});
+    }
+    std::sort(keys.begin(), keys.end());
+    for (const auto& k : keys) {
+        ASSERT_FALSE(q.empty());
+        const Event e = q.pop();
+        EXPECT_EQ(e.key.time, k.time);
+        EXPECT_EQ(e.key.order, k.order);
+    }
+    EXPECT_TRUE(q.empty());
+    EXPECT_EQ(q.next_time(), kNever);
+}
+
+TEST(EventQueue, MessagesBeforeRankRunsAtEqualTimeAndLowerRankFirst) {
+    const auto run0 = event_order(EventClass::RankRun, 0, 0);
+    const auto msg_from_9 = event_order(EventClass::Message, 9, 5);
+    const auto msg_from_3 = event_order(EventClass::Message, 3, 100);
+    EXPECT_LT(msg_from_9, run0);
+    EXPECT_LT(msg_from_3, msg_from_9);
+    EXPECT_EQ(event_class(run0), EventClass::RankRun);
+    EXPECT_EQ(event_class(msg_from_3), EventClass::Message);
+}
+
+TEST(StackArena, StacksAreDisjointPageMultiplesAndOwnerIsFound) {
+    StackArena arena;
+    arena.reserve(1000, 20000);
+    EXPECT_EQ(arena.stack_bytes() % page_size(), 0u);
+    EXPECT_GE(arena.stack_bytes(), 20000u);
+    EXPECT_EQ(arena.top(3), arena.bottom(4));
+    EXPECT_EQ(arena.owner_of(arena.bottom(17) + 5), 17);
+    EXPECT_EQ(arena.owner_of(arena.top(999) - 1), 999);
+    EXPECT_EQ(arena.owner_of(arena.top(999)), -1);
+    EXPECT_EQ(arena.owner_of(arena.bottom(0) - 1), 0);  // the guard page under stack 0
+    arena.top(500)[-1] = 42;                             // committed by first touch
+    arena.release(500);
+    EXPECT_EQ(arena.top(500)[-1], 0);                    // released pages read as zero again
+}
+
+TEST(StackArena, ReservesMillionsOfStacksWithOneMapping) {
+    StackArena arena;
+    arena.reserve(1u << 21, 64 * 1024);  // 128 GiB of address space, nothing committed
+    arena.top((1u << 21) - 1)[-1] = 1;
+    SUCCEED();
+}

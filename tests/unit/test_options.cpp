@@ -1,0 +1,94 @@
+#include <gtest/gtest.h>
+
+#include "libxsim/options.hpp"
+
+using namespace xsim;
+
+namespace {
+
+CommandLine parse(std::vector<std::string> words, const char* env = nullptr) {
+    static std::vector<std::string> storage;
+    storage = std::move(words);
+    static std::vector<char*> argv;
+    argv.clear();
+    for (auto& w : storage) argv.push_back(w.data());
+    return parse_command_line(static_cast<int>(argv.size()), argv.data(), env);
+}
+
+std::vector<std::string> app_args(const CommandLine& cl) {
+    std::vector<std::string> out;
+    for (char* a : cl.app_argv)
+        if (a) out.emplace_back(a);
+    return out;
+}
+
+}  // namespace
+
+TEST(Options, RemovesEveryXsimOptionAndKeepsApplicationArguments) {
+    auto cl = parse({"./app", "-xsim-np", "1000", "--size", "7", "-xsim-compute=none", "-xsim-stack", "128k", "last"});
+    EXPECT_EQ(cl.options.np, 1000);
+    EXPECT_EQ(cl.options.compute, ComputeMode::None);
+    EXPECT_EQ(cl.options.stack_bytes, 128u * 1024);
+    EXPECT_EQ(app_args(cl), (std::vector<std::string>{"./app", "--size", "7", "last"}));
+    EXPECT_EQ(cl.app_argv.back(), nullptr);
+}
+
+TEST(Options, DefaultsAreMeasuredComputeWith64KiBStacks) {
+    auto cl = parse({"./app"});
+    EXPECT_EQ(cl.options.np, 0);
+    EXPECT_EQ(cl.options.compute, ComputeMode::Measured);
+    EXPECT_EQ(cl.options.stack_bytes, 64u * 1024);
+    EXPECT_TRUE(cl.options.payload);
+}
+
+TEST(Options, EnvironmentOptionsComeFirstAndArgvWins) {
+    auto cl = parse({"./app", "-xsim-np", "8"}, "-xsim-np 4 -xsim-payload off -xsim-set a.b=1");
+    EXPECT_EQ(cl.options.np, 8);
+    EXPECT_FALSE(cl.options.payload);
+    ASSERT_EQ(cl.options.overrides.size(), 1u);
+    EXPECT_EQ(cl.options.overrides[0], "a.b=1");
+}
+
+TEST(Options, SetIsRepeatable) {
+    auto cl = parse({"./app", "-xsim-set", "x=1", "-xsim-set=y.z=2"});
+    EXPECT_EQ(cl.options.overrides, (std::vector<std::string>{"x=1", "y.z=2"}));
+}
+
+TEST(Options, BadInputNamesTheOption) {
+    auto message = [](std::vector<std::string> words, const char* env = nullptr) {
+        try {
+            parse(std::move(words), env);
+        } catch (const OptionError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    EXPECT_NE(message({"a", "-xsim-np", "0"}).find("-xsim-np"), std::string::npos);
+    EXPECT_NE(message({"a", "-xsim-np", "-3"}).find("at least 1"), std::string::npos);
+    EXPECT_NE(message({"a", "-xsim-np", "12abc"}).find("not a whole number"), std::string::npos);
+    EXPECT_NE(message({"a", "-xsim-np"}).find("missing value"), std::string::npos);
+    EXPECT_NE(message({"a", "-xsim-npp", "4"}).find("unknown option '-xsim-npp'"), std::string::npos);
+    EXPECT_NE(message({"a", "-xsim-compute", "fast"}).find("-xsim-compute"), std::string::npos);
+    EXPECT_NE(message({"a", "-xsim-stack", "4k"}).find("too small"), std::string::npos);
+    EXPECT_NE(message({"a", "-xsim-stack", "64q"}).find("unit"), std::string::npos);
+    EXPECT_NE(message({"a", "-xsim-set", "novalue"}).find("KEY=VALUE"), std::string::npos);
+    EXPECT_NE(message({"a", "-xsim-help=1"}).find("takes no value"), std::string::npos);
+    EXPECT_NE(message({"a"}, "--verbose").find("XSIM_OPTIONS"), std::string::npos);
+    EXPECT_NE(message({"a", "-xsim-np", "3000000000"}).find("int"), std::string::npos);
+}
+
+TEST(Options, SizesAcceptCommonUnits) {
+    EXPECT_EQ(parse_size("o", "65536"), 65536u);
+    EXPECT_EQ(parse_size("o", "64k"), 65536u);
+    EXPECT_EQ(parse_size("o", "64KiB"), 65536u);
+    EXPECT_EQ(parse_size("o", "1m"), 1048576u);
+    EXPECT_EQ(parse_size("o", "1.5M"), 1572864u);
+    EXPECT_EQ(parse_size("o", "2g"), 2147483648u);
+}
+
+TEST(Options, HelpListsEveryOption) {
+    const std::string help = options_help();
+    for (const char* name : {"-xsim-np", "-xsim-compute", "-xsim-stack", "-xsim-report", "-xsim-config", "-xsim-set",
+                             "-xsim-payload", "-xsim-progress", "-xsim-quiet", "-xsim-help"})
+        EXPECT_NE(help.find(name), std::string::npos) << name;
+}
