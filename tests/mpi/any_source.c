@@ -27,25 +27,26 @@ static long delay_us(int r)
 
 int main(int argc, char **argv)
 {
+    xt_t xt, *t = &xt;
     int strict;
     const char *note = NULL;
 
-    xt_init(&argc, &argv, "any_source");
+    xt_init(t, &argc, &argv, "any_source");
     strict = xt_env_flag("XSIM_TEST_STRICT_ORDER");
 
-    if (xt_rank > 0) {
-        int payload = xt_rank;
-        usleep((useconds_t)delay_us(xt_rank));
-        MPI_Send(&payload, 1, MPI_INT, 0, xt_rank % 5, MPI_COMM_WORLD);
+    if (t->rank > 0) {
+        int payload = t->rank;
+        usleep((useconds_t)delay_us(t->rank));
+        MPI_Send(&payload, 1, MPI_INT, 0, t->rank % 5, MPI_COMM_WORLD);
     } else {
-        const int n = xt_size;
+        const int n = t->size;
         unsigned char *seen = calloc((size_t)n / 8 + 1, 1);
         unsigned long long hash = XT_FNV_OFFSET;
         long min_delay = -1, prev_delay = -1;
         long long inversions = 0;
         int first_src = -1, i;
 
-        if (seen == NULL) xt_fatal("calloc of %d-bit bitmap failed", n);
+        if (seen == NULL) xt_fatal(t, "calloc of %d-bit bitmap failed", n);
         for (i = 1; i < n; ++i)
             if (min_delay < 0 || delay_us(i) < min_delay) min_delay = delay_us(i);
 
@@ -56,15 +57,15 @@ int main(int argc, char **argv)
             src = st.MPI_SOURCE;
             MPI_Get_count(&st, MPI_INT, &count);
             if (src < 1 || src >= n) {
-                xt_fail("message %d: MPI_SOURCE %d out of range [1,%d)", i, src, n);
+                xt_fail(t, "message %d: MPI_SOURCE %d out of range [1,%d)", i, src, n);
                 continue;
             }
-            XT_CHECK(st.MPI_TAG == src % 5, "message from %d has tag %d, expected %d", src, st.MPI_TAG,
+            XT_CHECK(t, st.MPI_TAG == src % 5, "message from %d has tag %d, expected %d", src, st.MPI_TAG,
                      src % 5);
-            XT_CHECK(count == 1, "message from %d: MPI_Get_count %d, expected 1", src, count);
-            XT_CHECK(payload == src, "message from %d carries %d", src, payload);
+            XT_CHECK(t, count == 1, "message from %d: MPI_Get_count %d, expected 1", src, count);
+            XT_CHECK(t, payload == src, "message from %d carries %d", src, payload);
             if (seen[src / 8] & (1u << (src % 8)))
-                xt_fail("source %d received twice", src);
+                xt_fail(t, "source %d received twice", src);
             seen[src / 8] |= (unsigned char)(1u << (src % 8));
             hash = xt_fnv_int(hash, (unsigned int)src);
             if (first_src < 0) first_src = src;
@@ -73,7 +74,7 @@ int main(int argc, char **argv)
         }
         for (i = 1; i < n; ++i)
             if (!(seen[i / 8] & (1u << (i % 8)))) {
-                xt_fail("no message from source %d", i);
+                xt_fail(t, "no message from source %d", i);
                 break;
             }
         free(seen);
@@ -83,14 +84,14 @@ int main(int argc, char **argv)
                first_src, first_src > 0 ? delay_us(first_src) : -1L, min_delay, inversions);
         fflush(stdout);
         if (strict) {
-            XT_CHECK(n == 1 || delay_us(first_src) == min_delay,
+            XT_CHECK(t, n == 1 || delay_us(first_src) == min_delay,
                      "strict order: first source %d has delay %ld us, smallest delay is %ld us",
                      first_src, first_src > 0 ? delay_us(first_src) : -1L, min_delay);
-            XT_CHECK(inversions == 0,
+            XT_CHECK(t, inversions == 0,
                      "strict order: %lld receive(s) arrived after a source with a larger delay",
                      inversions);
             note = "strict-order";
         }
     }
-    return xt_finish(note);
+    return xt_finish(t, note);
 }

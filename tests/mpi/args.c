@@ -14,36 +14,37 @@
 
 int main(int argc, char **argv)
 {
+    xt_t xt, *t = &xt;
     unsigned long long h = XT_FNV_OFFSET, parent_h = 0;
     int i;
     size_t k;
 
-    xt_init(&argc, &argv, "args");
+    xt_init(t, &argc, &argv, "args");
 
-    XT_CHECK(argc >= 1, "argc is %d after MPI_Init", argc);
-    XT_CHECK(argv != NULL && argv[argc] == NULL, "argv[argc] is not NULL after MPI_Init");
+    XT_CHECK(t, argc >= 1, "argc is %d after MPI_Init", argc);
+    XT_CHECK(t, argv != NULL && argv[argc] == NULL, "argv[argc] is not NULL after MPI_Init");
     for (i = 1; i < argc; ++i) {
-        XT_CHECK(strncmp(argv[i], "-xsim", 5) != 0, "argv[%d] = \"%s\" was not removed", i, argv[i]);
+        XT_CHECK(t, strncmp(argv[i], "-xsim", 5) != 0, "argv[%d] = \"%s\" was not removed", i, argv[i]);
         for (k = 0; argv[i][k] != '\0'; ++k) h = xt_fnv_int(h, (unsigned char)argv[i][k]);
         h = xt_fnv_int(h, 0x100u + (unsigned int)i); /* argument separator */
     }
     h = xt_fnv_int(h, (unsigned int)argc);
 
-    if (xt_rank > 0) {
-        MPI_Recv(&parent_h, 1, MPI_UNSIGNED_LONG_LONG, (xt_rank - 1) / 2, TAG_HASH, MPI_COMM_WORLD,
+    if (t->rank > 0) {
+        MPI_Recv(&parent_h, 1, MPI_UNSIGNED_LONG_LONG, (t->rank - 1) / 2, TAG_HASH, MPI_COMM_WORLD,
                  MPI_STATUS_IGNORE);
-        XT_CHECK(parent_h == h, "arguments differ from rank %d's (hash %016llx vs %016llx)",
-                 (xt_rank - 1) / 2, h, parent_h);
+        XT_CHECK(t, parent_h == h, "arguments differ from rank %d's (hash %016llx vs %016llx)",
+                 (t->rank - 1) / 2, h, parent_h);
     }
     for (i = 1; i <= 2; ++i)
-        if (2LL * xt_rank + i < xt_size)
-            MPI_Send(&h, 1, MPI_UNSIGNED_LONG_LONG, 2 * xt_rank + i, TAG_HASH, MPI_COMM_WORLD);
+        if (2LL * t->rank + i < t->size)
+            MPI_Send(&h, 1, MPI_UNSIGNED_LONG_LONG, 2 * t->rank + i, TAG_HASH, MPI_COMM_WORLD);
 
-    if (xt_rank == 0) {
+    if (t->rank == 0) {
         printf("ARGS %d", argc);
         for (i = 1; i < argc; ++i) printf(" %s", argv[i]);
         printf("\n");
         fflush(stdout);
     }
-    return xt_finish(NULL);
+    return xt_finish(t, NULL);
 }

@@ -25,9 +25,9 @@ static double value(int owner, int i)
     return (double)owner * 1000.0 + (double)i + 0.5; /* exact in double for owner < 2^40 */
 }
 
-static void token_ring(void)
+static void token_ring(xt_t *t)
 {
-    const int rank = xt_rank, n = xt_size;
+    const int rank = t->rank, n = t->size;
     long long token = 0;
     int itoken = 0;
     MPI_Status st;
@@ -38,8 +38,8 @@ static void token_ring(void)
         long long out = 0;
         MPI_Sendrecv(&out, 1, MPI_LONG_LONG, 0, TAG_TOKEN, &token, 1, MPI_LONG_LONG, 0, TAG_TOKEN,
                      MPI_COMM_WORLD, &st);
-        XT_CHECK(token == 0, "self token %lld != 0", token);
-        XT_CHECK(st.MPI_SOURCE == 0 && st.MPI_TAG == TAG_TOKEN, "self token status src %d tag %d",
+        XT_CHECK(t, token == 0, "self token %lld != 0", token);
+        XT_CHECK(t, st.MPI_SOURCE == 0 && st.MPI_TAG == TAG_TOKEN, "self token status src %d tag %d",
                  st.MPI_SOURCE, st.MPI_TAG);
         return;
     }
@@ -49,26 +49,26 @@ static void token_ring(void)
         MPI_Send(&itoken, 1, MPI_INT, 1, TAG_TOKEN_I, MPI_COMM_WORLD);
         MPI_Recv(&token, 1, MPI_LONG_LONG, n - 1, TAG_TOKEN, MPI_COMM_WORLD, &st);
         MPI_Get_count(&st, MPI_LONG_LONG, &count);
-        XT_CHECK(count == 1, "token count %d", count);
-        XT_CHECK(st.MPI_SOURCE == n - 1 && st.MPI_TAG == TAG_TOKEN, "token status src %d tag %d",
+        XT_CHECK(t, count == 1, "token count %d", count);
+        XT_CHECK(t, st.MPI_SOURCE == n - 1 && st.MPI_TAG == TAG_TOKEN, "token status src %d tag %d",
                  st.MPI_SOURCE, st.MPI_TAG);
         MPI_Recv(&itoken, 1, MPI_INT, n - 1, TAG_TOKEN_I, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         {
             long long want = (long long)n * (long long)(n - 1) / 2;
-            XT_CHECK(token == want, "final token %lld, expected N(N-1)/2 = %lld", token, want);
-            XT_CHECK((long long)itoken == want % MODP, "final int token %d, expected %lld", itoken,
+            XT_CHECK(t, token == want, "final token %lld, expected N(N-1)/2 = %lld", token, want);
+            XT_CHECK(t, (long long)itoken == want % MODP, "final int token %d, expected %lld", itoken,
                      want % MODP);
         }
     } else {
         long long want = (long long)rank * (long long)(rank - 1) / 2;
         MPI_Recv(&token, 1, MPI_LONG_LONG, rank - 1, TAG_TOKEN, MPI_COMM_WORLD, &st);
         MPI_Get_count(&st, MPI_LONG_LONG, &count);
-        XT_CHECK(count == 1, "token count %d", count);
-        XT_CHECK(st.MPI_SOURCE == rank - 1 && st.MPI_TAG == TAG_TOKEN, "token status src %d tag %d",
+        XT_CHECK(t, count == 1, "token count %d", count);
+        XT_CHECK(t, st.MPI_SOURCE == rank - 1 && st.MPI_TAG == TAG_TOKEN, "token status src %d tag %d",
                  st.MPI_SOURCE, st.MPI_TAG);
-        XT_CHECK(token == want, "received token %lld, expected %lld", token, want);
+        XT_CHECK(t, token == want, "received token %lld, expected %lld", token, want);
         MPI_Recv(&itoken, 1, MPI_INT, rank - 1, TAG_TOKEN_I, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        XT_CHECK((long long)itoken == want % MODP, "received int token %d, expected %lld", itoken,
+        XT_CHECK(t, (long long)itoken == want % MODP, "received int token %d, expected %lld", itoken,
                  want % MODP);
         token += rank;
         itoken = (int)(((long long)itoken + rank) % MODP);
@@ -77,9 +77,9 @@ static void token_ring(void)
     }
 }
 
-static void ring_shift(void)
+static void ring_shift(xt_t *t)
 {
-    const int rank = xt_rank, n = xt_size;
+    const int rank = t->rank, n = t->size;
     const int right = (rank + 1) % n, left = (rank - 1 + n) % n;
     double a[LEN], b[LEN];
     int i, s, count, owner;
@@ -94,13 +94,13 @@ static void ring_shift(void)
                      MPI_COMM_WORLD, &st);
         owner = (int)(((long long)rank - s % n + n) % n);
         MPI_Get_count(&st, MPI_DOUBLE, &count);
-        XT_CHECK(count == LEN, "right shift %d: count %d", s, count);
-        XT_CHECK(st.MPI_SOURCE == left && st.MPI_TAG == TAG_RIGHT,
+        XT_CHECK(t, count == LEN, "right shift %d: count %d", s, count);
+        XT_CHECK(t, st.MPI_SOURCE == left && st.MPI_TAG == TAG_RIGHT,
                  "right shift %d: status src %d tag %d, expected %d %d", s, st.MPI_SOURCE, st.MPI_TAG,
                  left, TAG_RIGHT);
         for (i = 0; i < LEN; ++i)
             if (b[i] != value(owner, i)) {
-                xt_fail("right shift %d: b[%d] = %.1f, expected %.1f", s, i, b[i], value(owner, i));
+                xt_fail(t, "right shift %d: b[%d] = %.1f, expected %.1f", s, i, b[i], value(owner, i));
                 break;
             }
         memcpy(a, b, sizeof a);
@@ -111,23 +111,24 @@ static void ring_shift(void)
         MPI_Sendrecv(a, LEN, MPI_DOUBLE, left, TAG_LEFT, b, LEN, MPI_DOUBLE, right, TAG_LEFT,
                      MPI_COMM_WORLD, &st);
         owner = (int)(((long long)rank - s % n + n) % n);
-        XT_CHECK(st.MPI_SOURCE == right && st.MPI_TAG == TAG_LEFT,
+        XT_CHECK(t, st.MPI_SOURCE == right && st.MPI_TAG == TAG_LEFT,
                  "left shift to %d: status src %d tag %d", s, st.MPI_SOURCE, st.MPI_TAG);
         for (i = 0; i < LEN; ++i)
             if (b[i] != value(owner, i)) {
-                xt_fail("left shift to offset %d: b[%d] = %.1f, expected %.1f", s, i, b[i],
+                xt_fail(t, "left shift to offset %d: b[%d] = %.1f, expected %.1f", s, i, b[i],
                         value(owner, i));
                 break;
             }
         memcpy(a, b, sizeof a);
     }
-    XT_CHECK(owner == rank, "after shifting back owner %d != rank", owner);
+    XT_CHECK(t, owner == rank, "after shifting back owner %d != rank", owner);
 }
 
 int main(int argc, char **argv)
 {
-    xt_init(&argc, &argv, "ring");
-    token_ring();
-    ring_shift();
-    return xt_finish(NULL);
+    xt_t xt, *t = &xt;
+    xt_init(t, &argc, &argv, "ring");
+    token_ring(t);
+    ring_shift(t);
+    return xt_finish(t, NULL);
 }

@@ -14,6 +14,11 @@
  *
  * Environment read by every program:
  *   XSIM_TEST_EXPECT_SIZE=N  fail unless MPI_Comm_size(MPI_COMM_WORLD) == N
+ *
+ * No mutable global or static data, here or in the programs: under xsim the
+ * simulated ranks of one real process are fibers in one address space and
+ * share every global variable. Per-rank state lives in an xt_t (and other
+ * structs) on main's stack and is passed down explicitly.
  */
 #ifndef XSIM_TEST_H
 #define XSIM_TEST_H
@@ -32,71 +37,77 @@
 /* At most this many detailed FAIL lines per rank (the total is still counted). */
 #define XT_MAX_FAIL_LINES 3
 
-static const char *xt_name = "?";
-static int xt_rank = -1;
-static int xt_size = 0;
-static long long xt_errors = 0;
+/* Per-rank test state; lives on main's stack. */
+typedef struct xt {
+    const char *name;
+    int rank;
+    int size;
+    long long errors;
+} xt_t;
 
-static inline void xt_vprint_fail(const char *fmt, va_list ap)
+static inline void xt_vprint_fail(const xt_t *t, const char *fmt, va_list ap)
 {
     char msg[512];
     vsnprintf(msg, sizeof msg, fmt, ap);
-    printf("FAIL %s: rank %d: %s\n", xt_name, xt_rank, msg);
+    printf("FAIL %s: rank %d: %s\n", t->name, t->rank, msg);
     fflush(stdout);
 }
 
 /* Record a failed check; keeps running so that all ranks reach the final tally. */
-static inline void xt_fail(const char *fmt, ...)
+static inline void xt_fail(xt_t *t, const char *fmt, ...)
 {
     va_list ap;
-    ++xt_errors;
-    if (xt_errors <= XT_MAX_FAIL_LINES) {
+    ++t->errors;
+    if (t->errors <= XT_MAX_FAIL_LINES) {
         va_start(ap, fmt);
-        xt_vprint_fail(fmt, ap);
+        xt_vprint_fail(t, fmt, ap);
         va_end(ap);
-    } else if (xt_errors == XT_MAX_FAIL_LINES + 1) {
-        printf("FAIL %s: rank %d: (further failures on this rank not shown)\n", xt_name, xt_rank);
+    } else if (t->errors == XT_MAX_FAIL_LINES + 1) {
+        printf("FAIL %s: rank %d: (further failures on this rank not shown)\n", t->name, t->rank);
         fflush(stdout);
     }
 }
 
 /* A failure after which continuing could hang or crash: report and abort now. */
-static inline void xt_fatal(const char *fmt, ...)
+static inline void xt_fatal(const xt_t *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    xt_vprint_fail(fmt, ap);
+    xt_vprint_fail(t, fmt, ap);
     va_end(ap);
     fflush(stderr);
     MPI_Abort(MPI_COMM_WORLD, 1);
     exit(1); /* not reached with a conforming MPI_Abort */
 }
 
-#define XT_CHECK(cond, ...) \
-    do { if (!(cond)) xt_fail(__VA_ARGS__); } while (0)
+#define XT_CHECK(t, cond, ...) \
+    do { if (!(cond)) xt_fail((t), __VA_ARGS__); } while (0)
 
 /* Fatal on any MPI return code other than MPI_SUCCESS (only meaningful when
  * MPI_ERRORS_RETURN is in effect; with the default handler errors abort anyway). */
-#define XT_MPI(call) \
+#define XT_MPI(t, call) \
     do { int xt_rc_ = (call); \
-         if (xt_rc_ != MPI_SUCCESS) xt_fatal("%s returned %d (line %d)", #call, xt_rc_, __LINE__); \
+         if (xt_rc_ != MPI_SUCCESS) xt_fatal((t), "%s returned %d (line %d)", #call, xt_rc_, __LINE__); \
     } while (0)
 
-static inline void xt_init(int *argc, char ***argv, const char *name)
+static inline void xt_init(xt_t *t, int *argc, char ***argv, const char *name)
 {
     const char *expect;
-    xt_name = name;
+    t->name = name;
+    t->rank = -1;
+    t->size = 0;
+    t->errors = 0;
     MPI_Init(argc, argv);
-    MPI_Comm_rank(MPI_COMM_WORLD, &xt_rank);
-    MPI_Comm_size(MPI_COMM_WORLD, &xt_size);
+    MPI_Comm_rank(MPI_COMM_WORLD, &t->rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &t->size);
     (void)MPI_Wtime(); /* some MPIs (Open MPI) start the Wtime origin at the first call */
-    if (xt_rank < 0 || xt_rank >= xt_size)
-        xt_fatal("MPI_Comm_rank %d outside [0,%d)", xt_rank, xt_size);
+    if (t->rank < 0 || t->rank >= t->size)
+        xt_fatal(t, "MPI_Comm_rank %d outside [0,%d)", t->rank, t->size);
     expect = getenv("XSIM_TEST_EXPECT_SIZE");
     if (expect != NULL && *expect != '\0') {
         long want = strtol(expect, NULL, 10);
-        XT_CHECK(want == (long)xt_size, "MPI_Comm_size is %d, expected %ld (XSIM_TEST_EXPECT_SIZE)",
-                 xt_size, want);
+        XT_CHECK(t, want == (long)t->size, "MPI_Comm_size is %d, expected %ld (XSIM_TEST_EXPECT_SIZE)",
+                 t->size, want);
     }
 }
 
@@ -110,24 +121,24 @@ static inline int xt_env_flag(const char *var)
  * a binomial-tree sum of {errors, failing ranks} and min failing rank to
  * rank 0, then a final barrier; rank 0 prints VTIME and PASS, or FAIL and aborts.
  * `note` (may be NULL) is appended to the PASS line. Calls MPI_Finalize. */
-static inline int xt_finish(const char *note)
+static inline int xt_finish(xt_t *t, const char *note)
 {
     long long v[3]; /* errors, number of failing ranks, lowest failing rank */
     long long in[3];
     int mask;
-    double t;
+    double now;
 
     MPI_Barrier(MPI_COMM_WORLD);
-    v[0] = xt_errors;
-    v[1] = xt_errors ? 1 : 0;
-    v[2] = xt_errors ? xt_rank : (long long)xt_size;
-    for (mask = 1; mask < xt_size; mask <<= 1) {
-        if (xt_rank & mask) {
-            MPI_Send(v, 3, MPI_LONG_LONG, xt_rank - mask, XT_TAG_REDUCE, MPI_COMM_WORLD);
+    v[0] = t->errors;
+    v[1] = t->errors ? 1 : 0;
+    v[2] = t->errors ? t->rank : (long long)t->size;
+    for (mask = 1; mask < t->size; mask <<= 1) {
+        if (t->rank & mask) {
+            MPI_Send(v, 3, MPI_LONG_LONG, t->rank - mask, XT_TAG_REDUCE, MPI_COMM_WORLD);
             break;
         }
-        if (xt_rank + mask < xt_size) {
-            MPI_Recv(in, 3, MPI_LONG_LONG, xt_rank + mask, XT_TAG_REDUCE, MPI_COMM_WORLD,
+        if (t->rank + mask < t->size) {
+            MPI_Recv(in, 3, MPI_LONG_LONG, t->rank + mask, XT_TAG_REDUCE, MPI_COMM_WORLD,
                      MPI_STATUS_IGNORE);
             v[0] += in[0];
             v[1] += in[1];
@@ -135,17 +146,17 @@ static inline int xt_finish(const char *note)
         }
     }
     MPI_Barrier(MPI_COMM_WORLD);
-    t = MPI_Wtime();
-    if (xt_rank == 0) {
+    now = MPI_Wtime();
+    if (t->rank == 0) {
         if (v[0] != 0) {
             printf("FAIL %s: %lld failed check(s) on %lld of %d rank(s), first failing rank %lld\n",
-                   xt_name, v[0], v[1], xt_size, v[2]);
+                   t->name, v[0], v[1], t->size, v[2]);
             fflush(stdout);
             MPI_Abort(MPI_COMM_WORLD, 1);
             return 1;
         }
-        printf("VTIME %s %.9f\n", xt_name, t);
-        printf("PASS %s%s%s\n", xt_name, note ? " " : "", note ? note : "");
+        printf("VTIME %s %.9f\n", t->name, now);
+        printf("PASS %s%s%s\n", t->name, note ? " " : "", note ? note : "");
         fflush(stdout);
     }
     MPI_Finalize();
