@@ -20,7 +20,7 @@ fi
 read -r -a plist <<<"$procs"
 [[ ${#plist[@]} -ge 2 ]] || { echo "compare_p.sh: need at least two values of P" >&2; exit 2; }
 
-ref= ref_p= status=0
+ref='' ref_p='' status=0
 for p in "${plist[@]}"; do
     echo "=== P=$p N=$nranks"
     if ! log=$(bash "$here/run_case.sh" "$exe" "$p" "$nranks" "$@"); then

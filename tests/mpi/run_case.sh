@@ -35,7 +35,7 @@ usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 exe=$1 procs=$2 nranks=$3
 shift 3
 
-expect_fail= xsim_opts= real=0
+expect_fail='' xsim_opts='' real=0
 timeout_s=${XSIM_TEST_TIMEOUT:-300}
 stdout_res=()
 envs=()
@@ -69,7 +69,7 @@ else
     unset XSIM_TEST_VIRTUAL XSIM_TEST_STRICT_ORDER
 fi
 for kv in "${envs[@]+"${envs[@]}"}"; do
-    export "$kv"
+    export "${kv?}"  # VAR=VALUE
     fwd+=(-x "${kv%%=*}")
 done
 
@@ -129,7 +129,11 @@ done
 if [[ ${#problems[@]} == 0 ]]; then
     grep -E '^PASS ' "$out/stdout"
     echo "run_case: OK"
-    [[ ${XSIM_TEST_KEEP:-0} == 1 ]] && echo "run_case: output kept in $out" || rm -rf "$out"
+    if [[ ${XSIM_TEST_KEEP:-0} == 1 ]]; then
+        echo "run_case: output kept in $out"
+    else
+        rm -rf "$out"
+    fi
     exit 0
 fi
 for p in "${problems[@]}"; do echo "run_case: FAILED: $p"; done
