@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <stdexcept>
@@ -35,6 +36,7 @@ void StackArena::reserve(std::size_t count, std::size_t stack_bytes) {
     mapping_ = static_cast<char*>(region);
     mprotect(mapping_, page, PROT_NONE);  // the one guard page, under stack 0
     base_ = mapping_ + page;
+    finished_in_chunk_.assign((count_ + kChunkStacks - 1) / kChunkStacks, 0);
 }
 
 long StackArena::owner_of(const void* address) const {
@@ -46,6 +48,13 @@ long StackArena::owner_of(const void* address) const {
 
 void StackArena::release(std::size_t i) {
     madvise(bottom(i), stack_bytes_, MADV_DONTNEED);
+}
+
+void StackArena::retire(std::size_t i) {
+    const std::size_t chunk = i / kChunkStacks;
+    const std::size_t first = chunk * kChunkStacks;
+    const std::size_t stacks = std::min(kChunkStacks, count_ - first);
+    if (++finished_in_chunk_[chunk] == stacks) madvise(bottom(first), stacks * stack_bytes_, MADV_DONTNEED);
 }
 
 }  // namespace xsim

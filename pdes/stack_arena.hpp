@@ -6,6 +6,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <vector>
 
 namespace xsim {
 
@@ -26,8 +27,13 @@ public:
     char* top(std::size_t i) const { return bottom(i) + stack_bytes_; }
     // Index of the stack that holds `address`, or -1 when it is outside the arena.
     long owner_of(const void* address) const;
-    // Gives the pages of stack `i` back to the kernel (the rank finished).
+    // Gives the pages of stack `i` back to the kernel (the rank finished) at once.
     void release(std::size_t i);
+    // Marks stack `i` finished; its pages go back to the kernel together with those of
+    // its chunk once every stack of the chunk is finished (one madvise, and so one TLB
+    // shootdown, per chunk instead of per rank).
+    void retire(std::size_t i);
+    static constexpr std::size_t kChunkStacks = 256;
 
 private:
     char* mapping_ = nullptr;   // guard page + stacks
@@ -35,6 +41,7 @@ private:
     char* base_ = nullptr;      // first stack
     std::size_t stack_bytes_ = 0;
     std::size_t count_ = 0;
+    std::vector<std::uint16_t> finished_in_chunk_;
 };
 
 std::size_t page_size();

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The main demo: builds xsim (installing Debian packages if needed), then runs an
+# unmodified MPI program with 131,072 simulated ranks on 2 real Open MPI processes.
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+bash "$here/launch/bootstrap.sh"
+[ "$(id -u)" -ne 0 ] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+ranks=${1:-131072}
+echo "demo: mpirun -np 2 ring_exchange -xsim-np $ranks -xsim-report demo-report.json"
+/usr/bin/time -f "demo: wall time %e s, peak memory of one real process %M KiB" \
+  mpirun --oversubscribe -np 2 "${XSIM_BUILD_DIR:-$here/build}/examples/ring_exchange" \
+  -xsim-np "$ranks" -xsim-report "$here/demo-report.json"
+echo "demo: run report in $here/demo-report.json"

@@ -1,0 +1,103 @@
+#include "libxsim/colls/buffers.hpp"
+
+#include "libxsim/datatype.hpp"
+
+namespace xsim::colls {
+namespace {
+
+std::uint64_t size_of(MPI_Datatype type) {
+    int size = 0;
+    PMPI_Type_size(type, &size);
+    return static_cast<std::uint64_t>(size);
+}
+
+MPI_Aint extent_of(MPI_Datatype type) {
+    MPI_Aint lb = 0, extent = 0;
+    PMPI_Type_get_extent(type, &lb, &extent);
+    return extent;
+}
+
+}  // namespace
+
+Block make_block(const void* buf, int count, MPI_Datatype type) {
+    return Block{const_cast<void*>(buf), count, type, size_of(type) * static_cast<std::uint64_t>(count)};
+}
+
+std::uint64_t Blocks::bytes_of(int i) const {
+    const std::uint64_t n = static_cast<std::uint64_t>(count_of(i));
+    return types ? n * size_of(types[i]) : n * type_size;
+}
+
+void* Blocks::at(int i) const {
+    if (!buf) return nullptr;
+    if (types) return buf + displs[i];
+    if (counts) return buf + static_cast<std::int64_t>(displs[i]) * extent;
+    return buf + static_cast<std::int64_t>(i) * count * extent;
+}
+
+Block Blocks::run(int first, int n) const {
+    return Block{at(first), n * count, type, static_cast<std::uint64_t>(n) * count * type_size};
+}
+
+Blocks uniform_blocks(const void* buf, int count, MPI_Datatype type) {
+    Blocks b;
+    b.buf = static_cast<char*>(const_cast<void*>(buf));
+    b.count = count;
+    b.type = type;
+    b.extent = extent_of(type);
+    b.type_size = size_of(type);
+    return b;
+}
+
+Blocks varying_blocks(const void* buf, const int* counts, const int* displs, MPI_Datatype type) {
+    Blocks b = uniform_blocks(buf, 0, type);
+    b.counts = counts;
+    b.displs = displs;
+    return b;
+}
+
+Blocks typed_blocks(const void* buf, const int* counts, const int* displs, const MPI_Datatype* types) {
+    Blocks b;
+    b.buf = static_cast<char*>(const_cast<void*>(buf));
+    b.counts = counts;
+    b.displs = displs;
+    b.types = types;
+    return b;
+}
+
+TypedScratch::TypedScratch(bool payload, int count, MPI_Datatype type) : extent_(extent_of(type)) {
+    if (!payload || count <= 0) return;
+    MPI_Aint true_lb = 0, true_extent = 0;
+    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    // Element 0 starts true_lb before the first byte the type touches (MPI's usual recipe).
+    const MPI_Aint span = true_extent + static_cast<MPI_Aint>(count - 1) * extent_;
+    storage_.reset(new char[static_cast<std::size_t>(span > 0 ? span : 1)]);
+    base_ = storage_.get() - true_lb;
+}
+
+void* TypedScratch::element(std::int64_t index) const { return base_ ? base_ + index * extent_ : nullptr; }
+
+void* element(const void* buf, MPI_Datatype type, std::int64_t index) {
+    if (!buf) return nullptr;
+    return static_cast<char*>(const_cast<void*>(buf)) + index * extent_of(type);
+}
+
+void copy_block(bool payload, const Block& from, const Block& to) {
+    if (!payload || from.bytes == 0 || from.buf == to.buf) return;
+    copy_data(from.buf, from.count, from.type, from.bytes, to.buf, to.count, to.type);
+}
+
+void pack_block(bool payload, const Block& from, char* out) {
+    if (payload) pack_data(from.buf, from.count, from.type, out, from.bytes);
+}
+
+void unpack_block(bool payload, const char* in, const Block& to) {
+    if (payload) unpack_data(in, to.bytes, to.buf, to.count, to.type);
+}
+
+void combine(bool payload, const void* in, void* inout, int count, MPI_Datatype type, MPI_Op op) {
+    if (!payload || count == 0) return;
+    PMPI_Reduce_local(in, inout, count, type, op);
+}
+
+}  // namespace xsim::colls

@@ -1,0 +1,55 @@
+// The collectives xsim implements, their names and the internal tag of their messages.
+#pragma once
+#include <cstdint>
+
+namespace xsim::colls {
+
+enum class CollKind : std::uint8_t {
+    Barrier = 1, Bcast, Reduce, Allreduce, Gather, Gatherv, Scatter, Scatterv, Allgather,
+    Allgatherv, Alltoall, Alltoallv, Alltoallw, ReduceScatter, ReduceScatterBlock, Scan, Exscan,
+};
+constexpr int kCollKindCount = 18;  // one past the largest value (index 0 unused)
+
+struct CollNames {
+    const char* mpi;  // "MPI_Allreduce", for error messages
+    const char* key;  // "allreduce": XSIM_COLL_ALLREDUCE, config key collectives.allreduce
+    bool rooted;
+};
+
+constexpr CollNames kCollNames[kCollKindCount] = {
+    {"", "", false},
+    {"MPI_Barrier", "barrier", false},
+    {"MPI_Bcast", "bcast", true},
+    {"MPI_Reduce", "reduce", true},
+    {"MPI_Allreduce", "allreduce", false},
+    {"MPI_Gather", "gather", true},
+    {"MPI_Gatherv", "gatherv", true},
+    {"MPI_Scatter", "scatter", true},
+    {"MPI_Scatterv", "scatterv", true},
+    {"MPI_Allgather", "allgather", false},
+    {"MPI_Allgatherv", "allgatherv", false},
+    {"MPI_Alltoall", "alltoall", false},
+    {"MPI_Alltoallv", "alltoallv", false},
+    {"MPI_Alltoallw", "alltoallw", false},
+    {"MPI_Reduce_scatter", "reduce_scatter", false},
+    {"MPI_Reduce_scatter_block", "reduce_scatter_block", false},
+    {"MPI_Scan", "scan", false},
+    {"MPI_Exscan", "exscan", false},
+};
+
+inline const CollNames& names(CollKind kind) { return kCollNames[static_cast<int>(kind)]; }
+
+// Internal messages carry the collective kind (bits 26..30) and root (bits 0..25) in their
+// tag. Receives take any tag from their source and then compare it: per source and context
+// messages do not overtake, so in a correct program the next message from a peer is always
+// the one expected, and a different tag proves the ranks disagree (different collective or root).
+constexpr int kTagKindShift = 26;
+constexpr int kTagRootMask = (1 << kTagKindShift) - 1;
+
+constexpr int collective_tag(CollKind kind, int root) {
+    return (static_cast<int>(kind) << kTagKindShift) | (root & kTagRootMask);
+}
+constexpr int tag_kind(int tag) { return tag >> kTagKindShift; }
+constexpr int tag_root(int tag) { return tag & kTagRootMask; }
+
+}  // namespace xsim::colls

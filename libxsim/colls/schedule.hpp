@@ -1,0 +1,119 @@
+// How a collective algorithm runs. An algorithm is a coroutine (Steps) over a Context:
+// it posts the messages of one round (ctx.send / ctx.recv), then `co_await ctx.round()`
+// hands them to the executor, which resumes it once they have all completed; between
+// rounds it combines and copies data. The coroutine frame holds the algorithm's state
+// (O(1) beyond its scratch buffers), so the same code can be driven by a blocking caller
+// (run_blocking: wait on the rank's fiber) or, for nonblocking collectives, by the
+// completion of the round's requests (see README.md, "Nonblocking collectives").
+#pragma once
+#include <mpi.h>
+
+#include <coroutine>
+#include <cstdint>
+#include <exception>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "libxsim/colls/buffers.hpp"
+#include "libxsim/colls/collective_kind.hpp"
+#include "libxsim/engine.hpp"
+
+namespace xsim::colls {
+
+class Steps {
+public:
+    struct promise_type {
+        Steps get_return_object() { return Steps{std::coroutine_handle<promise_type>::from_promise(*this)}; }
+        std::suspend_always initial_suspend() noexcept { return {}; }
+        std::suspend_always final_suspend() noexcept { return {}; }
+        void return_void() {}
+        void unhandled_exception() { std::terminate(); }
+    };
+    Steps() = default;
+    explicit Steps(std::coroutine_handle<promise_type> h) : handle_(h) {}
+    Steps(Steps&& other) noexcept : handle_(std::exchange(other.handle_, {})) {}
+    Steps& operator=(Steps&& other) noexcept {
+        if (this != &other) {
+            if (handle_) handle_.destroy();
+            handle_ = std::exchange(other.handle_, {});
+        }
+        return *this;
+    }
+    Steps(const Steps&) = delete;
+    Steps& operator=(const Steps&) = delete;
+    ~Steps() {
+        if (handle_) handle_.destroy();
+    }
+    // Runs to the end of the next round; false once the algorithm has finished.
+    bool resume() {
+        handle_.resume();
+        return !handle_.done();
+    }
+
+private:
+    std::coroutine_handle<promise_type> handle_;
+};
+
+// A message of the current round.
+struct Transfer {
+    Request* request;
+    int peer;              // communicator rank
+    std::uint64_t bytes;   // receive: the size the peer must send
+    bool receive;
+};
+
+// One rank's part in one collective call.
+class Context {
+public:
+    Context(Engine& engine, Rank& me, const Comm& comm, CollKind kind, int root);
+
+    Engine& engine;
+    Rank& me;
+    const Comm& comm;
+    const int rank;        // in comm
+    const int size;
+    const bool payload;    // false: no data moves, buffers may be null
+    const CollKind kind;
+    const int tag;
+
+    void send(int peer, const Block& data);
+    void recv(int peer, const Block& data);
+    void send_bytes(int peer, const void* buf, std::uint64_t bytes);
+    void recv_bytes(int peer, void* buf, std::uint64_t bytes);
+    // Adds modeled time to this rank's part (analytic algorithms).
+    void delay(SimTime t) { delay_ += t; }
+
+    // `co_await ctx.round()`: complete every message posted since the last round.
+    struct RoundAwaiter {
+        bool nothing_posted;
+        bool await_ready() const noexcept { return nothing_posted; }
+        void await_suspend(std::coroutine_handle<>) const noexcept {}
+        void await_resume() const noexcept {}
+    };
+    RoundAwaiter round() const { return RoundAwaiter{pending_.empty()}; }
+
+    // Executor side.
+    std::vector<Transfer>& pending() { return pending_; }
+    SimTime take_delay() { return std::exchange(delay_, 0); }
+    // Checks the completed round (tags, sizes, truncation); false with error_class/error
+    // set when the ranks disagree about the collective.
+    bool check_round();
+    int error_class = MPI_SUCCESS;
+    std::string error;
+
+private:
+    void post(Transfer t);
+    std::vector<Transfer> pending_;
+    SimTime delay_ = 0;
+};
+
+// Runs `steps` to the end on the calling rank's fiber. Returns MPI_SUCCESS, or an error
+// class with ctx.error describing what the ranks disagreed about.
+int run_blocking(Context& ctx, Steps steps);
+
+}  // namespace xsim::colls
+
+// Runs another algorithm's steps as part of the current one (same context and tag).
+#define XSIM_CO_RUN(ctx, steps) \
+    for (::xsim::colls::Steps xsim_sub_ = (steps); xsim_sub_.resume();) co_await (ctx).round()
