@@ -8,6 +8,7 @@
 
 #include "libxsim/p2p.hpp"
 #include "libxsim/payload.hpp"
+#include "libxsim/stack_guard.hpp"
 
 namespace xsim {
 
@@ -128,12 +129,23 @@ void Engine::finish_rank(Rank& rank, int exit_code) {
 void Engine::enter(Rank& rank, const char* call) {
     inside_xsim_ = true;
     rank.current_call = call;
+    check_stack(rank, call);
     if (options_.compute == ComputeMode::Measured) {
         const std::int64_t now = host_clock_ns();
         const SimTime measured = (now - rank.last_exit_ns) * 1000;  // ns -> ps
         if (measured > 0)
             rank.clock += machine_->processor->measured_compute(rank.world, measured, rank.clock);
     }
+}
+
+void Engine::check_stack(Rank& rank, const char* call) {
+    const char* depth = static_cast<const char*>(__builtin_frame_address(0));
+    const char* bottom = stacks_.bottom(static_cast<std::size_t>(rank.world - first_));
+    if (depth >= bottom + kStackSafetyMargin) return;
+    abort_run(1, "stack overflow in simulated rank " + std::to_string(rank.world) + " (detected in " + call +
+                     "): its stack of " + std::to_string(stacks_.stack_bytes()) +
+                     " bytes is used up; rerun with a larger -xsim-stack, e.g. -xsim-stack " +
+                     std::to_string(stacks_.stack_bytes() * 4 / 1024) + "k");
 }
 
 void Engine::leave(Rank& rank) {

@@ -105,12 +105,16 @@ public:
     // Ends the running rank's fiber as finished with `exit_code` (return from main, exit()).
     [[noreturn]] void finish_current_rank(int exit_code) { finish_rank(*current_, exit_code); }
 
+    // Index of the local stack holding `address`, or -1 (for fault reports).
+    long stack_owner(const void* address) const { return stacks_.owner_of(address); }
+
     SimTime latest_clock() const;   // the largest clock of the local ranks
     std::vector<const Rank*> unfinished_ranks() const;
 
 private:
     static void rank_entry(void* arg);
     void run_fiber(Rank& rank);
+    void check_stack(Rank& rank, const char* call);
     [[noreturn]] void finish_rank(Rank& rank, int exit_code);
 
     Options options_;

@@ -17,6 +17,7 @@
 #include "libxsim/options.hpp"
 #include "libxsim/pmpi_link.hpp"
 #include "libxsim/run_report.hpp"
+#include "libxsim/stack_guard.hpp"
 #include "libxsim/startup_checks.hpp"
 
 using namespace xsim;
@@ -78,6 +79,7 @@ int simulate(int argc, char** argv, char** envp) {
     {
         Engine engine(cl.options, placement, std::move(machine));
         g_engine = &engine;
+        install_fault_handler();
         PmpiLink link(engine, processes);
         SoloLink solo;
         ProcessLink& used = processes > 1 ? static_cast<ProcessLink&>(link) : solo;
