@@ -105,8 +105,12 @@ public:
     // Ends the running rank's fiber as finished with `exit_code` (return from main, exit()).
     [[noreturn]] void finish_current_rank(int exit_code) { finish_rank(*current_, exit_code); }
 
-    // Index of the local stack holding `address`, or -1 (for fault reports).
-    long stack_owner(const void* address) const { return stacks_.owner_of(address); }
+    // For fault reports: whether `address` lies past the end of `rank`'s stack (in the
+    // stack below it, or in the guard page under the first one).
+    bool beyond_stack(const Rank& rank, const void* address) const {
+        const long owner = stacks_.owner_of(address);
+        return stacks_.in_guard_page(address) || (owner >= 0 && owner != rank.world - first_);
+    }
 
     SimTime latest_clock() const;   // the largest clock of the local ranks
     std::vector<const Rank*> unfinished_ranks() const;

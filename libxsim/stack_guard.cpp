@@ -19,8 +19,7 @@ void on_fault(int signal, siginfo_t* info, void*) {
     int length;
     const Rank* rank = g_engine ? g_engine->current() : nullptr;
     if (rank) {
-        const long owner = g_engine->stack_owner(info->si_addr);
-        const bool overflow = owner >= 0 && owner != rank->world - g_engine->first_local();
+        const bool overflow = g_engine->beyond_stack(*rank, info->si_addr);
         length = std::snprintf(text, sizeof text,
                                "xsim: %s in simulated rank %d at address %p%s (each rank has a %zu-byte stack; "
                                "rerun with a larger -xsim-stack if it needs more)\n",

@@ -95,7 +95,7 @@ int clock_gettime(clockid_t clock, struct timespec* ts) noexcept {
         const bool realtime = clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE;
         const bool monotonic = clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW ||
                                clock == CLOCK_MONOTONIC_COARSE || clock == CLOCK_BOOTTIME;
-        if ((realtime || monotonic) && ts) {
+        if (realtime || monotonic) {
             to_timespec(virtual_now(*r, "clock_gettime"), realtime ? kVirtualEpochSeconds : 0, ts);
             return 0;
         }
@@ -105,12 +105,10 @@ int clock_gettime(clockid_t clock, struct timespec* ts) noexcept {
 
 int gettimeofday(struct timeval* tv, void* tz) noexcept {
     if (Rank* r = application_rank()) {
-        if (tv) {
-            struct timespec ts;
-            to_timespec(virtual_now(*r, "gettimeofday"), kVirtualEpochSeconds, &ts);
-            tv->tv_sec = ts.tv_sec;
-            tv->tv_usec = ts.tv_nsec / 1000;
-        }
+        struct timespec ts;
+        to_timespec(virtual_now(*r, "gettimeofday"), kVirtualEpochSeconds, &ts);
+        tv->tv_sec = ts.tv_sec;
+        tv->tv_usec = ts.tv_nsec / 1000;
         return 0;
     }
     static const auto f = real<int (*)(struct timeval*, void*)>("gettimeofday");

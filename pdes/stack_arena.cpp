@@ -41,8 +41,7 @@ void StackArena::reserve(std::size_t count, std::size_t stack_bytes) {
 
 long StackArena::owner_of(const void* address) const {
     const char* p = static_cast<const char*>(address);
-    if (!base_ || p < mapping_ || p >= base_ + count_ * stack_bytes_) return -1;
-    if (p < base_) return 0;  // in the guard page: stack 0 overflowed
+    if (!base_ || p < base_ || p >= base_ + count_ * stack_bytes_) return -1;
     return static_cast<long>((p - base_) / stack_bytes_);
 }
 

@@ -25,8 +25,13 @@ public:
     // Lowest and one-past-highest address of stack `i`; stacks grow down from top().
     char* bottom(std::size_t i) const { return base_ + i * stack_bytes_; }
     char* top(std::size_t i) const { return bottom(i) + stack_bytes_; }
-    // Index of the stack that holds `address`, or -1 when it is outside the arena.
+    // Index of the stack that holds `address`, or -1 when it is outside the stacks.
     long owner_of(const void* address) const;
+    // True for the guard page under stack 0 (where stack 0 overflows to).
+    bool in_guard_page(const void* address) const {
+        const char* p = static_cast<const char*>(address);
+        return mapping_ && p >= mapping_ && p < base_;
+    }
     // Gives the pages of stack `i` back to the kernel (the rank finished) at once.
     void release(std::size_t i);
     // Marks stack `i` finished; its pages go back to the kernel together with those of

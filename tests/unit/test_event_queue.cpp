@@ -47,7 +47,9 @@ TEST(StackArena, StacksAreDisjointPageMultiplesAndOwnerIsFound) {
     EXPECT_EQ(arena.owner_of(arena.bottom(17) + 5), 17);
     EXPECT_EQ(arena.owner_of(arena.top(999) - 1), 999);
     EXPECT_EQ(arena.owner_of(arena.top(999)), -1);
-    EXPECT_EQ(arena.owner_of(arena.bottom(0) - 1), 0);  // the guard page under stack 0
+    EXPECT_EQ(arena.owner_of(arena.bottom(0) - 1), -1);
+    EXPECT_TRUE(arena.in_guard_page(arena.bottom(0) - 1));  // where stack 0 overflows to
+    EXPECT_FALSE(arena.in_guard_page(arena.bottom(0)));
     arena.top(500)[-1] = 42;                             // committed by first touch
     arena.release(500);
     EXPECT_EQ(arena.top(500)[-1], 0);                    // released pages read as zero again
