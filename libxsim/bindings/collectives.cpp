@@ -1,10 +1,250 @@
-// MPI collective bindings.
+// MPI collective bindings: validate (communicator, root, counts, datatypes, op, buffers,
+// MPI_IN_PLACE where the standard allows it), return early when no data moves, then run
+// the collective (colls::run picks the algorithm). Arguments that MPI calls significant
+// only at the root are checked only there.
 #include <mpi.h>
 
+#include <climits>
+#include <string>
+#include <vector>
+
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/reduction_ops.hpp"
 #include "libxsim/colls/collectives.hpp"
 
 using namespace xsim;
+using namespace xsim::colls;
+
+namespace {
+
+bool in_place(const void* buf) { return buf == MPI_IN_PLACE; }
+
+int root_in_range(CallScope& s, const Comm* c, int root) {
+    if (root >= 0 && root < c->size) return MPI_SUCCESS;
+    return s.fail(c, MPI_ERR_ROOT, "invalid root " + std::to_string(root) + " (communicator size " +
+                                       std::to_string(c->size) + ")");
+}
+
+int not_in_place(CallScope& s, const Comm* c, const void* buf, const char* which) {
+    if (!in_place(buf)) return MPI_SUCCESS;
+    return s.fail(c, MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is not allowed for ") + which + " here");
+}
+
+// count, datatype and buffer of one block.
+int block(CallScope& s, const Comm* c, const void* buf, int count, MPI_Datatype type, Block* out) {
+    p2p::Buffer b;
+    if (int e = checks::buffer(s, c, buf, count, type, &b)) return e;
+    *out = Block{const_cast<void*>(buf), count, type, b.bytes};
+    return MPI_SUCCESS;
+}
+
+// Per-rank counts and displacements of a v/w collective (and datatypes for w).
+int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, const int* displs,
+           const MPI_Datatype* types, MPI_Datatype type) {
+    if (int e = checks::pointer(s, c, counts, "counts")) return e;
+    if (int e = checks::pointer(s, c, displs, "displacements")) return e;
+    if (!types) {
+        Block ignored;
+        if (int e = block(s, c, buf, 0, type, &ignored)) return e;
+    }
+    bool any = false;
+    for (int i = 0; i < c->size; ++i) {
+        if (counts[i] < 0) return s.fail(c, MPI_ERR_COUNT, "negative count " + std::to_string(counts[i]));
+        if (types) {
+            Block b;
+            if (int e = block(s, c, buf, counts[i], types[i], &b)) return e;
+        }
+        any = any || counts[i] > 0;
+    }
+    if (any && !buf && s.engine.options().payload) return s.fail(c, MPI_ERR_BUFFER, "null buffer");
+    return MPI_SUCCESS;
+}
+
+template <class Args>
+int dispatch(CallScope& s, const Comm* c, const Collective<Args>& table, int root, const Args& args) {
+    std::string why;
+    const int rc = colls::run(table, s.engine, s.rank, *c, root, args, &why);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : s.fail(c, rc, why);
+}
+
+// The checks shared by Reduce, Allreduce, Scan and Exscan; fills *a except root.
+int reduction(CallScope& s, const Comm* c, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type,
+              MPI_Op op, bool needs_recvbuf, ReduceArgs* a) {
+    if (int e = not_in_place(s, c, recvbuf, "the receive buffer")) return e;
+    Block in, out;
+    a->in_place = in_place(sendbuf);
+    if (int e = block(s, c, a->in_place ? recvbuf : sendbuf, count, type, &in)) return e;
+    if (needs_recvbuf)
+        if (int e = block(s, c, recvbuf, count, type, &out)) return e;
+    if (int e = checks::op(s, c, op, type, &a->commutative)) return e;
+    a->sendbuf = in.buf;
+    a->recvbuf = recvbuf;
+    a->count = count;
+    a->type = type;
+    a->op = op;
+    a->bytes = in.bytes;
+    return MPI_SUCCESS;
+}
+
+int reduce_or_scan(const char* call, const Collective<ReduceArgs>& table, const void* sendbuf, void* recvbuf,
+                   int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    XSIM_BEGIN_INITIALIZED(call);
+    const Comm* c = nullptr;
+    ReduceArgs a;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, true, &a)) return e;
+    if (a.bytes == 0) return MPI_SUCCESS;
+    return dispatch(scope, c, table, 0, a);
+}
+
+// Gather and Scatter: `rooted` is the root's many-block buffer, `own` this rank's block
+// (MPI_IN_PLACE allowed at the root only).
+int rooted(const char* call, const Collective<RootedArgs>& table, const void* rooted_buf, int rooted_count,
+           MPI_Datatype rooted_type, const int* counts, const int* displs, const void* own_buf, int own_count,
+           MPI_Datatype own_type, int root, MPI_Comm comm) {
+    XSIM_BEGIN_INITIALIZED(call);
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = root_in_range(scope, c, root)) return e;
+    RootedArgs a;
+    a.root = root;
+    const bool at_root = c->rank_of(scope.rank) == root;
+    if (at_root) {
+        if (int e = not_in_place(scope, c, rooted_buf, "the root's buffer of all blocks")) return e;
+        if (counts) {
+            if (int e = arrays(scope, c, rooted_buf, counts, displs, nullptr, rooted_type)) return e;
+            a.blocks = varying_blocks(rooted_buf, counts, displs, rooted_type);
+        } else {
+            Block one;
+            if (int e = block(scope, c, rooted_buf, rooted_count, rooted_type, &one)) return e;
+            a.blocks = uniform_blocks(rooted_buf, rooted_count, rooted_type);
+        }
+        a.in_place = in_place(own_buf);
+    } else if (int e = not_in_place(scope, c, own_buf, "a rank other than the root")) {
+        return e;
+    }
+    if (a.in_place) a.mine = a.blocks.block(root);
+    else if (int e = block(scope, c, own_buf, own_count, own_type, &a.mine)) return e;
+    // Equal blocks, all empty: every rank knows. (With counts, only the root knows.)
+    if (table.kind != CollKind::Gatherv && table.kind != CollKind::Scatterv && a.mine.bytes == 0) return MPI_SUCCESS;
+    return dispatch(scope, c, table, root, a);
+}
+
+int allgather(const char* call, const Collective<AllgatherArgs>& table, const void* sendbuf, int sendcount,
+              MPI_Datatype sendtype, void* recvbuf, int recvcount, const int* counts, const int* displs,
+              MPI_Datatype recvtype, MPI_Comm comm) {
+    XSIM_BEGIN_INITIALIZED(call);
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
+    AllgatherArgs a;
+    if (counts) {
+        if (int e = arrays(scope, c, recvbuf, counts, displs, nullptr, recvtype)) return e;
+        a.recv = varying_blocks(recvbuf, counts, displs, recvtype);
+    } else {
+        Block one;
+        if (int e = block(scope, c, recvbuf, recvcount, recvtype, &one)) return e;
+        a.recv = uniform_blocks(recvbuf, recvcount, recvtype);
+    }
+    const int me = c->rank_of(scope.rank);
+    a.in_place = in_place(sendbuf);
+    if (a.in_place) a.mine = a.recv.block(me);
+    else if (int e = block(scope, c, sendbuf, sendcount, sendtype, &a.mine)) return e;
+    if (!counts && a.recv.bytes_of(0) == 0) return MPI_SUCCESS;
+    return dispatch(scope, c, table, 0, a);
+}
+
+// All-to-all: with MPI_IN_PLACE the data to send is packed aside first (what the rank
+// holds anyway), described as byte blocks.
+struct InPlaceCopy {
+    std::vector<char> bytes;
+    std::vector<int> counts, displs;
+};
+
+void pack_receive_buffer(bool payload, const Blocks& recv, int size, InPlaceCopy* copy, Blocks* send) {
+    std::uint64_t total = 0;
+    copy->counts.resize(static_cast<std::size_t>(size));
+    copy->displs.resize(static_cast<std::size_t>(size));
+    for (int i = 0; i < size; ++i) {
+        copy->displs[static_cast<std::size_t>(i)] = static_cast<int>(total);
+        copy->counts[static_cast<std::size_t>(i)] = static_cast<int>(recv.bytes_of(i));
+        total += recv.bytes_of(i);
+    }
+    if (payload) copy->bytes.resize(total);
+    for (int i = 0; i < size && payload; ++i)
+        pack_block(payload, recv.block(i), copy->bytes.data() + copy->displs[static_cast<std::size_t>(i)]);
+    if (recv.uniform()) *send = uniform_blocks(copy->bytes.data(), static_cast<int>(recv.bytes_of(0)), MPI_BYTE);
+    else *send = varying_blocks(copy->bytes.data(), copy->counts.data(), copy->displs.data(), MPI_BYTE);
+}
+
+int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void* sendbuf, int sendcount,
+             const int* sendcounts, const int* sdispls, MPI_Datatype sendtype, const MPI_Datatype* sendtypes,
+             void* recvbuf, int recvcount, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype,
+             const MPI_Datatype* recvtypes, MPI_Comm comm) {
+    XSIM_BEGIN_INITIALIZED(call);
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
+    AlltoallArgs a;
+    const bool variable = recvcounts != nullptr;
+    auto describe = [&](const void* buf, int count, const int* counts, const int* displs, MPI_Datatype type,
+                        const MPI_Datatype* types, Blocks* out) {
+        if (!variable) {
+            Block one;
+            if (int e = block(scope, c, buf, count, type, &one)) return e;
+            *out = uniform_blocks(buf, count, type);
+            return MPI_SUCCESS;
+        }
+        if (int e = arrays(scope, c, buf, counts, displs, types, type)) return e;
+        *out = types ? typed_blocks(buf, counts, displs, types) : varying_blocks(buf, counts, displs, type);
+        return MPI_SUCCESS;
+    };
+    if (int e = describe(recvbuf, recvcount, recvcounts, rdispls, recvtype, recvtypes, &a.recv)) return e;
+    InPlaceCopy copy;
+    if (in_place(sendbuf)) pack_receive_buffer(scope.engine.options().payload, a.recv, c->size, &copy, &a.send);
+    else if (int e = describe(sendbuf, sendcount, sendcounts, sdispls, sendtype, sendtypes, &a.send)) return e;
+    if (!variable && a.recv.bytes_of(0) == 0) return MPI_SUCCESS;
+    return dispatch(scope, c, table, 0, a);
+}
+
+int reduce_scatter(const char* call, const Collective<ReduceScatterArgs>& table, const void* sendbuf, void* recvbuf,
+                   int block_count, const int* counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    XSIM_BEGIN_INITIALIZED(call);
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
+    ReduceScatterArgs a;
+    std::vector<std::int64_t> offsets;
+    if (counts) {
+        if (int e = checks::pointer(scope, c, counts, "recvcounts")) return e;
+        offsets.resize(static_cast<std::size_t>(c->size) + 1);
+        for (int i = 0; i < c->size; ++i) {
+            if (counts[i] < 0) return scope.fail(c, MPI_ERR_COUNT, "negative count " + std::to_string(counts[i]));
+            offsets[static_cast<std::size_t>(i) + 1] = offsets[static_cast<std::size_t>(i)] + counts[i];
+        }
+        a.counts = counts;
+        a.offsets = offsets.data();
+        a.total = offsets.back();
+    } else {
+        a.block = block_count;
+        a.total = static_cast<std::int64_t>(block_count) * c->size;
+    }
+    if (a.total > INT_MAX) return scope.fail(c, MPI_ERR_COUNT, "more than INT_MAX elements in total");
+    const int me = c->rank_of(scope.rank);
+    Block in, out;
+    const bool inplace = in_place(sendbuf);
+    if (int e = block(scope, c, recvbuf, inplace ? static_cast<int>(a.total) : a.count_of(me), type, &out)) return e;
+    if (int e = block(scope, c, inplace ? recvbuf : sendbuf, static_cast<int>(a.total), type, &in)) return e;
+    if (int e = checks::op(scope, c, op, type, &a.commutative)) return e;
+    a.sendbuf = in.buf;
+    a.recvbuf = recvbuf;
+    a.type = type;
+    a.op = op;
+    if (in.bytes == 0) return MPI_SUCCESS;
+    return dispatch(scope, c, table, 0, a);
+}
+
+}  // namespace
 
 extern "C" {
 
@@ -12,8 +252,104 @@ int MPI_Barrier(MPI_Comm comm) {
     XSIM_BEGIN_INITIALIZED("MPI_Barrier");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    colls::barrier_dissemination(scope.engine, scope.rank, *c);
-    return MPI_SUCCESS;
+    return dispatch(scope, c, barrier_table(), 0, BarrierArgs{});
+}
+
+int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+    XSIM_BEGIN_INITIALIZED("MPI_Bcast");
+    const Comm* c = nullptr;
+    BcastArgs a;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = root_in_range(scope, c, root)) return e;
+    if (int e = block(scope, c, buf, count, type, &a.data)) return e;
+    if (a.data.bytes == 0) return MPI_SUCCESS;
+    a.root = root;
+    return dispatch(scope, c, bcast_table(), root, a);
+}
+
+int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
+    XSIM_BEGIN_INITIALIZED("MPI_Reduce");
+    const Comm* c = nullptr;
+    ReduceArgs a;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = root_in_range(scope, c, root)) return e;
+    const bool at_root = c->rank_of(scope.rank) == root;
+    if (!at_root)
+        if (int e = not_in_place(scope, c, sendbuf, "a rank other than the root")) return e;
+    if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, at_root, &a)) return e;
+    if (a.bytes == 0) return MPI_SUCCESS;
+    a.root = root;
+    return dispatch(scope, c, reduce_table(), root, a);
+}
+
+int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    return reduce_or_scan("MPI_Allreduce", allreduce_table(), sendbuf, recvbuf, count, type, op, comm);
+}
+int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    return reduce_or_scan("MPI_Scan", scan_table(), sendbuf, recvbuf, count, type, op, comm);
+}
+int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+    return reduce_or_scan("MPI_Exscan", exscan_table(), sendbuf, recvbuf, count, type, op, comm);
+}
+
+int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+    return rooted("MPI_Gather", gather_table(), recvbuf, recvcount, recvtype, nullptr, nullptr, sendbuf, sendcount,
+                  sendtype, root, comm);
+}
+int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+    return rooted("MPI_Gatherv", gatherv_table(), recvbuf, 0, recvtype, recvcounts, displs, sendbuf, sendcount,
+                  sendtype, root, comm);
+}
+int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+    return rooted("MPI_Scatter", scatter_table(), sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount,
+                  recvtype, root, comm);
+}
+int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+    return rooted("MPI_Scatterv", scatterv_table(), sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount,
+                  recvtype, root, comm);
+}
+
+int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
+    return allgather("MPI_Allgather", allgather_table(), sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
+                     nullptr, recvtype, comm);
+}
+int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                   const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+    return allgather("MPI_Allgatherv", allgatherv_table(), sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                     displs, recvtype, comm);
+}
+
+int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, MPI_Comm comm) {
+    return alltoall("MPI_Alltoall", alltoall_table(), sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr, recvbuf,
+                    recvcount, nullptr, nullptr, recvtype, nullptr, comm);
+}
+int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                  void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+    return alltoall("MPI_Alltoallv", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr, recvbuf, 0,
+                    recvcounts, rdispls, recvtype, nullptr, comm);
+}
+int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                  void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                  MPI_Comm comm) {
+    return alltoall("MPI_Alltoallw", alltoallw_table(), sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes,
+                    recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm);
+}
+
+int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
+                       MPI_Comm comm) {
+    return reduce_scatter("MPI_Reduce_scatter", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op,
+                          comm);
+}
+int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
+                             MPI_Comm comm) {
+    return reduce_scatter("MPI_Reduce_scatter_block", reduce_scatter_block_table(), sendbuf, recvbuf, recvcount,
+                          nullptr, type, op, comm);
 }
 
 }  // extern "C"

@@ -33,6 +33,8 @@ struct Blocks {
     const MPI_Datatype* types = nullptr;
 
     bool uniform() const { return counts == nullptr; }
+    // False for the default (a non-root's view of the root's buffer).
+    bool known() const { return type != MPI_DATATYPE_NULL || types != nullptr; }
     int count_of(int i) const { return counts ? counts[i] : count; }
     MPI_Datatype type_of(int i) const { return types ? types[i] : type; }
     std::uint64_t bytes_of(int i) const;

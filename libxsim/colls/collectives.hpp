@@ -1,10 +1,38 @@
-// Collective algorithms, each a sequence of point-to-point messages on the communicator's
-// collective context, so their cost comes from the simulated network.
+// The entry points of the collectives for the bindings, and the algorithm choice.
+//  run():  one rank's part in one collective call (blocking), with the algorithm that is
+//          forced for the collective (set_forced_algorithm or XSIM_COLL_<NAME>) or else
+//          the default for this message and communicator size.
 #pragma once
-#include "libxsim/engine.hpp"
+#include <string>
+#include <vector>
+
+#include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
 
-void barrier_dissemination(Engine& engine, Rank& me, const Comm& comm);
+// Returns MPI_SUCCESS, or an error class with *error saying what the ranks disagreed about.
+template <class Args>
+int run(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& comm, int root, const Args& args,
+        std::string* error);
+
+// Forces `algorithm` for `collective` (both as listed by list_algorithms(), e.g.
+// "allreduce", "ring"); "" or "auto" restores the default choice. Throws
+// std::invalid_argument naming the valid choices for an unknown name. When a forced
+// algorithm cannot run a call (ring with a non-commutative op, analytic with payload on,
+// ...) the default is used for that call and a warning is printed once.
+void set_forced_algorithm(const std::string& collective, const std::string& algorithm);
+
+struct AlgorithmListing {
+    std::string collective;   // "allreduce"
+    std::string algorithm;    // "ring"
+    std::string description;
+};
+std::vector<AlgorithmListing> list_algorithms();
+// The listing as text, one "collective algorithm  description" line each.
+std::string describe_algorithms();
+
+// Reads XSIM_COLL_<COLLECTIVE> (e.g. XSIM_COLL_ALLREDUCE=ring) once; throws
+// std::invalid_argument for a bad value. run() calls it on first use.
+void read_forced_algorithms_from_environment();
 
 }  // namespace xsim::colls

@@ -1,0 +1,73 @@
+// Recursive-doubling allreduce (MPICH): ranks beyond the largest power of two first fold
+// their data into a neighbour; the remaining 2^k ranks exchange and combine with partners
+// at distance 1, 2, 4, ...; the folded ranks get the result back. Lower ranks' data is
+// always on the left, so non-commutative ops are reduced in rank order.
+#include <utility>
+
+#include "libxsim/colls/algorithms.hpp"
+
+namespace xsim::colls {
+namespace {
+
+Steps run(Context& c, const ReduceArgs& a) {
+    const int p = c.size;
+    const int pof2 = floor_pow2(p), rem = p - pof2;
+    auto whole = [&](const void* buf) { return make_block(buf, a.count, a.type); };
+    copy_block(c.payload, whole(a.sendbuf), whole(a.recvbuf));
+    TypedScratch scratch(c.payload && p > 1, a.count, a.type);
+    void* acc = a.recvbuf;
+    void* tmp = scratch.data();
+
+    int newrank;
+    if (c.rank < 2 * rem) {
+        if (c.rank % 2 == 0) {
+            c.send(c.rank + 1, whole(acc));
+            co_await c.round();
+            newrank = -1;
+        } else {
+            c.recv(c.rank - 1, whole(tmp));
+            co_await c.round();
+            combine(c.payload, tmp, acc, a.count, a.type, a.op);
+            newrank = c.rank / 2;
+        }
+    } else {
+        newrank = c.rank - rem;
+    }
+    if (newrank >= 0) {
+        for (int mask = 1; mask < pof2; mask <<= 1) {
+            const int newdst = newrank ^ mask;
+            const int dst = newdst < rem ? newdst * 2 + 1 : newdst + rem;
+            c.recv(dst, whole(tmp));
+            c.send(dst, whole(acc));
+            co_await c.round();
+            if (a.commutative || dst < c.rank) {
+                combine(c.payload, tmp, acc, a.count, a.type, a.op);
+            } else {  // acc = acc op tmp, computed into tmp
+                combine(c.payload, acc, tmp, a.count, a.type, a.op);
+                std::swap(acc, tmp);
+            }
+        }
+    }
+    if (c.rank < 2 * rem) {
+        if (c.rank % 2) c.send(c.rank - 1, whole(acc));
+        else c.recv(c.rank + 1, whole(a.recvbuf));
+        co_await c.round();
+    }
+    if (acc != a.recvbuf) copy_block(c.payload, whole(acc), whole(a.recvbuf));
+}
+
+SimTime cost(const CostModel& m, const ReduceArgs& a) {
+    const int p = m.size();
+    const SimTime fold = p != floor_pow2(p) ? 2 * m.message(1, a.bytes) : 0;
+    SimTime t = fold;
+    for (int d = 1; d < floor_pow2(p); d <<= 1) t += m.message(d, a.bytes);
+    return t;
+}
+
+}  // namespace
+
+const Algorithm<ReduceArgs> allreduce_recursive_doubling{
+    {"recursive_doubling", "log2 p exchanges of the whole vector with partners 1, 2, 4, ... apart (any op)"},
+    run, nullptr, cost};
+
+}  // namespace xsim::colls

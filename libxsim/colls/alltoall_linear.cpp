@@ -1,0 +1,41 @@
+// Linear all-to-all (what xSim had; also MPI_Alltoallv/w): every rank posts all its
+// receives and sends at once. One round, but p-1 requests per rank.
+#include "libxsim/colls/algorithms.hpp"
+
+namespace xsim::colls {
+namespace {
+
+Steps run(Context& c, const AlltoallArgs& a) {
+    const int p = c.size;
+    copy_block(c.payload, a.send.block(c.rank), a.recv.block(c.rank));
+    for (int s = 1; s < p; ++s) {
+        const int from = (c.rank - s + p) % p;
+        if (a.recv.bytes_of(from) > 0) c.recv(from, a.recv.block(from));
+    }
+    for (int s = 1; s < p; ++s) {
+        const int to = (c.rank + s) % p;
+        if (a.send.bytes_of(to) > 0) c.send(to, a.send.block(to));
+    }
+    co_await c.round();
+}
+
+// The NIC sends (and receives) everything back to back after one latency.
+SimTime cost(const CostModel& m, const AlltoallArgs& a) {
+    const int p = m.size();
+    if (p < 2) return 0;
+    std::uint64_t sent = 0, received = 0;
+    for (int i = 0; i < p; ++i) {
+        if (i == 0) continue;  // about one block stays local
+        sent += a.send.bytes_of(i);
+        received += a.recv.bytes_of(i);
+    }
+    const std::uint64_t most = std::max(sent, received);
+    return m.message(1, most / (p - 1)) + m.transfer(1, most - most / (p - 1));
+}
+
+}  // namespace
+
+const Algorithm<AlltoallArgs> alltoall_linear{
+    {"linear", "all sends and receives posted at once (p-1 requests per rank)"}, run, nullptr, cost};
+
+}  // namespace xsim::colls

@@ -1,0 +1,74 @@
+// The "analytic" algorithm of every collective: which skeleton it synchronizes on and
+// which table's default choice it models (see analytic.hpp).
+#include "libxsim/colls/analytic.hpp"
+
+namespace xsim::colls {
+namespace {
+
+constexpr const char* kDescription =
+    "closed-form time of the default algorithm on a zero-byte skeleton (needs -xsim-payload off)";
+
+template <class Args>
+Algorithm<Args> analytic(Steps (*run)(Context&, const Args&)) {
+    return Algorithm<Args>{{"analytic", kDescription}, run, payload_free<Args>, nullptr};
+}
+
+Steps barrier(Context& c, const BarrierArgs& a) {
+    return analytic_steps(c, a, barrier_table(), Skeleton::All, 0);
+}
+Steps bcast(Context& c, const BcastArgs& a) { return analytic_steps(c, a, bcast_table(), Skeleton::FanOut, a.root); }
+Steps reduce(Context& c, const ReduceArgs& a) { return analytic_steps(c, a, reduce_table(), Skeleton::FanIn, a.root); }
+Steps allreduce(Context& c, const ReduceArgs& a) { return analytic_steps(c, a, allreduce_table(), Skeleton::All, 0); }
+Steps gather(Context& c, const RootedArgs& a) { return analytic_steps(c, a, gather_table(), Skeleton::FanIn, a.root); }
+Steps gatherv(Context& c, const RootedArgs& a) {
+    return analytic_steps(c, a, gatherv_table(), Skeleton::FanIn, a.root);
+}
+Steps scatter(Context& c, const RootedArgs& a) {
+    return analytic_steps(c, a, scatter_table(), Skeleton::FanOut, a.root);
+}
+Steps scatterv(Context& c, const RootedArgs& a) {
+    return analytic_steps(c, a, scatterv_table(), Skeleton::FanOut, a.root);
+}
+Steps allgather(Context& c, const AllgatherArgs& a) {
+    return analytic_steps(c, a, allgather_table(), Skeleton::All, 0);
+}
+Steps allgatherv(Context& c, const AllgatherArgs& a) {
+    return analytic_steps(c, a, allgatherv_table(), Skeleton::All, 0);
+}
+Steps alltoall(Context& c, const AlltoallArgs& a) { return analytic_steps(c, a, alltoall_table(), Skeleton::All, 0); }
+Steps alltoallv(Context& c, const AlltoallArgs& a) {
+    return analytic_steps(c, a, alltoallv_table(), Skeleton::All, 0);
+}
+Steps alltoallw(Context& c, const AlltoallArgs& a) {
+    return analytic_steps(c, a, alltoallw_table(), Skeleton::All, 0);
+}
+Steps reduce_scatter(Context& c, const ReduceScatterArgs& a) {
+    return analytic_steps(c, a, reduce_scatter_table(), Skeleton::All, 0);
+}
+Steps reduce_scatter_block(Context& c, const ReduceScatterArgs& a) {
+    return analytic_steps(c, a, reduce_scatter_block_table(), Skeleton::All, 0);
+}
+Steps scan(Context& c, const ReduceArgs& a) { return analytic_steps(c, a, scan_table(), Skeleton::Prefix, 0); }
+Steps exscan(Context& c, const ReduceArgs& a) { return analytic_steps(c, a, exscan_table(), Skeleton::Prefix, 0); }
+
+}  // namespace
+
+const Algorithm<BarrierArgs> barrier_analytic = analytic<BarrierArgs>(barrier);
+const Algorithm<BcastArgs> bcast_analytic = analytic<BcastArgs>(bcast);
+const Algorithm<ReduceArgs> reduce_analytic = analytic<ReduceArgs>(reduce);
+const Algorithm<ReduceArgs> allreduce_analytic = analytic<ReduceArgs>(allreduce);
+const Algorithm<RootedArgs> gather_analytic = analytic<RootedArgs>(gather);
+const Algorithm<RootedArgs> gatherv_analytic = analytic<RootedArgs>(gatherv);
+const Algorithm<RootedArgs> scatter_analytic = analytic<RootedArgs>(scatter);
+const Algorithm<RootedArgs> scatterv_analytic = analytic<RootedArgs>(scatterv);
+const Algorithm<AllgatherArgs> allgather_analytic = analytic<AllgatherArgs>(allgather);
+const Algorithm<AllgatherArgs> allgatherv_analytic = analytic<AllgatherArgs>(allgatherv);
+const Algorithm<AlltoallArgs> alltoall_analytic = analytic<AlltoallArgs>(alltoall);
+const Algorithm<AlltoallArgs> alltoallv_analytic = analytic<AlltoallArgs>(alltoallv);
+const Algorithm<AlltoallArgs> alltoallw_analytic = analytic<AlltoallArgs>(alltoallw);
+const Algorithm<ReduceScatterArgs> reduce_scatter_analytic = analytic<ReduceScatterArgs>(reduce_scatter);
+const Algorithm<ReduceScatterArgs> reduce_scatter_block_analytic = analytic<ReduceScatterArgs>(reduce_scatter_block);
+const Algorithm<ReduceArgs> scan_analytic = analytic<ReduceArgs>(scan);
+const Algorithm<ReduceArgs> exscan_analytic = analytic<ReduceArgs>(exscan);
+
+}  // namespace xsim::colls

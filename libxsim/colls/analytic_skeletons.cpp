@@ -1,0 +1,74 @@
+// The zero-byte synchronization skeletons of the analytic algorithms, and the closed-form
+// message cost they share with the algorithms' cost functions.
+#include "libxsim/colls/analytic.hpp"
+
+namespace xsim::colls {
+
+SimTime CostModel::message(int distance, std::uint64_t bytes) const {
+    const int a = ctx_.comm.world_rank(0, ctx_.me);
+    const int b = ctx_.comm.world_rank(distance % ctx_.size, ctx_.me);
+    const net::Path path = ctx_.engine.machine().network->path(a, b);
+    const SimTime latency = bytes > path.eager_limit ? 3 * path.latency : path.latency;
+    return latency + transfer_time(bytes, path.bandwidth);
+}
+
+SimTime CostModel::transfer(int distance, std::uint64_t bytes) const {
+    const int a = ctx_.comm.world_rank(0, ctx_.me);
+    const int b = ctx_.comm.world_rank(distance % ctx_.size, ctx_.me);
+    return transfer_time(bytes, ctx_.engine.machine().network->path(a, b).bandwidth);
+}
+
+SimTime skeleton_latency(const CostModel& m) {
+    return m.rounds([](int) { return std::uint64_t{0}; });
+}
+
+Steps run_skeleton(Context& c, Skeleton shape, int root) {
+    const int p = c.size;
+    const int vrank = (c.rank - root + p) % p;
+    auto real = [&](int v) { return (v + root) % p; };
+    switch (shape) {
+        case Skeleton::All:
+            for (int d = 1; d < p; d <<= 1) {
+                c.recv_bytes((c.rank - d + p) % p, nullptr, 0);
+                c.send_bytes((c.rank + d) % p, nullptr, 0);
+                co_await c.round();
+            }
+            break;
+        case Skeleton::Prefix:
+            for (int d = 1; d < p; d <<= 1) {
+                if (c.rank - d >= 0) c.recv_bytes(c.rank - d, nullptr, 0);
+                if (c.rank + d < p) c.send_bytes(c.rank + d, nullptr, 0);
+                co_await c.round();
+            }
+            break;
+        case Skeleton::FanOut: {
+            int mask = 1;
+            for (; mask < p; mask <<= 1) {
+                if (vrank & mask) {
+                    c.recv_bytes(real(vrank - mask), nullptr, 0);
+                    co_await c.round();
+                    break;
+                }
+            }
+            for (mask >>= 1; mask > 0; mask >>= 1)
+                if (vrank + mask < p) c.send_bytes(real(vrank + mask), nullptr, 0);
+            co_await c.round();
+            break;
+        }
+        case Skeleton::FanIn:
+            for (int mask = 1; mask < p; mask <<= 1) {
+                if (vrank & mask) {
+                    c.send_bytes(real(vrank - mask), nullptr, 0);
+                    co_await c.round();
+                    break;
+                }
+                if (vrank + mask < p) {
+                    c.recv_bytes(real(vrank + mask), nullptr, 0);
+                    co_await c.round();
+                }
+            }
+            break;
+    }
+}
+
+}  // namespace xsim::colls

@@ -1,0 +1,38 @@
+// Linear gather (what xSim had; also MPI_Gatherv): every rank sends its block to the
+// root, which receives them all at once straight into place. Empty blocks are not sent.
+#include "libxsim/colls/algorithms.hpp"
+
+namespace xsim::colls {
+namespace {
+
+Steps run(Context& c, const RootedArgs& a) {
+    if (c.rank != a.root) {
+        if (a.mine.bytes > 0) c.send(a.root, a.mine);
+        co_await c.round();
+        co_return;
+    }
+    for (int i = 0; i < c.size; ++i)
+        if (i != a.root && a.blocks.bytes_of(i) > 0) c.recv(i, a.blocks.block(i));
+    if (!a.in_place) copy_block(c.payload, a.mine, a.blocks.block(a.root));
+    co_await c.round();
+}
+
+// The root's NIC takes the blocks one after the other; the first one pays the latency.
+SimTime cost(const CostModel& m, const RootedArgs& a) {
+    if (m.size() < 2) return 0;
+    if (!a.blocks.known()) return m.message(1, a.mine.bytes);  // a non-root: its own block
+    std::uint64_t total = 0, largest = 0;
+    for (int i = 0; i < m.size(); ++i) {
+        total += a.blocks.bytes_of(i);
+        largest = std::max(largest, a.blocks.bytes_of(i));
+    }
+    return m.message(1, largest) + m.transfer(1, total - largest);
+}
+
+}  // namespace
+
+const Algorithm<RootedArgs> gather_linear{
+    {"linear", "every rank sends its block to the root, which receives all of them at once"},
+    run, nullptr, cost};
+
+}  // namespace xsim::colls

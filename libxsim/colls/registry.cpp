@@ -1,0 +1,167 @@
+// Which algorithm runs: the forced choices per collective (per real process: all its
+// simulated ranks share them, as they share the environment) and the default selectors.
+#include <array>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "libxsim/colls/collectives.hpp"
+
+namespace xsim::colls {
+namespace {
+
+struct ForcedChoices {
+    bool environment_read = false;
+    std::array<std::string, kCollKindCount> algorithm;  // "" = default choice
+    std::array<bool, kCollKindCount> warned{};
+};
+
+ForcedChoices& forced() {
+    static ForcedChoices choices;
+    return choices;
+}
+
+template <class Args>
+std::vector<const AlgorithmInfo*> infos(const Collective<Args>& t) {
+    return {t.algorithms.begin(), t.algorithms.end()};
+}
+
+std::vector<const AlgorithmInfo*> algorithms_of(CollKind kind) {
+    switch (kind) {
+        case CollKind::Barrier: return infos(barrier_table());
+        case CollKind::Bcast: return infos(bcast_table());
+        case CollKind::Reduce: return infos(reduce_table());
+        case CollKind::Allreduce: return infos(allreduce_table());
+        case CollKind::Gather: return infos(gather_table());
+        case CollKind::Gatherv: return infos(gatherv_table());
+        case CollKind::Scatter: return infos(scatter_table());
+        case CollKind::Scatterv: return infos(scatterv_table());
+        case CollKind::Allgather: return infos(allgather_table());
+        case CollKind::Allgatherv: return infos(allgatherv_table());
+        case CollKind::Alltoall: return infos(alltoall_table());
+        case CollKind::Alltoallv: return infos(alltoallv_table());
+        case CollKind::Alltoallw: return infos(alltoallw_table());
+        case CollKind::ReduceScatter: return infos(reduce_scatter_table());
+        case CollKind::ReduceScatterBlock: return infos(reduce_scatter_block_table());
+        case CollKind::Scan: return infos(scan_table());
+        case CollKind::Exscan: return infos(exscan_table());
+    }
+    return {};
+}
+
+std::string known_collectives() {
+    std::string s;
+    for (int k = 1; k < kCollKindCount; ++k) s += std::string(k > 1 ? ", " : "") + kCollNames[k].key;
+    return s;
+}
+
+template <class Args>
+const Algorithm<Args>* pick(const Collective<Args>& t, const Context& c, const Args& a) {
+    ForcedChoices& f = forced();
+    const int k = static_cast<int>(t.kind);
+    const std::string& wanted = f.algorithm[static_cast<std::size_t>(k)];
+    if (!wanted.empty()) {
+        for (const Algorithm<Args>* alg : t.algorithms) {
+            if (wanted != alg->name) continue;
+            if (!alg->usable || alg->usable(c, a)) return alg;
+            if (!f.warned[static_cast<std::size_t>(k)]) {
+                f.warned[static_cast<std::size_t>(k)] = true;
+                std::fprintf(stderr,
+                             "xsim: warning: %s algorithm '%s' cannot run this call (it needs a commutative op, a "
+                             "power-of-two communicator, or -xsim-payload off for 'analytic'); using the default "
+                             "'%s' where it cannot\n",
+                             names(t.kind).mpi, alg->name, t.choose(c, a)->name);
+            }
+            break;
+        }
+    }
+    return t.choose(c, a);
+}
+
+}  // namespace
+
+void set_forced_algorithm(const std::string& collective, const std::string& algorithm) {
+    for (int k = 1; k < kCollKindCount; ++k) {
+        if (collective != kCollNames[k].key) continue;
+        std::string& slot = forced().algorithm[static_cast<std::size_t>(k)];
+        if (algorithm.empty() || algorithm == "auto") {
+            slot.clear();
+            return;
+        }
+        std::string valid = "auto";
+        for (const AlgorithmInfo* info : algorithms_of(static_cast<CollKind>(k))) {
+            if (algorithm == info->name) {
+                slot = algorithm;
+                return;
+            }
+            valid += std::string(", ") + info->name;
+        }
+        throw std::invalid_argument("unknown algorithm '" + algorithm + "' for collective '" + collective +
+                                    "' (valid: " + valid + ")");
+    }
+    throw std::invalid_argument("unknown collective '" + collective + "' (valid: " + known_collectives() + ")");
+}
+
+void read_forced_algorithms_from_environment() {
+    forced().environment_read = true;
+    for (int k = 1; k < kCollKindCount; ++k) {
+        std::string var = "XSIM_COLL_";
+        for (const char* p = kCollNames[k].key; *p; ++p) var += static_cast<char>(std::toupper(*p));
+        const char* value = std::getenv(var.c_str());
+        if (!value) continue;
+        try {
+            set_forced_algorithm(kCollNames[k].key, value);
+        } catch (const std::invalid_argument& e) {
+            throw std::invalid_argument(var + ": " + e.what());
+        }
+    }
+}
+
+std::vector<AlgorithmListing> list_algorithms() {
+    std::vector<AlgorithmListing> out;
+    for (int k = 1; k < kCollKindCount; ++k)
+        for (const AlgorithmInfo* info : algorithms_of(static_cast<CollKind>(k)))
+            out.push_back({kCollNames[k].key, info->name, info->description});
+    return out;
+}
+
+std::string describe_algorithms() {
+    std::string s;
+    for (const AlgorithmListing& l : list_algorithms()) {
+        std::string line = l.collective + " " + l.algorithm;
+        line.resize(std::max<std::size_t>(line.size() + 1, 40), ' ');
+        s += line + l.description + "\n";
+    }
+    return s;
+}
+
+template <class Args>
+int run(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& comm, int root, const Args& args,
+        std::string* error) {
+    if (!forced().environment_read) {
+        try {
+            read_forced_algorithms_from_environment();
+        } catch (const std::invalid_argument& e) {
+            engine.abort_run(2, e.what());
+        }
+    }
+    Context ctx(engine, me, comm, table.kind, root);
+    const Algorithm<Args>* algorithm = pick(table, ctx, args);
+    const int rc = run_blocking(ctx, algorithm->run(ctx, args));
+    if (rc != MPI_SUCCESS) *error = ctx.error;
+    return rc;
+}
+
+template int run(const Collective<BarrierArgs>&, Engine&, Rank&, const Comm&, int, const BarrierArgs&, std::string*);
+template int run(const Collective<BcastArgs>&, Engine&, Rank&, const Comm&, int, const BcastArgs&, std::string*);
+template int run(const Collective<ReduceArgs>&, Engine&, Rank&, const Comm&, int, const ReduceArgs&, std::string*);
+template int run(const Collective<RootedArgs>&, Engine&, Rank&, const Comm&, int, const RootedArgs&, std::string*);
+template int run(const Collective<AllgatherArgs>&, Engine&, Rank&, const Comm&, int, const AllgatherArgs&,
+                 std::string*);
+template int run(const Collective<AlltoallArgs>&, Engine&, Rank&, const Comm&, int, const AlltoallArgs&,
+                 std::string*);
+template int run(const Collective<ReduceScatterArgs>&, Engine&, Rank&, const Comm&, int, const ReduceScatterArgs&,
+                 std::string*);
+
+}  // namespace xsim::colls
