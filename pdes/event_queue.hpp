@@ -33,7 +33,9 @@ struct Event {
     void* object;  // what the event is about; its class says which type
 };
 
-// A binary min-heap over a vector: no allocation once the vector has grown.
+// A 4-ary min-heap over a vector: no allocation once the vector has grown. Four children
+// share about one and a half cache lines, so a heap of a million pending events is
+// half as deep as a binary one and costs fewer cache misses per operation.
 class EventQueue {
 public:
     bool empty() const { return heap_.empty(); }
@@ -55,10 +57,11 @@ public:
     }
 
 private:
+    static constexpr std::size_t kArity = 4;
     void sift_up(std::size_t i) {
         Event e = heap_[i];
         while (i > 0) {
-            std::size_t parent = (i - 1) / 2;
+            std::size_t parent = (i - 1) / kArity;
             if (!(e.key < heap_[parent].key)) break;
             heap_[i] = heap_[parent];
             i = parent;
@@ -69,9 +72,12 @@ private:
         const std::size_t n = heap_.size();
         Event e = heap_[i];
         for (;;) {
-            std::size_t child = 2 * i + 1;
-            if (child >= n) break;
-            if (child + 1 < n && heap_[child + 1].key < heap_[child].key) ++child;
+            const std::size_t first = kArity * i + 1;
+            if (first >= n) break;
+            std::size_t child = first;
+            const std::size_t last = first + kArity < n ? first + kArity : n;
+            for (std::size_t c = first + 1; c < last; ++c)
+                if (heap_[c].key < heap_[child].key) child = c;
             if (!(heap_[child].key < e.key)) break;
             heap_[i] = heap_[child];
             i = child;
