@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# smpi_compare.sh: xsim side by side with SimGrid/SMPI on the same program and network.
+#
+# Builds bench/ring_allreduce.c twice (smpicc; mpicc -lxsim) and runs it at each N
+# (default 1024 2048 4096 8192 16384) with SMPI and with xsim at P=2 and P=1, timing the
+# whole process (smpirun / mpirun included) with /usr/bin/time. Prints a markdown table
+# (ranks, SMPI wall, xsim wall P=2 and P=1, ratios SMPI/xsim, both simulated times) and
+# writes it into bench/RESULTS.md (section "smpi_compare.sh").
+#
+# The same network in both simulators: a flat network where every pair of ranks sees
+# 12 us latency and 1834e6 B/s (the on-node level of xsim's default machine):
+#   xsim: -xsim-set network.level=[{name="flat", latency=12e-6, bandwidth=1834e6, rendezvous=4096}]
+#   SMPI: a <cluster> of N hosts, each with a private split-duplex link of 6 us and 1834e6 B/s
+#         and no backbone (a route crosses the source's and the destination's links:
+#         6 + 6 = 12 us, bottleneck 1834e6 B/s; split duplex = one NIC queue per direction,
+#         as xsim serializes a rank's sends and its receives separately), with SMPI's
+#         piecewise latency/bandwidth correction factors set to 1 (smpi/lat-factor:0:1,
+#         smpi/bw-factor:0:1) and no cross-traffic (network/crosstraffic:0).
+# Same algorithms: MPI_Allreduce recursive doubling (SMPI smpi/allreduce:rdb, xsim's choice
+# for small messages), MPI_Barrier dissemination (SMPI smpi/barrier:ompi_bruck). Compute is
+# not charged in either (xsim -xsim-compute none; SMPI smpi/simulate-computation:no), and
+# MPI_Wtime costs nothing in SMPI (smpi/wtime:0).
+# SMPI speed options used: smpi/privatization:no (the program has no globals),
+# contexts/stack-size:64 (KiB, as xsim's -xsim-stack 64k), contexts/guard-size:0.
+# Runs that exceed --smpi-max-seconds (default 300) are stopped and reported as timeouts;
+# after an SMPI timeout larger N are skipped for SMPI.
+#
+# Usage: bench/smpi_compare.sh [--ranks "1024 2048"] [--build DIR] [--smpi-max-seconds S]
+#                              [--results FILE] [--no-write]
+set -euo pipefail
+# shellcheck source=bench/common.sh
+source "$(dirname "${BASH_SOURCE[0]}")/common.sh"
+
+ranks="1024 2048 4096 8192 16384"
+build=${XSIM_BUILD:-/tmp/benchbuild}
+smpi_max=300
+xsim_max=600
+results="$BENCH_DIR/RESULTS.md"
+write=1
+while [ $# -gt 0 ]; do
+    case "$1" in
+        --ranks) ranks=$2; shift 2 ;;
+        --build) build=$2; shift 2 ;;
+        --smpi-max-seconds) smpi_max=$2; shift 2 ;;
+        --results) results=$2; shift 2 ;;
+        --no-write) write=0; shift ;;
+        -h|--help) sed -n '2,31p' "$0"; exit 0 ;;
+        *) die "unknown argument '$1' (see --help)" ;;
+    esac
+done
+
+if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
+    echo "# smpicc/smpirun missing: installing Debian's libsimgrid-dev" >&2
+    if [ "$(id -u)" = 0 ]; then apt-get install -y libsimgrid-dev >&2; else sudo apt-get install -y libsimgrid-dev >&2; fi
+fi
+
+work=$(mktemp -d /tmp/xsim-smpi.XXXXXX)
+trap 'rm -rf "$work"' EXIT
+find_or_build_xsim "$build"
+build_ring_allreduce "$build" "$work/ring_allreduce_xsim"
+smpicc -O2 -std=c99 "$BENCH_DIR/ring_allreduce.c" -o "$work/ring_allreduce_smpi" || die "smpicc failed"
+
+LATENCY=12e-6
+BANDWIDTH=1834e6
+XSIM_NET='network.level=[{name="flat", latency=12e-6, bandwidth=1834e6, rendezvous=4096}]'
+SMPI_CFG=(--cfg=smpi/privatization:no --cfg=smpi/simulate-computation:no
+          --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 --cfg=network/crosstraffic:0
+          --cfg=smpi/allreduce:rdb --cfg=smpi/barrier:ompi_bruck --cfg=smpi/wtime:0
+          --cfg=contexts/stack-size:64 --cfg=contexts/guard-size:0 --log=root.thres:warning)
+
+# platform N: a cluster of N hosts, 6 us + 6 us per route, 1834e6 B/s, split duplex
+platform() {
+    local n=$1
+    cat >"$work/platform$n.xml" <<EOF
+<?xml version='1.0'?>
+<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
+<platform version="4.1">
+  <!-- $n hosts; route = source's private link + destination's private link, no backbone:
+       latency 6us + 6us = ${LATENCY} s, bandwidth ${BANDWIDTH} B/s -->
+  <cluster id="flat" prefix="node-" suffix="" radical="0-$((n - 1))" speed="1Gf"
+           bw="1834000000Bps" lat="6us" sharing_policy="SPLITDUPLEX"/>
+</platform>
+EOF
+    seq 0 $((n - 1)) | sed 's/^/node-/' >"$work/hosts$n.txt"
+}
+
+# timed TAG LIMIT CMD...: runs CMD with a time limit; sets WALL, STATUS, SIM (predicted time or "-")
+timed() {
+    local tag=$1 limit=$2
+    shift 2
+    STATUS=0
+    timeout "$limit" /usr/bin/time -f "%e" -o "$work/$tag.time" "$@" >"$work/$tag.out" 2>"$work/$tag.err" || STATUS=$?
+    WALL=$(tail -n1 "$work/$tag.time" 2>/dev/null || echo "?")
+    SIM=$(sed -n 's/^ring_allreduce: [0-9]* ranks, predicted time \([0-9.eE+-]*\) s.*/\1/p' "$work/$tag.out" | head -n1)
+    if [ "$STATUS" = 0 ] && [ -z "$SIM" ]; then STATUS=99; fi
+    if [ "$STATUS" != 0 ]; then
+        echo "# $tag failed (status $STATUS): $(tail -n2 "$work/$tag.err" | tr '\n' ' ' | cut -c1-200)" >&2
+        [ "$STATUS" = 124 ] && WALL=">$limit"
+        SIM="-"
+    fi
+}
+
+table="$work/table.md"
+{
+    echo "| ranks | SMPI wall s | xsim P=2 wall s | xsim P=1 wall s | SMPI/xsim(P=2) | SMPI/xsim(P=1) | SMPI simulated s | xsim simulated s |"
+    echo "|---:|---:|---:|---:|---:|---:|---:|---:|"
+} >"$table"
+cat "$table"
+
+smpi_gave_up=""
+for n in $ranks; do
+    platform "$n"
+    if [ -z "$smpi_gave_up" ]; then
+        timed "smpi$n" "$smpi_max" smpirun -np "$n" -platform "$work/platform$n.xml" -hostfile "$work/hosts$n.txt" \
+            "$work/ring_allreduce_smpi" "${SMPI_CFG[@]}"
+        smpi_wall=$WALL smpi_sim=$SIM smpi_status=$STATUS
+        [ "$smpi_status" = 124 ] && smpi_gave_up=$n
+    else
+        smpi_wall="skipped" smpi_sim="-" smpi_status=1
+    fi
+    timed "xsim2_$n" "$xsim_max" "$MPIRUN" --oversubscribe -np 2 "$work/ring_allreduce_xsim" -xsim-np "$n" \
+        -xsim-compute none -xsim-set "$XSIM_NET"
+    x2_wall=$WALL x2_sim=$SIM x2_status=$STATUS
+    timed "xsim1_$n" "$xsim_max" "$MPIRUN" -np 1 "$work/ring_allreduce_xsim" -xsim-np "$n" \
+        -xsim-compute none -xsim-set "$XSIM_NET"
+    x1_wall=$WALL x1_sim=$SIM x1_status=$STATUS
+    if [ "$x1_sim" != "$x2_sim" ]; then
+        echo "# WARNING: xsim simulated time differs between P=1 ($x1_sim) and P=2 ($x2_sim) at N=$n" >&2
+    fi
+    ratio() { # a/b when both are numbers
+        if [ "$3" = 0 ] && [ "$4" = 0 ]; then python3 -c "print(f'{$1/$2:.1f}')"; else echo "-"; fi
+    }
+    echo "| $n | $smpi_wall | $x2_wall | $x1_wall | $(ratio "$smpi_wall" "$x2_wall" "$smpi_status" "$x2_status") | $(ratio "$smpi_wall" "$x1_wall" "$smpi_status" "$x1_status") | $smpi_sim | $x2_sim |" | tee -a "$table"
+done
+
+if [ "$write" = 1 ]; then
+    body="$work/body.md"
+    {
+        machine_description
+        echo "- SimGrid: $(smpirun -version 2>/dev/null | head -n1)"
+        echo "- command: \`bench/smpi_compare.sh --ranks \"$ranks\"\` (one run per cell; wall = whole process, /usr/bin/time)"
+        echo "- network in both: every pair 12 us, 1834e6 B/s (xsim: one flat level via -xsim-set; SMPI: cluster, 6 us + 6 us private split-duplex links, no backbone, lat/bw factors 1, no cross-traffic)"
+        echo "- SMPI: \`smpirun -np N -platform cluster.xml -hostfile hosts ring_allreduce_smpi ${SMPI_CFG[*]}\`"
+        echo "- xsim: \`mpirun -np P ring_allreduce -xsim-np N -xsim-compute none -xsim-set '$XSIM_NET'\`"
+        [ -n "$smpi_gave_up" ] && echo "- SMPI stopped after ${smpi_max} s at N=$smpi_gave_up; larger N not run with SMPI"
+        echo
+        cat "$table"
+    } >"$body"
+    write_results "$results" "smpi_compare.sh" "$body"
+    echo "# written to $results" >&2
+fi
