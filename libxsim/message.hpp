@@ -18,7 +18,7 @@ enum class MessageKind : std::uint8_t {
 struct Message {
     Message* next = nullptr;        // unexpected-queue link
     SimTime time = 0;               // arrival at dst (first byte)
-    SimTime data_done = 0;          // eager: when the last byte was received (set on delivery)
+    SimTime data_done = 0;          // eager, data: last byte through the network; then into the receiver
     std::int32_t src = 0;           // world rank that sent this event
     std::int32_t dst = 0;           // world rank it goes to
     std::int32_t src_comm_rank = 0; // sender's rank in the communicator (what status reports)

@@ -21,11 +21,12 @@ Message* make_event(Engine& engine, Rank& from, MessageKind kind, int dst, SimTi
 
 SimTime latency(Engine& engine, int a, int b) { return engine.machine().network->path(a, b).latency; }
 
-// The receiving NIC takes the data of `m`, in arrival order; returns when the last byte is in.
+// The receiving NIC takes the data of `m` in arrival order: it is in when the last byte
+// has crossed the network (m.data_done, from the model, contention included) and the NIC
+// has finished the messages before it. Returns that time.
 SimTime receive_on_nic(Engine& engine, Rank& receiver, const Message& m) {
     const auto path = engine.machine().network->path(m.src, m.dst);
-    const SimTime start = std::max(m.time, receiver.nic_recv_free);
-    receiver.nic_recv_free = start + transfer_time(m.bytes, path.bandwidth);
+    receiver.nic_recv_free = std::max(m.data_done, receiver.nic_recv_free + transfer_time(m.bytes, path.bandwidth));
     return receiver.nic_recv_free;
 }
 
@@ -97,6 +98,7 @@ void arrive_clear_to_send(Engine& engine, Message* cts) {
     sender.nic_send_free = start + transfer_time(s->bytes, path.bandwidth);
     Message* data = make_event(engine, sender, MessageKind::Data, cts->src, start + path.latency);
     data->bytes = s->bytes;
+    data->data_done = engine.machine().network->arrival(sender.world, cts->src, s->bytes, start);
     data->recv_request = cts->recv_request;
     if (engine.options().payload) {
         if (engine.is_local(cts->src)) {
@@ -154,6 +156,7 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
         const SimTime start = std::max(now, me.nic_send_free);
         me.nic_send_free = start + transfer_time(data.bytes, path.bandwidth);
         m = make_event(engine, me, MessageKind::Eager, dest_world, start + path.latency);
+        m->data_done = engine.machine().network->arrival(me.world, dest_world, data.bytes, start);
         if (engine.options().payload) {
             m->bytes = data.bytes;
             acquire_payload(m);

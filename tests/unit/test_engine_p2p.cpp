@@ -216,3 +216,23 @@ TEST(EngineP2P, BlockingProbeWaitsForTheArrival) {
     });
     EXPECT_EQ(seen_at, us(42));
 }
+
+TEST(EngineP2P, LinkContentionMakesConcurrentTransfersTakeTurns) {
+    // Ranks 0 and 1 (node 0) each send 60,000 bytes (eager off-node) to ranks 16 and 17
+    // (node 1) at time 0: without contention both arrive together; with it they share the
+    // node's port and one of them waits for the other.
+    std::vector<char> data(60000);
+    auto body = [&](Engine& e, Rank& me) {
+        if (me.world == 0 || me.world == 1) send_bytes(e, me, data.data(), data.size(), me.world + 16, 0);
+        if (me.world == 16 || me.world == 17) wait(e, me, post_recv(e, me, data.data(), data.size(), me.world - 16, 0));
+    };
+    const SimTime wire = transfer_time(60000, 2547e6);
+    const auto free_flow = run_ranks(18, body);
+    EXPECT_EQ(free_flow.final_clocks[16], us(13) + wire);
+    EXPECT_EQ(free_flow.final_clocks[17], us(13) + wire);
+    const auto shared = run_ranks(18, body, {}, {"network.contention=true"});
+    const SimTime first = std::min(shared.final_clocks[16], shared.final_clocks[17]);
+    const SimTime second = std::max(shared.final_clocks[16], shared.final_clocks[17]);
+    EXPECT_EQ(first, us(13) + wire);
+    EXPECT_GE(second, first + wire);
+}
