@@ -69,14 +69,19 @@ std::int64_t Engine::run(MainFunction main, int argc, char** argv, char** envp, 
         schedule_run(r, 0);
     }
     ConservativeLoop loop(queue_, link, machine_->network->min_latency());
+    ProgressLine progress(options_.progress, placement_.process, count_);
     loop_ = &loop;
+    progress_ = &progress;
     const std::int64_t unfinished = loop.run(*this);
+    progress.finish();
     loop_ = nullptr;
+    progress_ = nullptr;
     return unfinished;
 }
 
 void Engine::process(const Event& event) {
     ++stats_.events;
+    progress_->tick(event.key.time, live_);
     if (event_class(event.key.order) == EventClass::Message) {
         p2p::handle_event(*this, static_cast<Message*>(event.object));
         return;

@@ -11,6 +11,7 @@
 #include "libxsim/message.hpp"
 #include "libxsim/options.hpp"
 #include "libxsim/pool.hpp"
+#include "libxsim/progress.hpp"
 #include "libxsim/rank.hpp"
 #include "libxsim/request.hpp"
 #include "netmodels/machine.hpp"
@@ -130,6 +131,7 @@ private:
     StackArena stacks_;
     EventQueue queue_;
     ConservativeLoop* loop_ = nullptr;
+    ProgressLine* progress_ = nullptr;
     OutboundEvents* outbound_ = nullptr;
     Pool<Message> messages_;
     Pool<Request> requests_;
