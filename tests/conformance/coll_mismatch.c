@@ -1,0 +1,36 @@
+/* Erroneous programs that xsim must report instead of hanging or corrupting memory
+ * (run under xsim only; plain MPI may hang). argv[1] picks the mistake:
+ *   kind    rank 0 calls MPI_Allreduce while the others call MPI_Bcast
+ *   root    rank 0 passes root 0 to MPI_Bcast, the others root 1; a barrier follows
+ *   shorter rank 1 expects more data in MPI_Bcast than the root sends
+ *   longer  rank 1 expects less data in MPI_Bcast than the root sends (truncation)
+ *   missing rank 0 skips an MPI_Barrier the others call (deadlock)
+ * Expected: a non-zero exit with xsim's explanation on stderr. */
+#include <mpi.h>
+#include <stdio.h>
+#include <string.h>
+
+int main(int argc, char** argv) {
+    int rank, size, buf[64], out[64];
+    const char* mode = argc > 1 ? argv[1] : "kind";
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    memset(buf, 0, sizeof buf);
+    if (strcmp(mode, "kind") == 0) {
+        if (rank == 0) MPI_Allreduce(buf, out, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        else MPI_Bcast(buf, 4, MPI_INT, 0, MPI_COMM_WORLD);
+    } else if (strcmp(mode, "root") == 0) {
+        MPI_Bcast(buf, 4, MPI_INT, rank == 0 ? 0 : 1, MPI_COMM_WORLD);
+    } else if (strcmp(mode, "shorter") == 0) {
+        MPI_Bcast(buf, rank == 1 ? 8 : 4, MPI_INT, 0, MPI_COMM_WORLD);
+    } else if (strcmp(mode, "longer") == 0) {
+        MPI_Bcast(buf, rank == 1 ? 2 : 4, MPI_INT, 0, MPI_COMM_WORLD);
+    } else if (strcmp(mode, "missing") == 0) {
+        if (rank != 0) MPI_Barrier(MPI_COMM_WORLD);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (rank == 0) printf("NO ERROR DETECTED (%s, %d ranks)\n", mode, size);
+    MPI_Finalize();
+    return 0;
+}

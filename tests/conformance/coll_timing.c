@@ -1,0 +1,144 @@
+/* Times every collective once at one message size and prints, from rank 0,
+ * "TIME <collective> <seconds>": the longest time any rank spent in it, all starting together
+ * and "VTIME <seconds>" at the end. Under xsim these are virtual times: the same for any
+ * number of real processes, and the numbers compare_analytic.sh sets against each other.
+ *   coll_timing [bytes [nobuf] [perrank]]
+ * bytes: per rank for bcast/reduce/allreduce/scan/exscan/reduce_scatter_block (whole
+ * vector), per block for gather/scatter/allgather/alltoall (default 64). nobuf passes
+ * NULL buffers: only valid with xsim's -xsim-payload off (used for the analytic runs).
+ * Without payload no data moves, not even this program's own results: then every rank
+ * prints "RTIME <collective> <rank> <seconds>" (also with perrank) and the scripts take
+ * the maximum. Both modes make the same MPI calls, so their virtual times must agree. */
+#include "conformance.h"
+
+enum { C_BARRIER, C_BCAST, C_REDUCE, C_ALLREDUCE, C_GATHER, C_GATHERV, C_SCATTER, C_SCATTERV, C_ALLGATHER,
+       C_ALLGATHERV, C_ALLTOALL, C_ALLTOALLV, C_ALLTOALLW, C_REDUCE_SCATTER, C_REDUCE_SCATTER_BLOCK, C_SCAN,
+       C_EXSCAN, C_COUNT };
+
+static const char* coll_name(int c) {
+    const char* const names[] = {"barrier",   "bcast",      "reduce",    "allreduce",      "gather",
+                                 "gatherv",   "scatter",    "scatterv",  "allgather",      "allgatherv",
+                                 "alltoall",  "alltoallv",  "alltoallw", "reduce_scatter", "reduce_scatter_block",
+                                 "scan",      "exscan"};
+    return names[c];
+}
+
+/* Starts all ranks at nearly the same moment (to within the spread of path latencies):
+ * rank 0 hears from everyone, then releases everyone at once with empty messages. A
+ * barrier would not do: its ranks leave up to log2(p) latencies apart. */
+static void line_up(const conf_t* t) {
+    int r;
+    if (t->rank == 0) {
+        for (r = 1; r < t->size; r++) MPI_Recv(NULL, 0, MPI_BYTE, r, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        for (r = 1; r < t->size; r++) MPI_Send(NULL, 0, MPI_BYTE, r, 4, MPI_COMM_WORLD);
+    } else {
+        MPI_Send(NULL, 0, MPI_BYTE, 0, 3, MPI_COMM_WORLD);
+        MPI_Recv(NULL, 0, MPI_BYTE, 0, 4, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    }
+}
+
+typedef struct {
+    int p, block, ints;          /* block: bytes per block; ints: elements of a reduction vector */
+    char *a, *b;                 /* buffers of p blocks (or NULL) */
+    int *counts, *displs, *bdispls;
+    MPI_Datatype* types;
+} bench_t;
+
+static void run(const bench_t* s, int c) {
+    const int root = s->p - 1;
+    const int piece = s->ints / s->p > 0 ? s->ints / s->p : 1;
+    switch (c) {
+        case C_BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
+        case C_BCAST: MPI_Bcast(s->a, s->block, MPI_BYTE, root, MPI_COMM_WORLD); break;
+        case C_REDUCE: MPI_Reduce(s->a, s->b, s->ints, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD); break;
+        case C_ALLREDUCE: MPI_Allreduce(s->a, s->b, s->ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+        case C_GATHER: MPI_Gather(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, root, MPI_COMM_WORLD); break;
+        case C_GATHERV:
+            MPI_Gatherv(s->a, s->block, MPI_BYTE, s->b, s->counts, s->displs, MPI_BYTE, root, MPI_COMM_WORLD);
+            break;
+        case C_SCATTER: MPI_Scatter(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, root, MPI_COMM_WORLD); break;
+        case C_SCATTERV:
+            MPI_Scatterv(s->a, s->counts, s->displs, MPI_BYTE, s->b, s->block, MPI_BYTE, root, MPI_COMM_WORLD);
+            break;
+        case C_ALLGATHER: MPI_Allgather(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, MPI_COMM_WORLD); break;
+        case C_ALLGATHERV:
+            MPI_Allgatherv(s->a, s->block, MPI_BYTE, s->b, s->counts, s->displs, MPI_BYTE, MPI_COMM_WORLD);
+            break;
+        case C_ALLTOALL: MPI_Alltoall(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, MPI_COMM_WORLD); break;
+        case C_ALLTOALLV:
+            MPI_Alltoallv(s->a, s->counts, s->displs, MPI_BYTE, s->b, s->counts, s->displs, MPI_BYTE, MPI_COMM_WORLD);
+            break;
+        case C_ALLTOALLW:
+            MPI_Alltoallw(s->a, s->counts, s->bdispls, s->types, s->b, s->counts, s->bdispls, s->types, MPI_COMM_WORLD);
+            break;
+        case C_REDUCE_SCATTER: {
+            /* Pieces of one rank's share of the vector each. */
+            MPI_Reduce_scatter(s->a, s->b, s->counts + s->p, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            break;
+        }
+        case C_REDUCE_SCATTER_BLOCK:
+            MPI_Reduce_scatter_block(s->a, s->b, piece, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            break;
+        case C_SCAN: MPI_Scan(s->a, s->b, s->ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+        case C_EXSCAN: MPI_Exscan(s->a, s->b, s->ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+    }
+}
+
+int main(int argc, char** argv) {
+    conf_t t;
+    bench_t s;
+    long bytes;
+    int nobuf, perrank, c, i;
+    double enter[C_COUNT], leave[C_COUNT], last_leave[C_COUNT];
+    MPI_Init(&argc, &argv);
+    conf_init(&t, "coll_timing");
+    bytes = argc > 1 ? atol(argv[1]) : 64;
+    nobuf = perrank = 0;
+    for (i = 2; i < argc; i++) {
+        nobuf |= strcmp(argv[i], "nobuf") == 0;
+        perrank |= strcmp(argv[i], "perrank") == 0 || strcmp(argv[i], "nobuf") == 0;
+    }
+    s.p = t.size;
+    s.block = (int)(bytes > 0 ? bytes : 1);
+    s.ints = s.block / 4 > 0 ? s.block / 4 : 1;
+    s.counts = (int*)conf_alloc(2 * (size_t)s.p * sizeof(int));
+    s.displs = (int*)conf_alloc((size_t)s.p * sizeof(int));
+    s.bdispls = (int*)conf_alloc((size_t)s.p * sizeof(int));
+    s.types = (MPI_Datatype*)conf_alloc((size_t)s.p * sizeof(MPI_Datatype));
+    for (i = 0; i < s.p; i++) {
+        s.counts[i] = s.block;
+        s.displs[i] = i * s.block;
+        s.bdispls[i] = i * s.block;
+        s.types[i] = MPI_BYTE;
+        s.counts[s.p + i] = s.ints / s.p > 0 ? s.ints / s.p : 1;
+    }
+    {
+        /* Large enough for p blocks, or for the reduction vector and its pieces. */
+        const size_t need = (size_t)s.p * (size_t)s.block + (size_t)s.p * 4 + (size_t)s.ints * 4;
+        s.a = nobuf ? NULL : (char*)conf_alloc(need);
+        s.b = nobuf ? NULL : (char*)conf_alloc(need);
+        if (!nobuf) {
+            memset(s.a, 1, need);
+            memset(s.b, 0, need);
+        }
+    }
+    for (c = 0; c < C_COUNT; c++) {
+        line_up(&t);
+        enter[c] = MPI_Wtime();
+        run(&s, c);
+        leave[c] = MPI_Wtime();
+    }
+    for (c = 0; c < C_COUNT; c++) leave[c] -= enter[c];
+    if (perrank)
+        for (c = 0; c < C_COUNT; c++) printf("RTIME %s %d %.9f\n", coll_name(c), t.rank, leave[c]);
+    MPI_Reduce(leave, last_leave, C_COUNT, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (t.rank == 0 && !nobuf)
+        for (c = 0; c < C_COUNT; c++) printf("TIME %s %.9f\n", coll_name(c), last_leave[c]);
+    free(s.counts);
+    free(s.displs);
+    free(s.bdispls);
+    free(s.types);
+    free(s.a);
+    free(s.b);
+    return conf_finish(&t);
+}
