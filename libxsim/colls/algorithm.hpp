@@ -81,6 +81,8 @@ public:
     SimTime latency(int distance) const { return message(distance, 0); }
     // Bytes over the bandwidth of that path, without latency (serialized NIC time).
     SimTime transfer(int distance, std::uint64_t bytes) const;
+    // Stands for "any peer" in linear and pairwise algorithms: most peers are far away.
+    int typical_peer() const { return size() > 1 ? size() / 2 : 1; }
     // Sum over binomial/recursive-doubling rounds k (distance 2^k, k < ceil(log2 p)) of
     // message(2^k, bytes_in_round(2^k)).
     template <class F>

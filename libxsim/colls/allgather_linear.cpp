@@ -22,7 +22,7 @@ SimTime cost(const CostModel& m, const AllgatherArgs& a) {
     if (p < 2) return 0;
     std::uint64_t total = 0;
     for (int i = 0; i < p; ++i) total += a.recv.bytes_of(i);
-    return m.message(1, total / p) + m.transfer(1, total - total / p);
+    return m.message(m.typical_peer(), total / p) + m.transfer(m.typical_peer(), total - total / p);
 }
 
 }  // namespace

@@ -30,7 +30,7 @@ SimTime cost(const CostModel& m, const AlltoallArgs& a) {
         received += a.recv.bytes_of(i);
     }
     const std::uint64_t most = std::max(sent, received);
-    return m.message(1, most / (p - 1)) + m.transfer(1, most - most / (p - 1));
+    return m.message(m.typical_peer(), most / (p - 1)) + m.transfer(m.typical_peer(), most - most / (p - 1));
 }
 
 }  // namespace

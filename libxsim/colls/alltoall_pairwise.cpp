@@ -26,7 +26,7 @@ SimTime cost(const CostModel& m, const AlltoallArgs& a) {
         sent += a.send.bytes_of(i);
         received += a.recv.bytes_of(i);
     }
-    return (p - 1) * m.message(1, std::max(sent, received) / p);
+    return (p - 1) * m.message(m.typical_peer(), std::max(sent, received) / p);
 }
 
 }  // namespace

@@ -10,7 +10,7 @@ namespace xsim::colls {
 
 enum class Skeleton {
     All,     // everyone depends on everyone: dissemination pattern
-    Prefix,  // rank r depends on ranks 0..r: scans
+    Prefix,  // rank r depends on ranks 0..r (and its recursive-doubling partners): scans
     FanOut,  // everyone depends on the root: binomial broadcast pattern
     FanIn,   // the root depends on everyone: binomial gather pattern
 };

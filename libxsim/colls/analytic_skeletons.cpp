@@ -34,10 +34,12 @@ Steps run_skeleton(Context& c, Skeleton shape, int root) {
                 co_await c.round();
             }
             break;
-        case Skeleton::Prefix:
-            for (int d = 1; d < p; d <<= 1) {
-                if (c.rank - d >= 0) c.recv_bytes(c.rank - d, nullptr, 0);
-                if (c.rank + d < p) c.send_bytes(c.rank + d, nullptr, 0);
+        case Skeleton::Prefix:  // the exchanges of the recursive-doubling scan
+            for (int mask = 1; mask < p; mask <<= 1) {
+                const int partner = c.rank ^ mask;
+                if (partner >= p) continue;
+                c.recv_bytes(partner, nullptr, 0);
+                c.send_bytes(partner, nullptr, 0);
                 co_await c.round();
             }
             break;

@@ -17,7 +17,7 @@ Steps run(Context& c, const BcastArgs& a) {
 // The root's NIC sends the p-1 copies one after the other.
 SimTime cost(const CostModel& m, const BcastArgs& a) {
     if (m.size() < 2) return 0;
-    return m.message(1, a.data.bytes) + (m.size() - 2) * m.transfer(1, a.data.bytes);
+    return m.message(m.typical_peer(), a.data.bytes) + (m.size() - 2) * m.transfer(m.typical_peer(), a.data.bytes);
 }
 
 }  // namespace

@@ -20,13 +20,15 @@ Steps run(Context& c, const RootedArgs& a) {
 // The root's NIC takes the blocks one after the other; the first one pays the latency.
 SimTime cost(const CostModel& m, const RootedArgs& a) {
     if (m.size() < 2) return 0;
-    if (!a.blocks.known()) return m.message(1, a.mine.bytes);  // a non-root: its own block
-    std::uint64_t total = 0, largest = 0;
-    for (int i = 0; i < m.size(); ++i) {
+    // A non-root does not know the other blocks: it assumes they are like its own.
+    std::uint64_t total = 0, largest = a.mine.bytes;
+    if (!a.blocks.known()) total = a.mine.bytes * static_cast<std::uint64_t>(m.size() - 1);
+    for (int i = 0; a.blocks.known() && i < m.size(); ++i) {
         total += a.blocks.bytes_of(i);
         largest = std::max(largest, a.blocks.bytes_of(i));
     }
-    return m.message(1, largest) + m.transfer(1, total - largest);
+    const int typical = m.typical_peer();
+    return m.message(typical, largest) + m.transfer(typical, total > largest ? total - largest : 0);
 }
 
 }  // namespace

@@ -37,7 +37,7 @@ Steps run(Context& c, const ReduceArgs& a) {
 // The root receives p-1 messages back to back on its NIC.
 SimTime cost(const CostModel& m, const ReduceArgs& a) {
     if (m.size() < 2) return 0;
-    return m.message(1, a.bytes) + (m.size() - 2) * m.transfer(1, a.bytes);
+    return m.message(m.typical_peer(), a.bytes) + (m.size() - 2) * m.transfer(m.typical_peer(), a.bytes);
 }
 
 }  // namespace

@@ -44,7 +44,10 @@ SimTime cost(const CostModel& m, const ReduceScatterArgs& a) {
         size = static_cast<std::uint64_t>(s);
     }
     const std::uint64_t bytes = size * static_cast<std::uint64_t>(a.total);
-    return m.rounds([&](int) { return bytes; }) + m.message(1, bytes / m.size()) + m.transfer(1, bytes - bytes / m.size());
+    const std::uint64_t piece = bytes / static_cast<std::uint64_t>(m.size());
+    const SimTime scatter = a.counts ? m.message(m.typical_peer(), piece) + m.transfer(m.typical_peer(), bytes - piece)
+                                     : m.rounds([&](int d) { return piece * static_cast<std::uint64_t>(d); });
+    return m.rounds([&](int) { return bytes; }) + scatter;
 }
 
 }  // namespace
