@@ -21,6 +21,8 @@ find_or_build_xsim() {
         cmake -S "$REPO_DIR" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2 || die "cmake failed"
     fi
     cmake --build "$build" --target xsim >&2 || die "building libxsim failed"
+    # the source state the library was just built from (machine_description reports it)
+    XSIM_BUILT_FROM="$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$REPO_DIR" diff --quiet HEAD -- . ':!bench' ':!examples/skeletons' 2>/dev/null || echo ' + uncommitted changes')"
 }
 
 # build_ring_allreduce BUILD_DIR OUT: compile bench/ring_allreduce.c against BUILD_DIR's libxsim.
@@ -42,7 +44,7 @@ machine_description() {
     mem=$(free -g 2>/dev/null | awk '/^Mem:/ {print $2 " GiB"}')
     echo "- date: $(date -u '+%Y-%m-%d %H:%M UTC')"
     echo "- machine: $(nproc) cores (nproc), ${mem:-? GiB} memory, CPU: ${cpu:-unknown}"
-    echo "- xsim commit: $(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$REPO_DIR" diff --quiet 2>/dev/null || echo ' (+ uncommitted changes)')"
+    echo "- xsim built from: ${XSIM_BUILT_FROM:-$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)}"
 }
 
 # write_results FILE SECTION_TITLE BODY_FILE: replace (or append) a "## SECTION_TITLE" section

@@ -29,6 +29,7 @@ if [ ! -f "$build/build.ninja" ] && [ ! -f "$build/Makefile" ]; then
     cmake -S "$REPO_DIR" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >&2 || die "cmake failed"
 fi
 cmake --build "$build" --target bench_model_cost >&2 || die "building model_cost failed (libbenchmark-dev installed?)"
+XSIM_BUILT_FROM="$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 
 work=$(mktemp -d /tmp/xsim-modelcost.XXXXXX)
 trap 'rm -rf "$work"' EXIT
