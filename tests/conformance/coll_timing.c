@@ -2,18 +2,26 @@
  * "TIME <collective> <seconds>": the longest time any rank spent in it, all starting together
  * and "VTIME <seconds>" at the end. Under xsim these are virtual times: the same for any
  * number of real processes, and the numbers compare_analytic.sh sets against each other.
- *   coll_timing [bytes [nobuf] [perrank]]
+ *   coll_timing [bytes [nobuf] [perrank] [scalable]]
  * bytes: per rank for bcast/reduce/allreduce/scan/exscan/reduce_scatter_block (whole
  * vector), per block for gather/scatter/allgather/alltoall (default 64). nobuf passes
  * NULL buffers: only valid with xsim's -xsim-payload off (used for the analytic runs).
  * Without payload no data moves, not even this program's own results: then every rank
  * prints "RTIME <collective> <rank> <seconds>" (also with perrank) and the scripts take
- * the maximum. Both modes make the same MPI calls, so their virtual times must agree. */
+ * the maximum. Both modes make the same MPI calls, so their virtual times must agree.
+ * scalable: only the collectives whose data per rank does not grow with p (barrier,
+ * bcast, reduce, allreduce, gather, scatter, scan, exscan), no per-rank arrays, and
+ * RTIME from ranks 0 and p-1 only: for runs with a million ranks (with nobuf). */
 #include "conformance.h"
 
 enum { C_BARRIER, C_BCAST, C_REDUCE, C_ALLREDUCE, C_GATHER, C_GATHERV, C_SCATTER, C_SCATTERV, C_ALLGATHER,
        C_ALLGATHERV, C_ALLTOALL, C_ALLTOALLV, C_ALLTOALLW, C_REDUCE_SCATTER, C_REDUCE_SCATTER_BLOCK, C_SCAN,
        C_EXSCAN, C_COUNT };
+
+static int scalable_coll(int c) {
+    return c == C_BARRIER || c == C_BCAST || c == C_REDUCE || c == C_ALLREDUCE || c == C_GATHER || c == C_SCATTER ||
+           c == C_SCAN || c == C_EXSCAN;
+}
 
 static const char* coll_name(int c) {
     const char* const names[] = {"barrier",   "bcast",      "reduce",    "allreduce",      "gather",
@@ -88,24 +96,28 @@ int main(int argc, char** argv) {
     conf_t t;
     bench_t s;
     long bytes;
-    int nobuf, perrank, c, i;
+    int nobuf, perrank, scalable, c, i;
     double enter[C_COUNT], leave[C_COUNT], last_leave[C_COUNT];
     MPI_Init(&argc, &argv);
     conf_init(&t, "coll_timing");
     bytes = argc > 1 ? atol(argv[1]) : 64;
-    nobuf = perrank = 0;
+    nobuf = perrank = scalable = 0;
     for (i = 2; i < argc; i++) {
         nobuf |= strcmp(argv[i], "nobuf") == 0;
+        scalable |= strcmp(argv[i], "scalable") == 0;
         perrank |= strcmp(argv[i], "perrank") == 0 || strcmp(argv[i], "nobuf") == 0;
     }
     s.p = t.size;
     s.block = (int)(bytes > 0 ? bytes : 1);
     s.ints = s.block / 4 > 0 ? s.block / 4 : 1;
-    s.counts = (int*)conf_alloc(2 * (size_t)s.p * sizeof(int));
-    s.displs = (int*)conf_alloc((size_t)s.p * sizeof(int));
-    s.bdispls = (int*)conf_alloc((size_t)s.p * sizeof(int));
-    s.types = (MPI_Datatype*)conf_alloc((size_t)s.p * sizeof(MPI_Datatype));
-    for (i = 0; i < s.p; i++) {
+    {
+        const size_t n = scalable ? 1 : (size_t)s.p;
+        s.counts = (int*)conf_alloc(2 * n * sizeof(int));
+        s.displs = (int*)conf_alloc(n * sizeof(int));
+        s.bdispls = (int*)conf_alloc(n * sizeof(int));
+        s.types = (MPI_Datatype*)conf_alloc(n * sizeof(MPI_Datatype));
+    }
+    for (i = 0; i < s.p && !scalable; i++) {
         s.counts[i] = s.block;
         s.displs[i] = i * s.block;
         s.bdispls[i] = i * s.block;
@@ -123,17 +135,21 @@ int main(int argc, char** argv) {
         }
     }
     for (c = 0; c < C_COUNT; c++) {
+        enter[c] = leave[c] = 0.0;
+        if (scalable && !scalable_coll(c)) continue;
         line_up(&t);
         enter[c] = MPI_Wtime();
         run(&s, c);
         leave[c] = MPI_Wtime();
     }
     for (c = 0; c < C_COUNT; c++) leave[c] -= enter[c];
-    if (perrank)
-        for (c = 0; c < C_COUNT; c++) printf("RTIME %s %d %.9f\n", coll_name(c), t.rank, leave[c]);
+    if (perrank && (!scalable || t.rank == 0 || t.rank == t.size - 1))
+        for (c = 0; c < C_COUNT; c++)
+            if (!scalable || scalable_coll(c)) printf("RTIME %s %d %.9f\n", coll_name(c), t.rank, leave[c]);
     MPI_Reduce(leave, last_leave, C_COUNT, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (t.rank == 0 && !nobuf)
-        for (c = 0; c < C_COUNT; c++) printf("TIME %s %.9f\n", coll_name(c), last_leave[c]);
+        for (c = 0; c < C_COUNT; c++)
+            if (!scalable || scalable_coll(c)) printf("TIME %s %.9f\n", coll_name(c), last_leave[c]);
     free(s.counts);
     free(s.displs);
     free(s.bdispls);
