@@ -13,12 +13,19 @@ enum class Skeleton {
     Prefix,  // rank r depends on ranks 0..r (and its recursive-doubling partners): scans
     FanOut,  // everyone depends on the root: binomial broadcast pattern
     FanIn,   // the root depends on everyone: binomial gather pattern
+    // One round straight from / to the root, when the modeled algorithm is linear: a
+    // tree's ceil(log2 p) latencies would exceed the algorithm's single one.
+    DirectOut,
+    DirectIn,
 };
 
 Steps run_skeleton(Context& c, Skeleton shape, int root);
 
 // Latency the skeleton itself accounts for (so it is not charged twice).
-SimTime skeleton_latency(const CostModel& m);
+SimTime skeleton_latency(const CostModel& m, Skeleton shape);
+
+// The skeleton for a collective of `shape` that models `algorithm`.
+Skeleton skeleton_for(Skeleton shape, const AlgorithmInfo& algorithm);
 
 // Usable only without payload: analytic algorithms move no data.
 template <class Args>
@@ -30,11 +37,13 @@ bool payload_free(const Context& c, const Args&) {
 // the root for fan-in collectives, whose other ranks leave once their part is sent).
 template <class Args>
 Steps analytic_steps(Context& c, const Args& a, const Collective<Args>& table, Skeleton shape, int root) {
+    const Algorithm<Args>* modeled = table.choose(c, a);
+    shape = skeleton_for(shape, *modeled);
     XSIM_CO_RUN(c, run_skeleton(c, shape, root));
-    if (shape == Skeleton::FanIn && c.rank != root) co_return;
+    if ((shape == Skeleton::FanIn || shape == Skeleton::DirectIn) && c.rank != root) co_return;
     const CostModel model(c);
-    const SimTime full = table.choose(c, a)->cost(model, a);
-    const SimTime already = skeleton_latency(model);
+    const SimTime full = modeled->cost(model, a);
+    const SimTime already = skeleton_latency(model, shape);
     if (full > already) c.delay(full - already);
 }
 

@@ -2,6 +2,8 @@
 // message cost they share with the algorithms' cost functions.
 #include "libxsim/colls/analytic.hpp"
 
+#include <string_view>
+
 namespace xsim::colls {
 
 SimTime CostModel::message(int distance, std::uint64_t bytes) const {
@@ -18,8 +20,16 @@ SimTime CostModel::transfer(int distance, std::uint64_t bytes) const {
     return transfer_time(bytes, ctx_.engine.machine().network->path(a, b).bandwidth);
 }
 
-SimTime skeleton_latency(const CostModel& m) {
+SimTime skeleton_latency(const CostModel& m, Skeleton shape) {
+    if (shape == Skeleton::DirectIn || shape == Skeleton::DirectOut) return m.size() > 1 ? m.latency(m.typical_peer()) : 0;
     return m.rounds([](int) { return std::uint64_t{0}; });
+}
+
+Skeleton skeleton_for(Skeleton shape, const AlgorithmInfo& algorithm) {
+    if (std::string_view(algorithm.name) != "linear") return shape;
+    if (shape == Skeleton::FanIn) return Skeleton::DirectIn;
+    if (shape == Skeleton::FanOut) return Skeleton::DirectOut;
+    return shape;
 }
 
 Steps run_skeleton(Context& c, Skeleton shape, int root) {
@@ -54,6 +64,22 @@ Steps run_skeleton(Context& c, Skeleton shape, int root) {
             }
             for (mask >>= 1; mask > 0; mask >>= 1)
                 if (vrank + mask < p) c.send_bytes(real(vrank + mask), nullptr, 0);
+            co_await c.round();
+            break;
+        }
+        case Skeleton::DirectIn:
+        case Skeleton::DirectOut: {
+            const bool to_root = shape == Skeleton::DirectIn;
+            if (c.rank != root) {
+                if (to_root) c.send_bytes(root, nullptr, 0);
+                else c.recv_bytes(root, nullptr, 0);
+            } else {
+                for (int i = 0; i < p; ++i) {
+                    if (i == root) continue;
+                    if (to_root) c.recv_bytes(i, nullptr, 0);
+                    else c.send_bytes(i, nullptr, 0);
+                }
+            }
             co_await c.round();
             break;
         }

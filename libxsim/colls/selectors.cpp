@@ -57,8 +57,11 @@ const Algorithm<AllgatherArgs>* choose_allgather(const Context& c, const Allgath
     return &allgather_ring;
 }
 
-const Algorithm<AllgatherArgs>* choose_allgatherv(const Context& c, const AllgatherArgs&) {
-    return c.size <= 4 ? &allgather_linear : &allgather_ring;
+const Algorithm<AllgatherArgs>* choose_allgatherv(const Context& c, const AllgatherArgs& a) {
+    // Open MPI: Bruck below 50000 bytes in total, ring beyond (the counts are O(p) anyway).
+    std::uint64_t total = 0;
+    for (int i = 0; i < c.size; ++i) total += a.recv.bytes_of(i);
+    return total < 50000 ? &allgather_bruck : &allgather_ring;
 }
 
 const Algorithm<AlltoallArgs>* choose_alltoall(const Context& c, const AlltoallArgs& a) {
@@ -147,7 +150,8 @@ const Collective<AllgatherArgs>& allgather_table() {
 }
 const Collective<AllgatherArgs>& allgatherv_table() {
     static const Collective<AllgatherArgs> t{
-        CollKind::Allgatherv, {&allgather_ring, &allgather_linear, &allgatherv_analytic}, choose_allgatherv};
+        CollKind::Allgatherv, {&allgather_bruck, &allgather_ring, &allgather_linear, &allgatherv_analytic},
+        choose_allgatherv};
     return t;
 }
 const Collective<AlltoallArgs>& alltoall_table() {
