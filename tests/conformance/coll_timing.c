@@ -37,7 +37,8 @@ static const char* coll_name(int c) {
 static void line_up(const conf_t* t) {
     int r;
     if (t->rank == 0) {
-        for (r = 1; r < t->size; r++) MPI_Recv(NULL, 0, MPI_BYTE, r, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        /* Any source: a specific one would search a queue of up to p early messages. */
+        for (r = 1; r < t->size; r++) MPI_Recv(NULL, 0, MPI_BYTE, MPI_ANY_SOURCE, 3, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         for (r = 1; r < t->size; r++) MPI_Send(NULL, 0, MPI_BYTE, r, 4, MPI_COMM_WORLD);
     } else {
         MPI_Send(NULL, 0, MPI_BYTE, 0, 3, MPI_COMM_WORLD);
