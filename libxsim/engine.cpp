@@ -16,9 +16,11 @@ Engine* g_engine = nullptr;
 
 namespace {
 
-// First touches of stack pages are slow on the host (a page fault each). The pages every
-// program needs are touched here, in xsim's time rather than in the rank's measured
-// compute, by a frame that is gone before main's frames reuse the same pages.
+// First touches of stack pages are slow on the host (a page fault each). With measured
+// compute, the pages most programs need are touched here, in xsim's time rather than in
+// the rank's measured compute, by a frame that is gone before main's frames reuse them.
+// Without measured compute nothing is charged for them, and a program whose frames fit
+// in one page keeps costing one page.
 [[gnu::noinline]] void prefault_stack() {
     volatile char probe[6 * 1024];
     for (std::size_t at = 0; at < sizeof probe; at += 1024) probe[at] = 0;
@@ -113,7 +115,7 @@ void Engine::run_fiber(Rank& rank) {
 void Engine::rank_entry(void* arg) {
     Rank& rank = *static_cast<Rank*>(arg);
     Engine& engine = *g_engine;
-    prefault_stack();
+    if (engine.options_.compute == ComputeMode::Measured) prefault_stack();
     rank.last_exit_ns = host_clock_ns();
     const int code = engine.main_(engine.argc_, engine.argv_, engine.envp_);
     engine.finish_rank(rank, code);
