@@ -144,9 +144,17 @@ int main(int argc, char** argv) {
         leave[c] = MPI_Wtime();
     }
     for (c = 0; c < C_COUNT; c++) leave[c] -= enter[c];
-    if (perrank && (!scalable || t.rank == 0 || t.rank == t.size - 1))
+    if (perrank && (!scalable || t.rank == 0 || t.rank == t.size - 1)) {
+        /* One write per rank, so the lines of two real processes never interleave. */
+        char lines[C_COUNT * 64];
+        size_t used = 0;
         for (c = 0; c < C_COUNT; c++)
-            if (!scalable || scalable_coll(c)) printf("RTIME %s %d %.9f\n", coll_name(c), t.rank, leave[c]);
+            if (!scalable || scalable_coll(c))
+                used += (size_t)snprintf(lines + used, sizeof lines - used, "RTIME %s %d %.9f\n", coll_name(c),
+                                         t.rank, leave[c]);
+        fputs(lines, stdout);
+        fflush(stdout);
+    }
     MPI_Reduce(leave, last_leave, C_COUNT, MPI_DOUBLE, MPI_MAX, 0, MPI_COMM_WORLD);
     if (t.rank == 0 && !nobuf)
         for (c = 0; c < C_COUNT; c++)
