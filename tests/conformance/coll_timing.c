@@ -6,9 +6,12 @@
  * bytes: per rank for bcast/reduce/allreduce/scan/exscan/reduce_scatter_block (whole
  * vector), per block for gather/scatter/allgather/alltoall (default 64). nobuf passes
  * NULL buffers: only valid with xsim's -xsim-payload off (used for the analytic runs).
- * Without payload no data moves, not even this program's own results: then every rank
- * prints "RTIME <collective> <rank> <seconds>" (also with perrank) and the scripts take
- * the maximum. Both modes make the same MPI calls, so their virtual times must agree.
+ * Without payload no data moves, not even this program's own results: then TIME is not
+ * printed; with perrank every rank prints "RTIME <collective> <rank> <seconds>" and
+ * compare_analytic.sh takes the maximum (lines of several real processes may interleave:
+ * use one process). Both modes make the same MPI calls, and rank 0 lines everyone up
+ * before each collective, so the final VTIME depends on every collective's completion
+ * on every rank: the comparisons check it.
  * scalable: only the collectives whose data per rank does not grow with p (barrier,
  * bcast, reduce, allreduce, gather, scatter, scan, exscan), no per-rank arrays, and
  * RTIME from ranks 0 and p-1 only: for runs with a million ranks (with nobuf). */
@@ -106,7 +109,7 @@ int main(int argc, char** argv) {
     for (i = 2; i < argc; i++) {
         nobuf |= strcmp(argv[i], "nobuf") == 0;
         scalable |= strcmp(argv[i], "scalable") == 0;
-        perrank |= strcmp(argv[i], "perrank") == 0 || strcmp(argv[i], "nobuf") == 0;
+        perrank |= strcmp(argv[i], "perrank") == 0;
     }
     s.p = t.size;
     s.block = (int)(bytes > 0 ? bytes : 1);

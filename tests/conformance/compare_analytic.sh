@@ -28,7 +28,7 @@ for b in "$@"; do
 done
 declare -A msg ana
 for b in "$@"; do
-    run=("$MPIRUN" "${flags[@]}" -np 1 "$exe" "$b" nobuf -xsim-np "$nranks" -xsim-compute none -xsim-payload off)
+    run=("$MPIRUN" "${flags[@]}" -np 1 "$exe" "$b" nobuf perrank -xsim-np "$nranks" -xsim-compute none -xsim-payload off)
     while read -r c v; do msg[$c,$b]=$v; done < <(times "${run[@]}")
     while read -r c v; do ana[$c,$b]=$v; done < <(times env "${analytic[@]}" "${run[@]}")
 done
