@@ -4,8 +4,6 @@
 // only at the root are checked only there.
 #include <mpi.h>
 
-#include <cstdlib>
-
 #include <climits>
 #include <string>
 #include <vector>
@@ -343,49 +341,15 @@ int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls
                     recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm);
 }
 
-// Known bug: both reduce-scatter algorithms of colls/ give wrong results or deadlock
-// (conformance coll_reduce_scatter at 7, 8, 13 and 16 ranks). Until they are fixed the
-// calls are what MPI defines them as: a reduction of the whole vector to rank 0, then a
-// scatter of its pieces, using the reduce and scatterv algorithms (both conformant).
-int reduce_then_scatter(const void* sendbuf, void* recvbuf, const int counts[], MPI_Datatype type, MPI_Op op,
-                        MPI_Comm comm) {
-    int rank = 0, size = 0;
-    if (int e = MPI_Comm_rank(comm, &rank)) return e;
-    if (int e = MPI_Comm_size(comm, &size)) return e;
-    std::vector<int> displs(static_cast<std::size_t>(size));
-    long long total = 0;
-    for (int i = 0; i < size; ++i) {
-        displs[static_cast<std::size_t>(i)] = static_cast<int>(total);
-        total += counts[i];
-    }
-    MPI_Aint lb = 0, extent = 0;
-    PMPI_Type_get_extent(type, &lb, &extent);
-    const bool in_place = sendbuf == MPI_IN_PLACE;  // the whole vector is in recvbuf
-    std::vector<char> whole;
-    if (rank == 0 && !in_place && g_engine->options().payload)
-        whole.resize(static_cast<std::size_t>(total) * static_cast<std::size_t>(extent));
-    void* reduced = rank == 0 ? (in_place ? recvbuf : whole.data()) : nullptr;
-    const void* contribution = in_place ? (rank == 0 ? MPI_IN_PLACE : recvbuf) : sendbuf;
-    if (int e = MPI_Reduce(contribution, reduced, static_cast<int>(total), type, op, 0, comm)) return e;
-    if (rank == 0 && in_place)  // rank 0's piece is already at the front of recvbuf
-        return MPI_Scatterv(reduced, counts, displs.data(), type, MPI_IN_PLACE, counts[0], type, 0, comm);
-    return MPI_Scatterv(reduced, counts, displs.data(), type, recvbuf, counts[rank], type, 0, comm);
-}
-
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
                        MPI_Comm comm) {
-    if (!recvcounts) return reduce_scatter("MPI_Reduce_scatter", reduce_scatter_table(), sendbuf, recvbuf, 0,
-                                           recvcounts, type, op, comm);  // reports the null argument
-    return reduce_then_scatter(sendbuf, recvbuf, recvcounts, type, op, comm);
+    return reduce_scatter("MPI_Reduce_scatter", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op,
+                          comm);
 }
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm) {
-    int size = 0;
-    if (int e = MPI_Comm_size(comm, &size)) return e;
-    if (recvcount < 0) return reduce_scatter("MPI_Reduce_scatter_block", reduce_scatter_block_table(), sendbuf,
-                                             recvbuf, recvcount, nullptr, type, op, comm);  // reports the count
-    const std::vector<int> counts(static_cast<std::size_t>(size), recvcount);
-    return reduce_then_scatter(sendbuf, recvbuf, counts.data(), type, op, comm);
+    return reduce_scatter("MPI_Reduce_scatter_block", reduce_scatter_block_table(), sendbuf, recvbuf, recvcount,
+                          nullptr, type, op, comm);
 }
 
 }  // extern "C"

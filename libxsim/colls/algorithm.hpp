@@ -119,8 +119,6 @@ struct Collective {
 };
 
 inline bool commutative_op(const Context&, const ReduceArgs& a) { return a.commutative; }
-// For algorithms with a known bug: never usable, so a forced choice falls back (with a warning).
-inline bool known_broken(const Context&, const ReduceArgs&) { return false; }
 inline bool commutative_op_rs(const Context&, const ReduceScatterArgs& a) { return a.commutative; }
 inline int ceil_log2(int p) {
     int k = 0;

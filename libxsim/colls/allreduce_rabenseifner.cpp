@@ -96,10 +96,8 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 
 }  // namespace
 
-// Known bug: wrong results at 13 and 16 ranks (conformance algo.allreduce.rabenseifner);
-// disabled until fixed: forcing it falls back to the default with a warning.
 const Algorithm<ReduceArgs> allreduce_rabenseifner{
     {"rabenseifner", "long vectors, commutative ops: reduce-scatter by recursive halving + allgather"},
-    run, known_broken, cost};
+    run, commutative_op, cost};
 
 }  // namespace xsim::colls

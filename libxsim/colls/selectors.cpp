@@ -27,13 +27,9 @@ const Algorithm<ReduceArgs>* choose_allreduce(const Context& c, const ReduceArgs
     // Open MPI: recursive doubling below 10000 bytes; ring for long commutative vectors
     // (count >= p). xsim keeps ring to small communicators (its 2(p-1) latencies), and
     // uses Rabenseifner beyond (2 log2 p latencies, same bandwidth term).
-    // Until recursive doubling works off powers of two and Rabenseifner works at all (known
-    // bugs, colls/README.md), other sizes use the ring (commutative, count >= p) or linear.
-    const bool power_of_two = c.size > 0 && (c.size & (c.size - 1)) == 0;
-    if (power_of_two && (!a.commutative || a.bytes < 10000 || c.size <= 16 || a.count < c.size))
-        return &allreduce_recursive_doubling;
-    if (a.commutative && a.count >= c.size && c.size > 1) return &allreduce_ring;
-    return power_of_two ? &allreduce_recursive_doubling : &allreduce_linear;
+    if (!a.commutative || a.bytes < 10000 || c.size < 2) return &allreduce_recursive_doubling;
+    if (a.count >= c.size && c.size <= 16) return &allreduce_ring;
+    return &allreduce_rabenseifner;
 }
 
 const Algorithm<RootedArgs>* choose_gather(const Context& c, const RootedArgs& a) {
