@@ -15,6 +15,13 @@ namespace xsim {
 Engine* g_engine = nullptr;
 
 namespace {
+thread_local bool t_simulation_thread = false;
+}  // namespace
+
+void mark_simulation_thread() { t_simulation_thread = true; }
+bool on_simulation_thread() { return t_simulation_thread; }
+
+namespace {
 
 // First touches of stack pages are slow on the host (a page fault each). With measured
 // compute, the pages most programs need are touched here, in xsim's time rather than in

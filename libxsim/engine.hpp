@@ -150,6 +150,12 @@ private:
 
 extern Engine* g_engine;
 
+// True on the thread that runs the simulation (its fibers and scheduler); set by
+// mark_simulation_thread() at start-up. Interposed C library calls from any other thread
+// are passed to the real functions.
+void mark_simulation_thread();
+bool on_simulation_thread();
+
 // Host monotonic time in nanoseconds, never virtualized.
 std::int64_t host_clock_ns();
 

@@ -12,7 +12,7 @@
 using namespace xsim;
 
 extern "C" void exit(int status) noexcept {
-    if (g_engine && g_engine->in_application()) {
+    if (g_engine && on_simulation_thread() && g_engine->in_application()) {
         Rank& rank = *g_engine->current();
         if (status == 0 && rank.phase != MpiPhase::Initialized) g_engine->finish_current_rank(0);
         char when[64];

@@ -163,7 +163,10 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
             pack_data(data.buf, data.count, data.type, m->payload, data.bytes);
         }
     } else {
-        m = make_event(engine, me, MessageKind::RequestToSend, dest_world, now + path.latency);
+        // The request-to-send queues behind earlier sends on the NIC like any message, so a
+        // long message never overtakes shorter ones sent before it (MPI non-overtaking).
+        m = make_event(engine, me, MessageKind::RequestToSend, dest_world,
+                       std::max(now, me.nic_send_free) + path.latency);
     }
     m->bytes = data.bytes;
     m->src_comm_rank = comm.rank_of(me);

@@ -78,6 +78,7 @@ int simulate(int argc, char** argv, char** envp) {
     int code = 0;
     {
         Engine engine(cl.options, placement, std::move(machine));
+        mark_simulation_thread();
         g_engine = &engine;
         install_fault_handler();
         PmpiLink link(engine, processes);

@@ -28,8 +28,11 @@ ClockGettime real_clock_gettime() {
     return f;
 }
 
-// The running rank when application code called us, else null.
-Rank* application_rank() { return g_engine && g_engine->in_application() ? g_engine->current() : nullptr; }
+// The running rank when application code called us, else null. Other threads (Open MPI's
+// progress thread reads the clock while a rank runs) always get the real functions.
+Rank* application_rank() {
+    return g_engine && on_simulation_thread() && g_engine->in_application() ? g_engine->current() : nullptr;
+}
 
 // Advances the calling rank by `duration` of idle time (a sleep).
 void virtual_sleep(Rank& rank, const char* call, SimTime duration) {

@@ -236,3 +236,24 @@ TEST(EngineP2P, LinkContentionMakesConcurrentTransfersTakeTurns) {
     EXPECT_EQ(first, us(13) + wire);
     EXPECT_GE(second, first + wire);
 }
+
+TEST(EngineP2P, RendezvousMessageDoesNotOvertakeEarlierEagerOnes) {
+    // Eight eager sends occupy the sender's NIC; a rendezvous send after them must still
+    // match after them (MPI non-overtaking), its request-to-send queued behind them.
+    std::vector<std::uint64_t> sizes;
+    run_ranks(2, [&](Engine& e, Rank& me) {
+        std::vector<char> data(100000);
+        if (me.world == 0) {
+            for (int i = 0; i < 8; ++i) send_bytes(e, me, data.data(), 3000, 1, 0);
+            send_bytes(e, me, data.data(), data.size(), 1, 0);
+        } else {
+            for (int i = 0; i < 9; ++i) {
+                Request* r = post_recv(e, me, data.data(), data.size(), 0, 0);
+                wait(e, me, r);
+                sizes.push_back(r->status_bytes);
+                e.free_request(r);
+            }
+        }
+    });
+    EXPECT_EQ(sizes, (std::vector<std::uint64_t>{3000, 3000, 3000, 3000, 3000, 3000, 3000, 3000, 100000}));
+}
