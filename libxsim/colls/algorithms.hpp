@@ -14,6 +14,8 @@ extern const Algorithm<ReduceArgs> allreduce_recursive_doubling, allreduce_raben
     allreduce_linear, allreduce_analytic;
 extern const Algorithm<RootedArgs> gather_binomial, gather_linear, gather_analytic, gatherv_analytic;
 extern const Algorithm<RootedArgs> scatter_binomial, scatter_linear, scatter_analytic, scatterv_analytic;
+// Cost of the linear gather and scatter: every block through the root's NIC in turn.
+SimTime root_serialized_cost(const CostModel& m, const RootedArgs& a);
 extern const Algorithm<AllgatherArgs> allgather_recursive_doubling, allgather_bruck, allgather_ring,
     allgather_linear, allgather_analytic, allgatherv_analytic;
 extern const Algorithm<AlltoallArgs> alltoall_pairwise, alltoall_bruck, alltoall_linear, alltoall_analytic,

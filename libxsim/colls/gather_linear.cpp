@@ -17,8 +17,11 @@ Steps run(Context& c, const RootedArgs& a) {
     co_await c.round();
 }
 
-// The root's NIC takes the blocks one after the other; the first one pays the latency.
-SimTime cost(const CostModel& m, const RootedArgs& a) {
+}  // namespace
+
+// The root's NIC takes (gather) or sends (scatter) the blocks one after the other; the
+// first one pays the latency.
+SimTime root_serialized_cost(const CostModel& m, const RootedArgs& a) {
     if (m.size() < 2) return 0;
     // A non-root does not know the other blocks: it assumes they are like its own.
     std::uint64_t total = 0, largest = a.mine.bytes;
@@ -31,10 +34,8 @@ SimTime cost(const CostModel& m, const RootedArgs& a) {
     return m.message(typical, largest) + m.transfer(typical, total > largest ? total - largest : 0);
 }
 
-}  // namespace
-
 const Algorithm<RootedArgs> gather_linear{
     {"linear", "every rank sends its block to the root, which receives all of them at once"},
-    run, nullptr, cost};
+    run, nullptr, root_serialized_cost};
 
 }  // namespace xsim::colls

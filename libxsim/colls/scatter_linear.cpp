@@ -17,23 +17,9 @@ Steps run(Context& c, const RootedArgs& a) {
     co_await c.round();
 }
 
-// The root's NIC sends the blocks one after the other.
-SimTime cost(const CostModel& m, const RootedArgs& a) {
-    if (m.size() < 2) return 0;
-    // A non-root does not know the other blocks: it assumes they are like its own.
-    std::uint64_t total = 0, largest = a.mine.bytes;
-    if (!a.blocks.known()) total = a.mine.bytes * static_cast<std::uint64_t>(m.size() - 1);
-    for (int i = 0; a.blocks.known() && i < m.size(); ++i) {
-        total += a.blocks.bytes_of(i);
-        largest = std::max(largest, a.blocks.bytes_of(i));
-    }
-    const int typical = m.typical_peer();
-    return m.message(typical, largest) + m.transfer(typical, total > largest ? total - largest : 0);
-}
-
 }  // namespace
 
 const Algorithm<RootedArgs> scatter_linear{
-    {"linear", "the root sends each rank its block, all at once"}, run, nullptr, cost};
+    {"linear", "the root sends each rank its block, all at once"}, run, nullptr, root_serialized_cost};
 
 }  // namespace xsim::colls
