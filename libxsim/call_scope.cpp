@@ -34,7 +34,7 @@ const Comm* resolve_comm(MPI_Comm handle) {
     if (handle == MPI_COMM_SELF) return &g_engine->self_comm();
     if (handle == MPI_COMM_NULL || reinterpret_cast<std::uintptr_t>(handle) % alignof(Comm) != 0) return nullptr;
     const auto* c = reinterpret_cast<const Comm*>(handle);
-    return c->magic == Comm::kMagic ? c : nullptr;
+    return c->magic == Comm::kMagic && !c->freed ? c : nullptr;
 }
 
 Request* resolve_request(MPI_Request handle) {

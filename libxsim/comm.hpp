@@ -1,27 +1,49 @@
-// Simulated communicators. MPI_Comm handles are either Open MPI's predefined
-// MPI_COMM_WORLD / MPI_COMM_SELF (translated here) or pointers to xsim Comm objects.
-// A communicator is stored once per real process, shared by the ranks that belong to it
-// (never an N-entry table per rank): WORLD maps ranks by identity, SELF by the caller.
+// Simulated communicators. MPI_Comm handles are Open MPI's predefined MPI_COMM_WORLD /
+// MPI_COMM_SELF (translated to the engine's two shared objects) or pointers to Comm.
+// Representation (it must scale to millions of ranks):
+//  - WORLD and SELF are one object per real process; what is per rank about them
+//    (error handler, creation counter, attributes, name) lives in Rank or in sparse tables.
+//  - Every other communicator is a small object per member rank (its rank, error
+//    handler, attributes, counters) pointing to a Group shared by all members in this
+//    process: O(1) per rank, O(number of distinct groups) per process.
 #pragma once
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 
 namespace xsim {
 
 struct Rank;
+struct Group;
+struct Attributes;
+struct Topology;
 
-enum class CommKind : std::uint8_t { World, Self };
+enum class CommKind : std::uint8_t { World, Self, Derived };
 
 struct Comm {
     static constexpr std::uint32_t kMagic = 0x78636f6d;  // "xcom"
     std::uint32_t magic = kMagic;
     CommKind kind = CommKind::World;
-    // Point-to-point traffic uses `context`; collectives use context + 1 so they never
-    // match user messages.
+    // Point-to-point traffic uses `context` (even); collectives use context + 1 so they
+    // never match user messages. Derived contexts: see context_ids.hpp.
     std::uint32_t context = 0;
     int size = 0;
-    const char* name = "";
+    mutable const char* name = "";     // interned (never freed); WORLD/SELF: see comm_name()
+
+    // Derived communicators only (the owner's view).
+    int my_rank = 0;
+    Group* group = nullptr;            // shared, reference counted
+    // Per-rank state, changed through const handles (hence mutable).
+    mutable MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+    mutable Attributes* attributes = nullptr;  // null until the first attribute is set
+    mutable std::uint32_t children = 0;        // communicators created from this one
+    mutable std::uint32_t collective_calls = 0;  // see collective_sequence()
+    // The handle and every request on this communicator hold a reference: MPI_Comm_free
+    // may come before pending operations complete.
+    mutable int refs = 1;
+    mutable bool freed = false;                // MPI_Comm_free was called: the handle is gone
+    std::shared_ptr<const Topology> topology;  // cartesian/graph information, or null
 
     int rank_of(const Rank& rank) const;              // the caller's rank in this comm
     int world_rank(int comm_rank, const Rank& caller) const;
@@ -31,5 +53,25 @@ struct Comm {
 // Context ids of the predefined communicators.
 constexpr std::uint32_t kWorldContext = 0;
 constexpr std::uint32_t kSelfContext = 2;
+
+// Requests (and the handle) keep a derived communicator alive.
+inline void retain(const Comm& c) { ++c.refs; }
+void release(const Comm* c);
+
+// Per-(rank, communicator) counters that agree across the members because every member
+// makes the same sequence of calls on a communicator.
+std::uint32_t& creation_counter(Rank& rank, const Comm& comm);
+std::uint32_t& collective_sequence(Rank& rank, const Comm& comm);
+
+// The caller's group of the communicator (a new reference).
+Group* comm_group(const Comm& comm, const Rank& caller);
+
+// Name and attribute storage; WORLD's and SELF's are per rank, kept in sparse tables.
+const char* comm_name(const Comm& comm, const Rank& caller);
+void set_comm_name(const Comm& comm, const Rank& caller, const char* name);
+Attributes*& attributes_slot(const Comm& comm, const Rank& caller);
+
+// The interned copy of `text` (names live as long as the process).
+const char* intern(const char* text);
 
 }  // namespace xsim

@@ -94,7 +94,11 @@ public:
     void emit(Message* m);                // to a local rank or another process
     void accept_remote(Message* m);       // from another process (ProcessLink::exchange)
     Request* new_request() { return requests_.make(); }
-    void free_request(Request* r) { r->magic = 0; requests_.release(r); }
+    void free_request(Request* r) {
+        release(r->comm);
+        r->magic = 0;
+        requests_.release(r);
+    }
 
     // Ends the whole run (all real processes) after printing `why`; never returns.
     [[noreturn]] void abort_run(int exit_code, const std::string& why);

@@ -1,7 +1,9 @@
 #include "libxsim/errors.hpp"
 
+#include <cstdint>
 #include <cstdio>
 
+#include "libxsim/call_scope.hpp"
 #include "libxsim/comm.hpp"
 #include "libxsim/engine.hpp"
 
@@ -35,17 +37,40 @@ const char* error_class_name(int c) {
 }
 
 MPI_Errhandler& errhandler_slot(Rank& rank, const Comm* comm) {
+    if (comm && comm->kind == CommKind::Derived) return comm->errhandler;
     if (comm && comm->kind == CommKind::Self) return rank.self_errhandler;
     return rank.world_errhandler;
 }
 
+MPI_Errhandler create_user_errhandler(MPI_Comm_errhandler_function* function) {
+    auto* h = new UserErrhandler;  // handles are few and may stay attached: never freed
+    h->function = function;
+    return reinterpret_cast<MPI_Errhandler>(h);
+}
+
+UserErrhandler* resolve_user_errhandler(MPI_Errhandler handle) {
+    if (handle == MPI_ERRHANDLER_NULL || reinterpret_cast<std::uintptr_t>(handle) % alignof(UserErrhandler) != 0)
+        return nullptr;
+    auto* h = reinterpret_cast<UserErrhandler*>(handle);
+    return h->magic == UserErrhandler::kMagic ? h : nullptr;
+}
+
 int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const std::string& detail) {
-    if (errhandler_slot(rank, comm) == MPI_ERRORS_RETURN) return error_class;
+    const MPI_Errhandler handler = errhandler_slot(rank, comm);
+    if (handler == MPI_ERRORS_RETURN) return error_class;
+    if (UserErrhandler* user = resolve_user_errhandler(handler)) {
+        // The standard passes the communicator handle and the error code; the handler
+        // may return, and then so does the call, with the error.
+        MPI_Comm handle = comm_handle(comm ? comm : &g_engine->world_comm());
+        int code = error_class;
+        user->function(&handle, &code, call);
+        return error_class;
+    }
     char where[160];
     std::snprintf(where, sizeof where, "%s on simulated rank %d (virtual time %.9f s): ", call, rank.world,
                   simtime_to_seconds(rank.clock));
     g_engine->abort_run(error_class, std::string("error in ") + where + error_class_name(error_class) + ": " +
-                                         detail + (comm ? std::string(" [communicator ") + comm->name + "]" : ""));
+                                         detail + (comm ? std::string(" [communicator ") + comm_name(*comm, rank) + "]" : ""));
 }
 
 }  // namespace xsim

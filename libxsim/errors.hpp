@@ -17,6 +17,15 @@ const char* error_class_name(int error_class);
 // The handler the calling rank has attached to `comm` (null comm: MPI_COMM_WORLD's).
 MPI_Errhandler& errhandler_slot(Rank& rank, const Comm* comm);
 
+// Error handlers made by MPI_Comm_create_errhandler (MPI_Errhandler points to one).
+struct UserErrhandler {
+    static constexpr unsigned kMagic = 0x78657268;  // "xerh"
+    unsigned magic = kMagic;
+    MPI_Comm_errhandler_function* function = nullptr;
+};
+MPI_Errhandler create_user_errhandler(MPI_Comm_errhandler_function* function);
+UserErrhandler* resolve_user_errhandler(MPI_Errhandler handle);  // null for predefined ones
+
 int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const std::string& detail);
 
 }  // namespace xsim

@@ -100,7 +100,7 @@ void arrive_clear_to_send(Engine& engine, Message* cts) {
     data->bytes = s->bytes;
     data->data_done = engine.machine().network->arrival(sender.world, cts->src, s->bytes, start);
     data->recv_request = cts->recv_request;
-    if (engine.options().payload) {
+    if (engine.options().payload || s->carries_data) {
         if (engine.is_local(cts->src)) {
             // Same process: straight into the receive buffer, which nobody may touch until
             // the receive completes (after this data event).
@@ -131,6 +131,8 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     r->kind = kind;
     r->owner = &me;
     r->comm = &comm;
+    retain(comm);
+    r->carries_data = data.always_carry;
     r->buf = const_cast<void*>(data.buf);
     r->count = data.count;
     r->type = data.type;
@@ -157,7 +159,7 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
         me.nic_send_free = start + transfer_time(data.bytes, path.bandwidth);
         m = make_event(engine, me, MessageKind::Eager, dest_world, start + path.latency);
         m->data_done = engine.machine().network->arrival(me.world, dest_world, data.bytes, start);
-        if (engine.options().payload) {
+        if (engine.options().payload || data.always_carry) {
             m->bytes = data.bytes;
             acquire_payload(m);
             pack_data(data.buf, data.count, data.type, m->payload, data.bytes);

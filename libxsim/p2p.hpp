@@ -19,6 +19,8 @@ struct Buffer {
     int count = 0;
     MPI_Datatype type = MPI_DATATYPE_NULL;
     std::uint64_t bytes = 0;   // count x type size
+    // xsim's own data (e.g. communicator construction) moves even in payload-free mode.
+    bool always_carry = false;
 };
 
 // Starts a send from the running rank `me` to communicator rank `dest` (world rank

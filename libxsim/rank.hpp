@@ -53,6 +53,9 @@ struct Rank {
     const char* current_call = nullptr;
     MPI_Errhandler world_errhandler = MPI_ERRORS_ARE_FATAL;
     MPI_Errhandler self_errhandler = MPI_ERRORS_ARE_FATAL;
+    // Per-rank counters of the predefined communicators (see comm.hpp).
+    std::uint32_t world_children = 0, self_children = 0;
+    std::uint32_t world_collectives = 0, self_collectives = 0;
     RankState state = RankState::Ready;
     MpiPhase phase = MpiPhase::Before;
     int exit_code = 0;

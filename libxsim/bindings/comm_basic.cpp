@@ -1,9 +1,11 @@
-// Communicator queries available for the predefined communicators: rank, size, name,
-// error handlers and the predefined attributes.
+// Communicator queries and per-communicator state: rank, size, name, error handlers,
+// attributes and keyvals (the predefined attributes and user ones).
 #include <mpi.h>
 
 #include <cstring>
+#include <string>
 
+#include "libxsim/attributes.hpp"
 #include "libxsim/bindings/checks.hpp"
 
 using namespace xsim;
@@ -34,19 +36,48 @@ int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, name, "name")) return e;
     if (int e = checks::pointer(scope, c, resultlen, "resultlen")) return e;
-    std::strncpy(name, c->name, MPI_MAX_OBJECT_NAME - 1);
+    std::strncpy(name, comm_name(*c, scope.rank), MPI_MAX_OBJECT_NAME - 1);
     name[MPI_MAX_OBJECT_NAME - 1] = '\0';
     *resultlen = static_cast<int>(std::strlen(name));
     return MPI_SUCCESS;
+}
+
+int MPI_Comm_set_name(MPI_Comm comm, const char* name) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_set_name");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = checks::pointer(scope, c, name, "name")) return e;
+    // Names longer than MPI_MAX_OBJECT_NAME - 1 are truncated, as the standard allows.
+    set_comm_name(*c, scope.rank, std::string(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1)).c_str());
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* handler) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_create_errhandler");
+    if (int e = checks::pointer(scope, nullptr, reinterpret_cast<const void*>(function), "function")) return e;
+    if (int e = checks::pointer(scope, nullptr, handler, "errhandler")) return e;
+    *handler = create_user_errhandler(function);
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_call_errhandler");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    int error_class = errorcode;
+    if (PMPI_Error_class(errorcode, &error_class) != MPI_SUCCESS) error_class = errorcode;
+    scope.fail(c, error_class, "raised by the application");
+    return MPI_SUCCESS;  // the handler returned: the call succeeded (MPI-4 section 9.3.6)
 }
 
 int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_set_errhandler");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    if (handler != MPI_ERRORS_RETURN && handler != MPI_ERRORS_ARE_FATAL)
+    if (handler != MPI_ERRORS_RETURN && handler != MPI_ERRORS_ARE_FATAL && !resolve_user_errhandler(handler))
         return scope.fail(c, MPI_ERR_ARG,
-                          "only MPI_ERRORS_ARE_FATAL and MPI_ERRORS_RETURN are supported as error handlers");
+                          "invalid error handler (MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN or one from "
+                          "MPI_Comm_create_errhandler)");
     errhandler_slot(scope.rank, c) = handler;
     return MPI_SUCCESS;
 }
@@ -63,7 +94,8 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* handler) {
 int MPI_Errhandler_free(MPI_Errhandler* handler) {
     XSIM_BEGIN_INITIALIZED("MPI_Errhandler_free");
     if (int e = checks::pointer(scope, nullptr, handler, "errhandler")) return e;
-    *handler = MPI_ERRHANDLER_NULL;  // only predefined handlers exist: nothing to release
+    // Handlers stay valid while attached to a communicator; xsim keeps them all.
+    *handler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;
 }
 
@@ -90,9 +122,68 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
     else if (keyval == MPI_UNIVERSE_SIZE) attribute = &universe_size;
     else if (keyval == MPI_APPNUM) attribute = &appnum;
     else if (keyval == MPI_LASTUSEDCODE) attribute = &last_used_code;
-    *flag = attribute != nullptr;
-    if (attribute) *static_cast<int**>(value) = attribute;
+    if (attribute) {
+        *flag = 1;
+        *static_cast<int**>(value) = attribute;
+        return MPI_SUCCESS;
+    }
+    if (!find_keyval(keyval)) return scope.fail(c, MPI_ERR_KEYVAL, "invalid keyval " + std::to_string(keyval));
+    void* stored = nullptr;
+    *flag = get_attribute(attributes_slot(*c, scope.rank), keyval, &stored);
+    if (*flag) *static_cast<void**>(value) = stored;
     return MPI_SUCCESS;
 }
+
+int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_set_attr");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (!find_keyval(keyval))
+        return scope.fail(c, MPI_ERR_KEYVAL, "invalid keyval " + std::to_string(keyval) +
+                                                 " (predefined attributes cannot be set)");
+    if (int e = set_attribute(attributes_slot(*c, scope.rank), comm, keyval, value))
+        return scope.fail(c, e, "the attribute delete callback failed with error " + std::to_string(e));
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_delete_attr");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (!find_keyval(keyval)) return scope.fail(c, MPI_ERR_KEYVAL, "invalid keyval " + std::to_string(keyval));
+    bool found = false;
+    if (int e = delete_attribute(attributes_slot(*c, scope.rank), comm, keyval, &found))
+        return scope.fail(c, e, "the attribute delete callback failed with error " + std::to_string(e));
+    if (!found) return scope.fail(c, MPI_ERR_KEYVAL, "no attribute is set for keyval " + std::to_string(keyval));
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove, int* keyval,
+                           void* extra_state) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_create_keyval");
+    if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
+    *keyval = create_keyval(copy, remove, extra_state);
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_free_keyval(int* keyval) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_free_keyval");
+    if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
+    if (!find_keyval(*keyval)) return scope.fail(nullptr, MPI_ERR_KEYVAL, "invalid keyval " + std::to_string(*keyval));
+    free_keyval(*keyval);
+    *keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+
+// The MPI-1 names (deprecated, still in Open MPI 4.1's mpi.h): same semantics.
+int MPI_Keyval_create(MPI_Copy_function* copy, MPI_Delete_function* remove, int* keyval, void* extra_state) {
+    return MPI_Comm_create_keyval(copy, remove, keyval, extra_state);
+}
+int MPI_Keyval_free(int* keyval) { return MPI_Comm_free_keyval(keyval); }
+int MPI_Attr_put(MPI_Comm comm, int keyval, void* value) { return MPI_Comm_set_attr(comm, keyval, value); }
+int MPI_Attr_get(MPI_Comm comm, int keyval, void* value, int* flag) {
+    return MPI_Comm_get_attr(comm, keyval, value, flag);
+}
+int MPI_Attr_delete(MPI_Comm comm, int keyval) { return MPI_Comm_delete_attr(comm, keyval); }
 
 }  // extern "C"

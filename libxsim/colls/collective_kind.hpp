@@ -7,7 +7,11 @@ namespace xsim::colls {
 enum class CollKind : std::uint8_t {
     Barrier = 1, Bcast, Reduce, Allreduce, Gather, Gatherv, Scatter, Scatterv, Allgather,
     Allgatherv, Alltoall, Alltoallv, Alltoallw, ReduceScatter, ReduceScatterBlock, Scan, Exscan,
+    // Communicator construction exchanges messages too (not selectable collectives).
+    CommDup = 24, CommSplit, CommCreate,
 };
+constexpr int kFirstCommKind = 24;
+constexpr int kLastCommKind = 26;
 constexpr int kCollKindCount = 18;  // one past the largest value (index 0 unused)
 
 struct CollNames {
@@ -37,7 +41,19 @@ constexpr CollNames kCollNames[kCollKindCount] = {
     {"MPI_Exscan", "exscan", false},
 };
 
-inline const CollNames& names(CollKind kind) { return kCollNames[static_cast<int>(kind)]; }
+constexpr CollNames kCommCreationNames[] = {
+    {"MPI_Comm_dup", "comm_dup", false},
+    {"MPI_Comm_split", "comm_split", false},
+    {"MPI_Comm_create", "comm_create", false},
+};
+
+inline bool known_kind(int kind) {
+    return (kind > 0 && kind < kCollKindCount) || (kind >= kFirstCommKind && kind <= kLastCommKind);
+}
+inline const CollNames& names(CollKind kind) {
+    const int k = static_cast<int>(kind);
+    return k >= kFirstCommKind ? kCommCreationNames[k - kFirstCommKind] : kCollNames[k];
+}
 
 // Internal messages carry the collective kind (bits 26..30) and root (bits 0..25) in their
 // tag. Receives take any tag from their source and then compare it: per source and context

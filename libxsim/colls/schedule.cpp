@@ -10,8 +10,8 @@ namespace {
 
 std::string describe(int tag) {
     const int kind = tag_kind(tag);
-    if (kind <= 0 || kind >= kCollKindCount) return "a message with unknown tag " + std::to_string(tag);
-    const CollNames& n = kCollNames[kind];
+    if (!known_kind(kind)) return "a message with unknown tag " + std::to_string(tag);
+    const CollNames& n = names(static_cast<CollKind>(kind));
     std::string s = n.mpi;
     if (n.rooted) s += " (root " + std::to_string(tag_root(tag)) + ")";
     return s;
@@ -26,7 +26,7 @@ Context::Context(Engine& e, Rank& m, const Comm& c, CollKind k, int root)
 void Context::post(Transfer t) { pending_.push_back(t); }
 
 void Context::send(int peer, const Block& data) {
-    const p2p::Buffer b{data.buf, data.count, data.type, data.bytes};
+    const p2p::Buffer b{data.buf, data.count, data.type, data.bytes, carries_data};
     Request* r = p2p::start_send(engine, me, b, comm, peer, comm.world_rank(peer, me), tag,
                                  comm.collective_context(), false);
     ++engine.stats().internal_messages;
@@ -34,7 +34,7 @@ void Context::send(int peer, const Block& data) {
 }
 
 void Context::recv(int peer, const Block& data) {
-    const p2p::Buffer b{data.buf, data.count, data.type, data.bytes};
+    const p2p::Buffer b{data.buf, data.count, data.type, data.bytes, carries_data};
     // Any tag from this peer: the tag is checked on completion (see collective_kind.hpp).
     Request* r = p2p::start_recv(engine, me, b, comm, peer, MPI_ANY_TAG, comm.collective_context());
     post({r, peer, data.bytes, true});

@@ -76,6 +76,9 @@ public:
     const bool payload;    // false: no data moves, buffers may be null
     const CollKind kind;
     const int tag;
+    // Messages move their data even in payload-free mode (xsim's own data, such as the
+    // colors and keys of MPI_Comm_split); local steps still follow `payload`.
+    bool carries_data = false;
 
     void send(int peer, const Block& data);
     void recv(int peer, const Block& data);

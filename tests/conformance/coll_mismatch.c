@@ -5,6 +5,8 @@
  *   shorter rank 1 expects more data in MPI_Bcast than the root sends
  *   longer  rank 1 expects less data in MPI_Bcast than the root sends (truncation)
  *   missing rank 0 skips an MPI_Barrier the others call (deadlock)
+ *   split   rank 0 calls MPI_Comm_split while the others call MPI_Barrier (reported
+ *           as a mismatch or a deadlock naming both calls)
  * Expected: a non-zero exit with xsim's explanation on stderr. */
 #include <mpi.h>
 #include <stdio.h>
@@ -26,6 +28,10 @@ int main(int argc, char** argv) {
         MPI_Bcast(buf, rank == 1 ? 8 : 4, MPI_INT, 0, MPI_COMM_WORLD);
     } else if (strcmp(mode, "longer") == 0) {
         MPI_Bcast(buf, rank == 1 ? 2 : 4, MPI_INT, 0, MPI_COMM_WORLD);
+    } else if (strcmp(mode, "split") == 0) {
+        MPI_Comm piece;
+        if (rank == 0) MPI_Comm_split(MPI_COMM_WORLD, 0, 0, &piece);
+        else MPI_Barrier(MPI_COMM_WORLD);
     } else if (strcmp(mode, "missing") == 0) {
         if (rank != 0) MPI_Barrier(MPI_COMM_WORLD);
     }

@@ -1,0 +1,41 @@
+// Attribute caching on communicators (MPI_Comm_create_keyval, set/get/delete_attr and
+// the MPI-1 MPI_Keyval_create / MPI_Attr_* names). Keyvals are process-wide objects; a
+// communicator's attributes are a short list, absent until the first one is set.
+#pragma once
+#include <mpi.h>
+
+#include <utility>
+#include <vector>
+
+namespace xsim {
+
+struct Keyval {
+    MPI_Comm_copy_attr_function* copy = nullptr;
+    MPI_Comm_delete_attr_function* remove = nullptr;
+    void* extra_state = nullptr;
+    bool freed = false;        // MPI_Comm_free_keyval: no new uses, attributes keep it alive
+    int attached = 0;          // attributes using it
+};
+
+struct Attributes {
+    std::vector<std::pair<int, void*>> values;  // (keyval, value)
+};
+
+// Keyvals made by MPI_Comm_create_keyval start here, above Open MPI's predefined ones.
+constexpr int kFirstUserKeyval = 1 << 20;
+
+int create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove, void* extra);
+Keyval* find_keyval(int keyval);   // null when not a live user keyval
+void free_keyval(int keyval);
+
+// Each returns MPI_SUCCESS or the error code a user callback returned.
+// Sets (replacing and deleting any previous value) the attribute of `handle`.
+int set_attribute(Attributes*& slot, MPI_Comm handle, int keyval, void* value);
+bool get_attribute(const Attributes* slot, int keyval, void** value);
+int delete_attribute(Attributes*& slot, MPI_Comm handle, int keyval, bool* found);
+// MPI_Comm_dup: copies what the keyvals' copy callbacks allow from `from` to `to`.
+int copy_attributes(const Attributes* from, MPI_Comm old_handle, Attributes*& to);
+// MPI_Comm_free: deletes all attributes (callbacks in reverse order of setting).
+int delete_all_attributes(Attributes*& slot, MPI_Comm handle);
+
+}  // namespace xsim

@@ -1,0 +1,166 @@
+// Communicator construction and destruction: MPI_Comm_dup, _split, _split_type, _create,
+// _create_group, _free, plus comparisons and the intercommunicator queries.
+#include <mpi.h>
+
+#include <string>
+
+#include "libxsim/attributes.hpp"
+#include "libxsim/bindings/checks.hpp"
+#include "libxsim/comm_create.hpp"
+#include "libxsim/comm_split.hpp"
+#include "libxsim/group.hpp"
+
+using namespace xsim;
+
+namespace {
+
+int give(MPI_Comm* out, Comm* c) {
+    *out = c ? comm_handle(c) : MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+int group_arg(CallScope& s, const Comm* c, MPI_Group handle, Group** out) {
+    *out = resolve_group(handle);
+    if (*out) return MPI_SUCCESS;
+    return s.fail(c, MPI_ERR_GROUP, "invalid group handle");
+}
+
+int split(CallScope& scope, MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
+    if (color < 0 && color != MPI_UNDEFINED)
+        return scope.fail(c, MPI_ERR_ARG, "color " + std::to_string(color) + " is negative and not MPI_UNDEFINED");
+    Comm* out = nullptr;
+    if (int e = split_comm(scope, *c, color, key, &out)) return e;
+    return give(newcomm, out);
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_dup");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
+    Comm* out = nullptr;
+    if (int e = dup_comm(scope, *c, &out)) return e;
+    return give(newcomm, out);
+}
+
+// Info hints may be ignored (MPI-4 section 9.3.3).
+int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_dup_with_info");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (info == MPI_INFO_NULL) return scope.fail(c, MPI_ERR_INFO, "MPI_INFO_NULL is not an info object");
+    if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
+    Comm* out = nullptr;
+    if (int e = dup_comm(scope, *c, &out)) return e;
+    return give(newcomm, out);
+}
+
+int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_split");
+    return split(scope, comm, color, key, newcomm);
+}
+
+// Shared memory is a simulated node of the machine model (its rank mapping).
+int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info, MPI_Comm* newcomm) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_split_type");
+    int color = MPI_UNDEFINED;
+    if (split_type == MPI_COMM_TYPE_SHARED) color = scope.engine.machine().node_of(scope.rank.world);
+    else if (split_type != MPI_UNDEFINED)
+        return scope.fail(resolve_comm(comm), MPI_ERR_ARG,
+                          "split type " + std::to_string(split_type) +
+                              " is not supported (MPI_COMM_TYPE_SHARED and MPI_UNDEFINED are)");
+    return split(scope, comm, color, key, newcomm);
+}
+
+int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_create");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    Group* g = nullptr;
+    if (int e = group_arg(scope, c, group, &g)) return e;
+    if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
+    Comm* out = nullptr;
+    if (int e = create_comm(scope, *c, *g, &out)) return e;
+    return give(newcomm, out);
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_create_group");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    Group* g = nullptr;
+    if (int e = group_arg(scope, c, group, &g)) return e;
+    if (int e = checks::tag(scope, c, tag, false)) return e;
+    if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
+    Comm* out = nullptr;
+    if (int e = create_comm_from_group(scope, *c, *g, tag, &out)) return e;
+    return give(newcomm, out);
+}
+
+int MPI_Comm_free(MPI_Comm* comm) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_free");
+    if (int e = checks::pointer(scope, nullptr, comm, "comm")) return e;
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, *comm, &c)) return e;
+    if (c->kind != CommKind::Derived)
+        return scope.fail(c, MPI_ERR_COMM, std::string("cannot free the predefined ") + c->name);
+    // Attribute delete callbacks run now (MPI-4 section 7.7.4); pending operations keep
+    // the object itself alive until they complete.
+    if (int e = delete_all_attributes(c->attributes, *comm))
+        return scope.fail(c, e, "an attribute delete callback failed with error " + std::to_string(e));
+    c->freed = true;
+    release(c);
+    *comm = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_compare");
+    const Comm *a = nullptr, *b = nullptr;
+    if (int e = checks::comm(scope, comm1, &a)) return e;
+    if (int e = checks::comm(scope, comm2, &b)) return e;
+    if (int e = checks::pointer(scope, a, result, "result")) return e;
+    if (a == b) {
+        *result = MPI_IDENT;
+        return MPI_SUCCESS;
+    }
+    Group* ga = comm_group(*a, scope.rank);
+    Group* gb = comm_group(*b, scope.rank);
+    const int groups = compare_groups(*ga, *gb);
+    release(ga);
+    release(gb);
+    *result = groups == MPI_IDENT ? MPI_CONGRUENT : groups;
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_test_inter");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = checks::pointer(scope, c, flag, "flag")) return e;
+    *flag = 0;  // xsim makes intracommunicators only
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_remote_size(MPI_Comm comm, int*) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_remote_size");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    return scope.fail(c, MPI_ERR_COMM, "not an intercommunicator");
+}
+
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group*) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_remote_group");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    return scope.fail(c, MPI_ERR_COMM, "not an intercommunicator");
+}
+
+}  // extern "C"
