@@ -94,8 +94,14 @@ public:
     void emit(Message* m);                // to a local rank or another process
     void accept_remote(Message* m);       // from another process (ProcessLink::exchange)
     Request* new_request() { return requests_.make(); }
+    // A request that refers to a communicator keeps it alive (MPI_Comm_free may come first).
+    void attach_comm(Request* r, const Comm& c) {
+        r->comm = &c;
+        retain(c);
+        r->holds_comm = true;
+    }
     void free_request(Request* r) {
-        release(r->comm);
+        if (r->holds_comm) release(r->comm);
         r->magic = 0;
         requests_.release(r);
     }

@@ -130,8 +130,7 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     Request* r = engine.new_request();
     r->kind = kind;
     r->owner = &me;
-    r->comm = &comm;
-    retain(comm);
+    engine.attach_comm(r, comm);
     r->carries_data = data.always_carry;
     r->buf = const_cast<void*>(data.buf);
     r->count = data.count;

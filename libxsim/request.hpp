@@ -28,9 +28,10 @@ struct Request {
     bool in_wait = false;       // part of the owner's current blocking wait set
     bool synchronous = false;   // MPI_Ssend / MPI_Issend
     bool carries_data = false;  // moves its data even in payload-free mode (xsim's own messages)
+    bool holds_comm = false;    // holds a reference to `comm` (Engine::attach_comm)
     Request* next = nullptr;    // posted-receive queue link
     Rank* owner = nullptr;
-    const Comm* comm = nullptr;  // holds a reference (see release(const Comm*))
+    const Comm* comm = nullptr;
     SimTime done_time = 0;
     // When the owner posted it. A rank may run ahead of events still to be processed, so a
     // receive can sit in the posted queue before messages that arrived earlier in virtual
