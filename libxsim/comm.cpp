@@ -43,15 +43,19 @@ int Comm::world_rank(int comm_rank, const Rank& caller) const {
     switch (kind) {
         case CommKind::World: return comm_rank;
         case CommKind::Self: return caller.world;
-        case CommKind::Derived: return group->world_of(comm_rank);
+        case CommKind::Derived: return (remote_group ? remote_group : group)->world_of(comm_rank);
     }
     return comm_rank;
 }
+
+int Comm::peer_size() const { return remote_group ? remote_group->size : size; }
 
 void release(const Comm* c) {
     if (!c || c->kind != CommKind::Derived || --c->refs > 0) return;
     release_context(c->context);
     release(c->group);
+    release(c->remote_group);
+    release(c->local);
     delete c->attributes;  // their delete callbacks ran at MPI_Comm_free
     const_cast<Comm*>(c)->magic = 0;
     delete c;

@@ -44,6 +44,14 @@ struct Comm {
     mutable int refs = 1;
     mutable bool freed = false;                // MPI_Comm_free was called: the handle is gone
     std::shared_ptr<const Topology> topology;  // cartesian/graph information, or null
+    // Intercommunicators: point-to-point ranks name members of `remote_group`; `local`
+    // is an internal intracommunicator over `group` (for MPI_Intercomm_merge).
+    Group* remote_group = nullptr;
+    const Comm* local = nullptr;
+
+    bool is_inter() const { return remote_group != nullptr; }
+    // How many ranks a point-to-point call may name (the remote group's size on intercomms).
+    int peer_size() const;
 
     int rank_of(const Rank& rank) const;              // the caller's rank in this comm
     int world_rank(int comm_rank, const Rank& caller) const;

@@ -28,9 +28,10 @@ int buffer(CallScope& s, const Comm* c, const void* buf, int count, MPI_Datatype
 
 int peer(CallScope& s, const Comm* c, int rank, bool any_source) {
     if (rank == MPI_PROC_NULL || (any_source && rank == MPI_ANY_SOURCE)) return MPI_SUCCESS;
-    if (rank < 0 || rank >= c->size)
-        return s.fail(c, MPI_ERR_RANK, "invalid rank " + std::to_string(rank) + " (communicator size " +
-                                           std::to_string(c->size) + ")");
+    if (rank < 0 || rank >= c->peer_size())
+        return s.fail(c, MPI_ERR_RANK, "invalid rank " + std::to_string(rank) +
+                                           (c->is_inter() ? " (remote group size " : " (communicator size ") +
+                                           std::to_string(c->peer_size()) + ")");
     return MPI_SUCCESS;
 }
 

@@ -9,6 +9,7 @@
 #include "libxsim/comm_create.hpp"
 #include "libxsim/comm_split.hpp"
 #include "libxsim/group.hpp"
+#include "libxsim/intercomm.hpp"
 
 using namespace xsim;
 
@@ -25,9 +26,16 @@ int group_arg(CallScope& s, const Comm* c, MPI_Group handle, Group** out) {
     return s.fail(c, MPI_ERR_GROUP, "invalid group handle");
 }
 
+// Dup, split and create of intercommunicators are not implemented: say so.
+int intracomm(CallScope& s, MPI_Comm handle, const Comm** out) {
+    if (int e = checks::comm(s, handle, out)) return e;
+    if (!(*out)->is_inter()) return MPI_SUCCESS;
+    return s.fail(*out, MPI_ERR_COMM, std::string(s.call) + " of an intercommunicator is not supported by xsim");
+}
+
 int split(CallScope& scope, MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
     const Comm* c = nullptr;
-    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = intracomm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
     if (color < 0 && color != MPI_UNDEFINED)
         return scope.fail(c, MPI_ERR_ARG, "color " + std::to_string(color) + " is negative and not MPI_UNDEFINED");
@@ -43,7 +51,7 @@ extern "C" {
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_dup");
     const Comm* c = nullptr;
-    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = intracomm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
     Comm* out = nullptr;
     if (int e = dup_comm(scope, *c, &out)) return e;
@@ -54,7 +62,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_dup_with_info");
     const Comm* c = nullptr;
-    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = intracomm(scope, comm, &c)) return e;
     if (info == MPI_INFO_NULL) return scope.fail(c, MPI_ERR_INFO, "MPI_INFO_NULL is not an info object");
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
     Comm* out = nullptr;
@@ -82,7 +90,7 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info, MPI_Co
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_create");
     const Comm* c = nullptr;
-    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = intracomm(scope, comm, &c)) return e;
     Group* g = nullptr;
     if (int e = group_arg(scope, c, group, &g)) return e;
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
@@ -94,7 +102,7 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
 int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_create_group");
     const Comm* c = nullptr;
-    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = intracomm(scope, comm, &c)) return e;
     Group* g = nullptr;
     if (int e = group_arg(scope, c, group, &g)) return e;
     if (int e = checks::tag(scope, c, tag, false)) return e;
@@ -145,22 +153,64 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, flag, "flag")) return e;
-    *flag = 0;  // xsim makes intracommunicators only
+    *flag = c->is_inter();
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_remote_size(MPI_Comm comm, int*) {
+int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_remote_size");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    return scope.fail(c, MPI_ERR_COMM, "not an intercommunicator");
+    if (int e = checks::pointer(scope, c, size, "size")) return e;
+    if (!c->is_inter()) return scope.fail(c, MPI_ERR_COMM, "not an intercommunicator");
+    *size = c->remote_group->size;
+    return MPI_SUCCESS;
 }
 
-int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group*) {
+int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_remote_group");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    return scope.fail(c, MPI_ERR_COMM, "not an intercommunicator");
+    if (int e = checks::pointer(scope, c, group, "group")) return e;
+    if (!c->is_inter()) return scope.fail(c, MPI_ERR_COMM, "not an intercommunicator");
+    *group = group_handle(retain(c->remote_group));
+    return MPI_SUCCESS;
+}
+
+int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                         MPI_Comm* newintercomm) {
+    XSIM_BEGIN_INITIALIZED("MPI_Intercomm_create");
+    const Comm* local = nullptr;
+    if (int e = intracomm(scope, local_comm, &local)) return e;
+    if (int e = checks::pointer(scope, local, newintercomm, "newintercomm")) return e;
+    if (local_leader < 0 || local_leader >= local->size)
+        return scope.fail(local, MPI_ERR_RANK, "invalid local leader " + std::to_string(local_leader) +
+                                                   " (communicator size " + std::to_string(local->size) + ")");
+    if (int e = checks::tag(scope, local, tag, false)) return e;
+    // peer_comm and remote_leader are significant at the local leader only.
+    const Comm* peer = nullptr;
+    if (local->rank_of(scope.rank) == local_leader) {
+        if (int e = intracomm(scope, peer_comm, &peer)) return e;
+        if (remote_leader < 0 || remote_leader >= peer->size)
+            return scope.fail(peer, MPI_ERR_RANK, "invalid remote leader " + std::to_string(remote_leader) +
+                                                      " (peer communicator size " + std::to_string(peer->size) + ")");
+        if (peer->world_rank(remote_leader, scope.rank) == scope.rank.world)
+            return scope.fail(peer, MPI_ERR_RANK, "the remote leader is the local leader itself");
+    }
+    Comm* out = nullptr;
+    if (int e = create_intercomm(scope, *local, local_leader, peer, remote_leader, tag, &out)) return e;
+    return give(newintercomm, out);
+}
+
+int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
+    XSIM_BEGIN_INITIALIZED("MPI_Intercomm_merge");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, intercomm, &c)) return e;
+    if (int e = checks::pointer(scope, c, newintracomm, "newintracomm")) return e;
+    if (!c->is_inter()) return scope.fail(c, MPI_ERR_COMM, "not an intercommunicator");
+    Comm* out = nullptr;
+    if (int e = merge_intercomm(scope, *c, high != 0, &out)) return e;
+    return give(newintracomm, out);
 }
 
 }  // extern "C"

@@ -146,6 +146,10 @@ int run(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& com
             engine.abort_run(2, e.what());
         }
     }
+    if (comm.is_inter()) {
+        *error = std::string(names(table.kind).mpi) + " on an intercommunicator is not supported by xsim";
+        return MPI_ERR_COMM;
+    }
     Context ctx(engine, me, comm, table.kind, root);
     const Algorithm<Args>* algorithm = pick(table, ctx, args);
     const int rc = run_blocking(ctx, algorithm->run(ctx, args));

@@ -1,0 +1,76 @@
+/* Intercommunicators: WORLD split into evens and odds joined by MPI_Intercomm_create
+ * (leaders: world ranks 0 and 1), point-to-point across (ranks name the remote group,
+ * statuses report the sender's local rank), remote size and group, MPI_Intercomm_merge
+ * in both orders, and a clear error for a collective on the intercommunicator.
+ * Needs at least 2 ranks; with 1 it only checks that nothing is attempted. */
+#include "conformance.h"
+
+int main(int argc, char** argv) {
+    conf_t t;
+    MPI_Comm side, inter, merged;
+    MPI_Group remote;
+    int rank, size, even, local_rank, local_size, remote_size, flag, r, cmp;
+    MPI_Init(&argc, &argv);
+    conf_init(&t, "comm_inter");
+    rank = t.rank;
+    size = t.size;
+    if (size < 2) return conf_finish(&t);
+    even = rank % 2 == 0;
+    CONF_CALL(&t, MPI_Comm_split(MPI_COMM_WORLD, even, rank, &side));
+    MPI_Comm_rank(side, &local_rank);
+    MPI_Comm_size(side, &local_size);
+    CONF_CALL(&t, MPI_Intercomm_create(side, 0, MPI_COMM_WORLD, even ? 1 : 0, 42, &inter));
+    CONF_CALL(&t, MPI_Comm_test_inter(inter, &flag));
+    CONF_CHECK(&t, flag, "test_inter is false");
+    CONF_CALL(&t, MPI_Comm_remote_size(inter, &remote_size));
+    CONF_CHECK(&t, remote_size == (even ? size / 2 : (size + 1) / 2), "remote size %d", remote_size);
+    MPI_Comm_rank(inter, &r);
+    CONF_CHECK(&t, r == local_rank, "intercomm rank %d, local %d", r, local_rank);
+    CONF_CALL(&t, MPI_Comm_remote_group(inter, &remote));
+    {
+        /* Remote rank i is world rank 2i (+1 on the odd side's view... of the evens). */
+        int in = remote_size - 1, out = -1;
+        MPI_Group world_group;
+        MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+        MPI_Group_translate_ranks(remote, 1, &in, world_group, &out);
+        CONF_CHECK(&t, out == 2 * in + (even ? 1 : 0), "remote rank %d is world %d", in, out);
+        MPI_Group_free(&world_group);
+        MPI_Group_free(&remote);
+    }
+    /* Each even local rank i exchanges with odd local rank i, when it exists. */
+    if (local_rank < size / 2) {
+        int mine = rank, theirs = -1;
+        MPI_Status st;
+        CONF_CALL(&t, MPI_Sendrecv(&mine, 1, MPI_INT, local_rank, 3, &theirs, 1, MPI_INT, MPI_ANY_SOURCE, 3, inter, &st));
+        CONF_CHECK(&t, theirs == (even ? rank + 1 : rank - 1) && st.MPI_SOURCE == local_rank,
+                   "got %d from %d", theirs, st.MPI_SOURCE);
+    }
+    /* Collectives on intercommunicators are refused loudly. */
+    {
+        int err, cls;
+        MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+        err = MPI_Barrier(inter);
+        MPI_Error_class(err, &cls);
+        CONF_CHECK(&t, cls == MPI_ERR_COMM, "barrier on an intercommunicator: class %d", cls);
+    }
+    /* Merge, odds first (evens pass high = 1): odd world ranks come first. */
+    CONF_CALL(&t, MPI_Intercomm_merge(inter, even, &merged));
+    MPI_Comm_rank(merged, &r);
+    CONF_CHECK(&t, r == (even ? size / 2 + rank / 2 : rank / 2), "merged rank %d", r);
+    {
+        long sum = 0, value = rank;
+        CONF_CALL(&t, MPI_Allreduce(&value, &sum, 1, MPI_LONG, MPI_SUM, merged));
+        CONF_CHECK(&t, sum == (long)size * (size - 1) / 2, "merged sum %ld", sum);
+    }
+    CONF_CALL(&t, MPI_Comm_free(&merged));
+    /* Same high on both sides: the side of the lower leader (the evens) first. */
+    CONF_CALL(&t, MPI_Intercomm_merge(inter, 0, &merged));
+    MPI_Comm_rank(merged, &r);
+    CONF_CHECK(&t, r == (even ? rank / 2 : (size + 1) / 2 + rank / 2), "tie merged rank %d", r);
+    CONF_CALL(&t, MPI_Comm_compare(merged, MPI_COMM_WORLD, &cmp));
+    CONF_CHECK(&t, cmp == (size == 2 ? MPI_CONGRUENT : MPI_SIMILAR), "merged compare %d", cmp);
+    CONF_CALL(&t, MPI_Comm_free(&merged));
+    CONF_CALL(&t, MPI_Comm_free(&inter));
+    CONF_CALL(&t, MPI_Comm_free(&side));
+    return conf_finish(&t);
+}
