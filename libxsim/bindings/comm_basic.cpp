@@ -175,6 +175,32 @@ int MPI_Comm_free_keyval(int* keyval) {
     return MPI_SUCCESS;
 }
 
+// Hints may be ignored (MPI-4 section 7.4.4); get_info returns a new, empty info object.
+int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_set_info");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (info == MPI_INFO_NULL) return scope.fail(c, MPI_ERR_INFO, "MPI_INFO_NULL is not an info object");
+    return MPI_SUCCESS;
+}
+
+int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_get_info");
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = checks::pointer(scope, c, info, "info")) return e;
+    if (int e = PMPI_Info_create(info)) return scope.fail(c, MPI_ERR_INTERN, "the real MPI_Info_create failed");
+    return MPI_SUCCESS;
+}
+
+// No simulated process was spawned by another job.
+int MPI_Comm_get_parent(MPI_Comm* parent) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_get_parent");
+    if (int e = checks::pointer(scope, nullptr, parent, "parent")) return e;
+    *parent = MPI_COMM_NULL;
+    return MPI_SUCCESS;
+}
+
 // The MPI-1 names (deprecated, still in Open MPI 4.1's mpi.h): same semantics.
 int MPI_Keyval_create(MPI_Copy_function* copy, MPI_Delete_function* remove, int* keyval, void* extra_state) {
     return MPI_Comm_create_keyval(copy, remove, keyval, extra_state);

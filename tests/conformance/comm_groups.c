@@ -266,7 +266,21 @@ int main(int argc, char** argv) {
     }
     MPI_Errhandler_free(&handler);
 
-    CONF_CALL(&t, MPI_Comm_free(&half));
+    /* No parent; hints are accepted and none are reported back. */
+    {
+        MPI_Comm parent = MPI_COMM_WORLD;
+        MPI_Info info;
+        int keys = -1;
+        CONF_CALL(&t, MPI_Comm_get_parent(&parent));
+        CONF_CHECK(&t, parent == MPI_COMM_NULL, "a parent communicator");
+        CONF_CALL(&t, MPI_Comm_get_info(half, &info));
+        MPI_Info_get_nkeys(info, &keys);
+        CONF_CHECK(&t, keys == 0, "get_info has %d keys", keys);
+        CONF_CALL(&t, MPI_Comm_set_info(half, info));
+        MPI_Info_free(&info);
+    }
+    CONF_CALL(&t, MPI_Comm_disconnect(&half));
+    CONF_CHECK(&t, half == MPI_COMM_NULL, "disconnect did not null the handle");
     CONF_CALL(&t, MPI_Comm_free(&dup));
     (void)s;
     return conf_finish(&t);
