@@ -21,6 +21,13 @@ int group_arg(CallScope& s, MPI_Group handle, Group** out) {
                   handle == MPI_GROUP_NULL ? "MPI_GROUP_NULL is not a group" : "invalid group handle");
 }
 
+// The two groups of a binary operation and its output pointer.
+int two_groups(CallScope& s, MPI_Group h1, MPI_Group h2, const void* out, Group** g1, Group** g2) {
+    if (int e = group_arg(s, h1, g1)) return e;
+    if (int e = group_arg(s, h2, g2)) return e;
+    return checks::pointer(s, nullptr, out, "result");
+}
+
 int give(MPI_Group* out, Group* g) {
     *out = group_handle(g);
     if (g == empty_group()) release(g);  // the predefined empty group is not counted
@@ -144,9 +151,7 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
 int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_compare");
     Group *g1 = nullptr, *g2 = nullptr;
-    if (int e = group_arg(scope, group1, &g1)) return e;
-    if (int e = group_arg(scope, group2, &g2)) return e;
-    if (int e = checks::pointer(scope, nullptr, result, "result")) return e;
+    if (int e = two_groups(scope, group1, group2, result, &g1, &g2)) return e;
     *result = compare_groups(*g1, *g2);
     return MPI_SUCCESS;
 }
@@ -154,9 +159,7 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
 int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_union");
     Group *g1 = nullptr, *g2 = nullptr;
-    if (int e = group_arg(scope, group1, &g1)) return e;
-    if (int e = group_arg(scope, group2, &g2)) return e;
-    if (int e = checks::pointer(scope, nullptr, out, "newgroup")) return e;
+    if (int e = two_groups(scope, group1, group2, out, &g1, &g2)) return e;
     std::vector<int> worlds = members_where(*g1, [](int) { return true; });
     const std::vector<int> more = members_where(*g2, [&](int w) { return g1->rank_of_world(w) == MPI_UNDEFINED; });
     worlds.insert(worlds.end(), more.begin(), more.end());
@@ -166,18 +169,14 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
 int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_intersection");
     Group *g1 = nullptr, *g2 = nullptr;
-    if (int e = group_arg(scope, group1, &g1)) return e;
-    if (int e = group_arg(scope, group2, &g2)) return e;
-    if (int e = checks::pointer(scope, nullptr, out, "newgroup")) return e;
+    if (int e = two_groups(scope, group1, group2, out, &g1, &g2)) return e;
     return give(out, make_group(members_where(*g1, [&](int w) { return g2->rank_of_world(w) != MPI_UNDEFINED; })));
 }
 
 int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_difference");
     Group *g1 = nullptr, *g2 = nullptr;
-    if (int e = group_arg(scope, group1, &g1)) return e;
-    if (int e = group_arg(scope, group2, &g2)) return e;
-    if (int e = checks::pointer(scope, nullptr, out, "newgroup")) return e;
+    if (int e = two_groups(scope, group1, group2, out, &g1, &g2)) return e;
     return give(out, make_group(members_where(*g1, [&](int w) { return g2->rank_of_world(w) == MPI_UNDEFINED; })));
 }
 
