@@ -9,6 +9,7 @@
 
 #include "libxsim/colls/buffers.hpp"
 #include "libxsim/colls/schedule.hpp"
+#include "libxsim/topology.hpp"
 
 namespace xsim::colls {
 
@@ -68,6 +69,18 @@ struct ReduceScatterArgs {
     std::int64_t total = 0;
     int count_of(int i) const { return counts ? counts[i] : block; }
     std::int64_t offset_of(int i) const { return offsets ? offsets[i] : static_cast<std::int64_t>(i) * block; }
+};
+
+// Neighbor_allgather(v) and Neighbor_alltoall(v, w): the rank's messages (which peer, which
+// block, which key; see topology.hpp) and its buffers. allgather: `mine` goes to every
+// out-neighbor; otherwise send block i goes to out-neighbor i. Receive block i comes from
+// in-neighbor i.
+struct NeighborArgs {
+    const topo::NeighborPlan* plan = nullptr;
+    bool allgather = false;
+    Block mine;
+    Blocks send;
+    Blocks recv;
 };
 
 // Closed-form message costs on the simulated machine: latency (three of them above the

@@ -24,6 +24,8 @@ extern const Algorithm<ReduceScatterArgs> reduce_scatter_reduce_scatterv, reduce
     reduce_scatter_analytic, reduce_scatter_block_analytic;
 extern const Algorithm<ReduceArgs> scan_recursive_doubling, scan_linear, scan_analytic;
 extern const Algorithm<ReduceArgs> exscan_recursive_doubling, exscan_linear, exscan_analytic;
+// One algorithm for all five neighbor collectives.
+extern const Algorithm<NeighborArgs> neighbor_linear;
 
 // The tables, one per collective (selectors.cpp).
 const Collective<BarrierArgs>& barrier_table();
@@ -43,5 +45,10 @@ const Collective<ReduceScatterArgs>& reduce_scatter_table();
 const Collective<ReduceScatterArgs>& reduce_scatter_block_table();
 const Collective<ReduceArgs>& scan_table();
 const Collective<ReduceArgs>& exscan_table();
+const Collective<NeighborArgs>& neighbor_allgather_table();
+const Collective<NeighborArgs>& neighbor_allgatherv_table();
+const Collective<NeighborArgs>& neighbor_alltoall_table();
+const Collective<NeighborArgs>& neighbor_alltoallv_table();
+const Collective<NeighborArgs>& neighbor_alltoallw_table();
 
 }  // namespace xsim::colls

@@ -30,6 +30,7 @@ std::uint64_t Blocks::bytes_of(int i) const {
 
 void* Blocks::at(int i) const {
     if (!buf) return nullptr;
+    if (byte_displs) return buf + byte_displs[i];
     if (types) return buf + displs[i];
     if (counts) return buf + static_cast<std::int64_t>(displs[i]) * extent;
     return buf + static_cast<std::int64_t>(i) * count * extent;
@@ -62,6 +63,12 @@ Blocks typed_blocks(const void* buf, const int* counts, const int* displs, const
     b.counts = counts;
     b.displs = displs;
     b.types = types;
+    return b;
+}
+
+Blocks typed_blocks(const void* buf, const int* counts, const MPI_Aint* byte_displs, const MPI_Datatype* types) {
+    Blocks b = typed_blocks(buf, counts, static_cast<const int*>(nullptr), types);
+    b.byte_displs = byte_displs;
     return b;
 }
 

@@ -21,7 +21,8 @@ Block make_block(const void* buf, int count, MPI_Datatype type);
 
 // The per-rank blocks of a gather/scatter/all-to-all buffer. Block i has count_of(i)
 // elements of type_of(i) at at(i): uniform (i x count x extent), v (displs[i] x extent)
-// or w (displs[i] bytes, types[i]). The arrays belong to the caller.
+// or w (displs[i] bytes, types[i]; byte_displs[i] instead for the MPI_Aint displacements of
+// MPI_Neighbor_alltoallw). The arrays belong to the caller.
 struct Blocks {
     char* buf = nullptr;
     int count = 0;
@@ -31,6 +32,7 @@ struct Blocks {
     const int* counts = nullptr;
     const int* displs = nullptr;
     const MPI_Datatype* types = nullptr;
+    const MPI_Aint* byte_displs = nullptr;
 
     bool uniform() const { return counts == nullptr; }
     // False for the default (a non-root's view of the root's buffer).
@@ -46,6 +48,7 @@ struct Blocks {
 Blocks uniform_blocks(const void* buf, int count, MPI_Datatype type);
 Blocks varying_blocks(const void* buf, const int* counts, const int* displs, MPI_Datatype type);
 Blocks typed_blocks(const void* buf, const int* counts, const int* displs, const MPI_Datatype* types);
+Blocks typed_blocks(const void* buf, const int* counts, const MPI_Aint* byte_displs, const MPI_Datatype* types);
 
 // Scratch for `count` elements laid out as `type` lays them out (for reductions); data()
 // is null in payload-free mode.

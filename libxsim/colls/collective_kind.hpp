@@ -7,17 +7,22 @@ namespace xsim::colls {
 enum class CollKind : std::uint8_t {
     Barrier = 1, Bcast, Reduce, Allreduce, Gather, Gatherv, Scatter, Scatterv, Allgather,
     Allgatherv, Alltoall, Alltoallv, Alltoallw, ReduceScatter, ReduceScatterBlock, Scan, Exscan,
+    NeighborAllgather, NeighborAllgatherv, NeighborAlltoall, NeighborAlltoallv, NeighborAlltoallw,
+    DistGraphCreate,  // the edge exchange of MPI_Dist_graph_create (no algorithm table)
     // Communicator construction exchanges messages too (not selectable collectives).
     CommDup = 24, CommSplit, CommCreate,
 };
 constexpr int kFirstCommKind = 24;
 constexpr int kLastCommKind = 26;
-constexpr int kCollKindCount = 18;  // one past the largest value (index 0 unused)
+constexpr int kCollKindCount = 24;  // one past the largest value (index 0 unused)
 
 struct CollNames {
     const char* mpi;  // "MPI_Allreduce", for error messages
     const char* key;  // "allreduce": XSIM_COLL_ALLREDUCE, config key collectives.allreduce
     bool rooted;
+    // The root bits of the tag hold a per-message key instead (neighbor collectives: the
+    // receiver's block, see topology.hpp).
+    bool keyed = false;
 };
 
 constexpr CollNames kCollNames[kCollKindCount] = {
@@ -39,6 +44,12 @@ constexpr CollNames kCollNames[kCollKindCount] = {
     {"MPI_Reduce_scatter_block", "reduce_scatter_block", false},
     {"MPI_Scan", "scan", false},
     {"MPI_Exscan", "exscan", false},
+    {"MPI_Neighbor_allgather", "neighbor_allgather", false, true},
+    {"MPI_Neighbor_allgatherv", "neighbor_allgatherv", false, true},
+    {"MPI_Neighbor_alltoall", "neighbor_alltoall", false, true},
+    {"MPI_Neighbor_alltoallv", "neighbor_alltoallv", false, true},
+    {"MPI_Neighbor_alltoallw", "neighbor_alltoallw", false, true},
+    {"MPI_Dist_graph_create", "dist_graph_create", false},
 };
 
 constexpr CollNames kCommCreationNames[] = {

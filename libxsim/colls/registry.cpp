@@ -46,13 +46,24 @@ std::vector<const AlgorithmInfo*> algorithms_of(CollKind kind) {
         case CollKind::ReduceScatterBlock: return infos(reduce_scatter_block_table());
         case CollKind::Scan: return infos(scan_table());
         case CollKind::Exscan: return infos(exscan_table());
+        case CollKind::NeighborAllgather: return infos(neighbor_allgather_table());
+        case CollKind::NeighborAllgatherv: return infos(neighbor_allgatherv_table());
+        case CollKind::NeighborAlltoall: return infos(neighbor_alltoall_table());
+        case CollKind::NeighborAlltoallv: return infos(neighbor_alltoallv_table());
+        case CollKind::NeighborAlltoallw: return infos(neighbor_alltoallw_table());
+        // Internal exchanges of communicator and topology construction: nothing to choose.
+        case CollKind::DistGraphCreate:
+        case CollKind::CommDup:
+        case CollKind::CommSplit:
+        case CollKind::CommCreate: return {};
     }
     return {};
 }
 
 std::string known_collectives() {
     std::string s;
-    for (int k = 1; k < kCollKindCount; ++k) s += std::string(k > 1 ? ", " : "") + kCollNames[k].key;
+    for (int k = 1; k < kCollKindCount; ++k)
+        if (!algorithms_of(static_cast<CollKind>(k)).empty()) s += std::string(k > 1 ? ", " : "") + kCollNames[k].key;
     return s;
 }
 
@@ -83,7 +94,7 @@ const Algorithm<Args>* pick(const Collective<Args>& t, const Context& c, const A
 
 void set_forced_algorithm(const std::string& collective, const std::string& algorithm) {
     for (int k = 1; k < kCollKindCount; ++k) {
-        if (collective != kCollNames[k].key) continue;
+        if (collective != kCollNames[k].key || algorithms_of(static_cast<CollKind>(k)).empty()) continue;
         std::string& slot = forced().algorithm[static_cast<std::size_t>(k)];
         if (algorithm.empty() || algorithm == "auto") {
             slot.clear();
@@ -164,6 +175,8 @@ template int run(const Collective<RootedArgs>&, Engine&, Rank&, const Comm&, int
 template int run(const Collective<AllgatherArgs>&, Engine&, Rank&, const Comm&, int, const AllgatherArgs&,
                  std::string*);
 template int run(const Collective<AlltoallArgs>&, Engine&, Rank&, const Comm&, int, const AlltoallArgs&,
+                 std::string*);
+template int run(const Collective<NeighborArgs>&, Engine&, Rank&, const Comm&, int, const NeighborArgs&,
                  std::string*);
 template int run(const Collective<ReduceScatterArgs>&, Engine&, Rank&, const Comm&, int, const ReduceScatterArgs&,
                  std::string*);

@@ -14,6 +14,7 @@ std::string describe(int tag) {
     const CollNames& n = names(static_cast<CollKind>(kind));
     std::string s = n.mpi;
     if (n.rooted) s += " (root " + std::to_string(tag_root(tag)) + ")";
+    if (n.keyed) s += " (block key " + std::to_string(tag_root(tag)) + ")";
     return s;
 }
 
@@ -25,19 +26,19 @@ Context::Context(Engine& e, Rank& m, const Comm& c, CollKind k, int root)
 
 void Context::post(Transfer t) { pending_.push_back(t); }
 
-void Context::send(int peer, const Block& data) {
+void Context::send(int peer, const Block& data, int message_tag) {
     const p2p::Buffer b{data.buf, data.count, data.type, data.bytes, carries_data};
-    Request* r = p2p::start_send(engine, me, b, comm, peer, comm.world_rank(peer, me), tag,
+    Request* r = p2p::start_send(engine, me, b, comm, peer, comm.world_rank(peer, me), message_tag,
                                  comm.collective_context(), false);
     ++engine.stats().internal_messages;
-    post({r, peer, data.bytes, false});
+    post({r, peer, data.bytes, false, message_tag});
 }
 
-void Context::recv(int peer, const Block& data) {
+void Context::recv(int peer, const Block& data, int message_tag) {
     const p2p::Buffer b{data.buf, data.count, data.type, data.bytes, carries_data};
     // Any tag from this peer: the tag is checked on completion (see collective_kind.hpp).
     Request* r = p2p::start_recv(engine, me, b, comm, peer, MPI_ANY_TAG, comm.collective_context());
-    post({r, peer, data.bytes, true});
+    post({r, peer, data.bytes, true, message_tag});
 }
 
 // Packed bytes travel as MPI_BYTE; contiguous types never use the element count, so
@@ -55,13 +56,14 @@ bool Context::check_round() {
     for (const Transfer& t : pending_) {
         if (!t.receive) continue;
         const Request& r = *t.request;
-        if (r.status_tag == tag && r.status_error == MPI_SUCCESS && r.status_bytes == t.bytes) continue;
+        if (r.status_tag == t.tag && r.status_error == MPI_SUCCESS && r.status_bytes == t.bytes) continue;
         const std::string where = std::string(names(kind).mpi) + " on rank " + std::to_string(rank) + ": ";
-        if (r.status_tag != tag) {
+        if (r.status_tag != t.tag) {
             error_class = MPI_ERR_OTHER;
-            error = where + "expected a message of " + describe(tag) + " from rank " + std::to_string(t.peer) +
+            error = where + "expected a message of " + describe(t.tag) + " from rank " + std::to_string(t.peer) +
                     " but received one of " + describe(r.status_tag) +
-                    ": the ranks called different collectives or passed different roots";
+                    (names(kind).keyed ? ": the ranks called different collectives or their neighbor lists disagree"
+                                       : ": the ranks called different collectives or passed different roots");
             return false;
         }
         error_class = r.status_error != MPI_SUCCESS ? r.status_error : MPI_ERR_OTHER;

@@ -61,6 +61,7 @@ struct Transfer {
     int peer;              // communicator rank
     std::uint64_t bytes;   // receive: the size the peer must send
     bool receive;
+    int tag;               // receive: the tag the message must carry
 };
 
 // One rank's part in one collective call.
@@ -80,8 +81,12 @@ public:
     // colors and keys of MPI_Comm_split); local steps still follow `payload`.
     bool carries_data = false;
 
-    void send(int peer, const Block& data);
-    void recv(int peer, const Block& data);
+    void send(int peer, const Block& data) { send(peer, data, tag); }
+    void recv(int peer, const Block& data) { recv(peer, data, tag); }
+    // Messages told apart by a key in the tag's root bits (keyed collectives: several
+    // messages between one pair of ranks, each for a particular block).
+    void send_keyed(int peer, const Block& data, int key) { send(peer, data, collective_tag(kind, key)); }
+    void recv_keyed(int peer, const Block& data, int key) { recv(peer, data, collective_tag(kind, key)); }
     void send_bytes(int peer, const void* buf, std::uint64_t bytes);
     void recv_bytes(int peer, void* buf, std::uint64_t bytes);
     // Adds modeled time to this rank's part (analytic algorithms).
@@ -106,6 +111,8 @@ public:
     std::string error;
 
 private:
+    void send(int peer, const Block& data, int message_tag);
+    void recv(int peer, const Block& data, int message_tag);
     void post(Transfer t);
     std::vector<Transfer> pending_;
     SimTime delay_ = 0;

@@ -95,6 +95,7 @@ const Algorithm<ReduceScatterArgs>* choose_reduce_scatter(const Context& c, cons
 
 const Algorithm<ReduceArgs>* choose_scan(const Context&, const ReduceArgs&) { return &scan_recursive_doubling; }
 const Algorithm<ReduceArgs>* choose_exscan(const Context&, const ReduceArgs&) { return &exscan_recursive_doubling; }
+const Algorithm<NeighborArgs>* choose_neighbor(const Context&, const NeighborArgs&) { return &neighbor_linear; }
 
 }  // namespace
 
@@ -192,6 +193,27 @@ const Collective<ReduceArgs>& scan_table() {
 const Collective<ReduceArgs>& exscan_table() {
     static const Collective<ReduceArgs> t{
         CollKind::Exscan, {&exscan_recursive_doubling, &exscan_linear, &exscan_analytic}, choose_exscan};
+    return t;
+}
+
+const Collective<NeighborArgs>& neighbor_allgather_table() {
+    static const Collective<NeighborArgs> t{CollKind::NeighborAllgather, {&neighbor_linear}, choose_neighbor};
+    return t;
+}
+const Collective<NeighborArgs>& neighbor_allgatherv_table() {
+    static const Collective<NeighborArgs> t{CollKind::NeighborAllgatherv, {&neighbor_linear}, choose_neighbor};
+    return t;
+}
+const Collective<NeighborArgs>& neighbor_alltoall_table() {
+    static const Collective<NeighborArgs> t{CollKind::NeighborAlltoall, {&neighbor_linear}, choose_neighbor};
+    return t;
+}
+const Collective<NeighborArgs>& neighbor_alltoallv_table() {
+    static const Collective<NeighborArgs> t{CollKind::NeighborAlltoallv, {&neighbor_linear}, choose_neighbor};
+    return t;
+}
+const Collective<NeighborArgs>& neighbor_alltoallw_table() {
+    static const Collective<NeighborArgs> t{CollKind::NeighborAlltoallw, {&neighbor_linear}, choose_neighbor};
     return t;
 }
 

@@ -248,7 +248,8 @@ TEST(Cartesian, NeighborOrderAndPlacement) {
                 const std::string& from_minus = got[static_cast<std::size_t>(r)][static_cast<std::size_t>(2 * i)];
                 const std::string& from_plus = got[static_cast<std::size_t>(r)][static_cast<std::size_t>(2 * i + 1)];
                 // The -1 neighbor sent toward +1 (its block 2i+1), the +1 neighbor toward -1.
-                EXPECT_EQ(from_minus, minus == MPI_PROC_NULL ? "" : std::to_string(minus) + ":" + std::to_string(2 * i + 1))
+                const std::string minus_sent = std::to_string(minus) + ":" + std::to_string(2 * i + 1);
+                EXPECT_EQ(from_minus, minus == MPI_PROC_NULL ? "" : minus_sent)
                     << "dims " << dims.size() << " rank " << r << " dim " << i;
                 EXPECT_EQ(from_plus, plus == MPI_PROC_NULL ? "" : std::to_string(plus) + ":" + std::to_string(2 * i))
                     << "dims " << dims.size() << " rank " << r << " dim " << i;

@@ -1,0 +1,154 @@
+// Neighbor collectives: MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v, w) on a
+// communicator with a topology (MPI_ERR_TOPOLOGY otherwise). Validate the buffers over the
+// rank's in- and out-degree, return early when nothing moves, then run the schedule of
+// colls/neighbor_linear.cpp with the rank's neighbor plan (topo::neighbor_plan).
+#include <mpi.h>
+
+#include <string>
+
+#include "libxsim/bindings/checks.hpp"
+#include "libxsim/colls/collectives.hpp"
+#include "libxsim/topology.hpp"
+
+using namespace xsim;
+using namespace xsim::colls;
+
+namespace {
+
+int any_topology(CallScope& s, const Comm* c, const Topology** out) {
+    *out = c->topology.get();
+    if (*out) return MPI_SUCCESS;
+    return s.fail(c, MPI_ERR_TOPOLOGY, "neighbor collectives need a communicator with a process topology");
+}
+
+int not_in_place(CallScope& s, const Comm* c, const void* buf) {
+    if (buf != MPI_IN_PLACE) return MPI_SUCCESS;
+    return s.fail(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed in neighbor collectives");
+}
+
+// Which buffer description a call passes: one count, counts and int displacements (v), or
+// counts, byte displacements and datatypes (w).
+enum class Form { Uniform, V, W };
+
+// The buffer of n blocks (n = in- or out-degree) of `count` x `type` each (uniform), or
+// counts[i] x type at displs[i] (v), or counts[i] x types[i] at byte displs[i] (w).
+int blocks(CallScope& s, const Comm* c, Form form, const void* buf, int n, int count, const int* counts,
+           const void* displs, MPI_Datatype type, const MPI_Datatype* types, Blocks* out) {
+    p2p::Buffer b;
+    if (form == Form::Uniform) {
+        if (count < 0) return s.fail(c, MPI_ERR_COUNT, "negative count " + std::to_string(count));
+        // With no neighbor on this side the buffer is never used and may be null.
+        if (int e = checks::buffer(s, c, buf, n > 0 ? count : 0, type, &b)) return e;
+        *out = uniform_blocks(buf, count, type);
+        return MPI_SUCCESS;
+    }
+    if (n > 0) {
+        if (int e = checks::pointer(s, c, counts, "counts")) return e;
+        if (int e = checks::pointer(s, c, displs, "displacements")) return e;
+        if (form == Form::W)
+            if (int e = checks::pointer(s, c, types, "datatypes")) return e;
+    }
+    for (int i = 0; i < n; ++i)
+        if (int e = checks::buffer(s, c, buf, counts[i], form == Form::W ? types[i] : type, &b)) return e;
+    if (form == Form::W)
+        *out = typed_blocks(buf, counts, static_cast<const MPI_Aint*>(displs), types);
+    else
+        *out = varying_blocks(buf, counts, static_cast<const int*>(displs), type);
+    return MPI_SUCCESS;
+}
+
+int dispatch(CallScope& s, const Comm* c, const Collective<NeighborArgs>& table, NeighborArgs& a,
+             const topo::NeighborPlan& plan) {
+    a.plan = &plan;
+    std::string why;
+    const int rc = colls::run(table, s.engine, s.rank, *c, 0, a, &why);
+    return rc == MPI_SUCCESS ? MPI_SUCCESS : s.fail(c, rc, why);
+}
+
+int neighbor_allgather(const char* call, const Collective<NeighborArgs>& table, Form form, const void* sendbuf,
+                       int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, const int* recvcounts,
+                       const int* displs, MPI_Datatype recvtype, MPI_Comm comm) {
+    XSIM_BEGIN_INITIALIZED(call);
+    const Comm* c = nullptr;
+    const Topology* t = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = any_topology(scope, c, &t)) return e;
+    if (int e = not_in_place(scope, c, sendbuf)) return e;
+    if (int e = not_in_place(scope, c, recvbuf)) return e;
+    const topo::NeighborPlan plan = topo::neighbor_plan(*t, c->rank_of(scope.rank));
+    NeighborArgs a;
+    a.allgather = true;
+    Blocks mine;
+    if (int e = blocks(scope, c, Form::Uniform, sendbuf, plan.outdegree, sendcount, nullptr, nullptr, sendtype, nullptr,
+                       &mine))
+        return e;
+    a.mine = mine.block(0);
+    if (int e =
+            blocks(scope, c, form, recvbuf, plan.indegree, recvcount, recvcounts, displs, recvtype, nullptr, &a.recv))
+        return e;
+    if (form == Form::Uniform && a.mine.bytes == 0 && a.recv.bytes_of(0) == 0) return MPI_SUCCESS;
+    return dispatch(scope, c, table, a, plan);
+}
+
+int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, Form form, const void* sendbuf,
+                      int sendcount, const int* sendcounts, const void* sdispls, MPI_Datatype sendtype,
+                      const MPI_Datatype* sendtypes, void* recvbuf, int recvcount, const int* recvcounts,
+                      const void* rdispls, MPI_Datatype recvtype, const MPI_Datatype* recvtypes, MPI_Comm comm) {
+    XSIM_BEGIN_INITIALIZED(call);
+    const Comm* c = nullptr;
+    const Topology* t = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = any_topology(scope, c, &t)) return e;
+    if (int e = not_in_place(scope, c, sendbuf)) return e;
+    if (int e = not_in_place(scope, c, recvbuf)) return e;
+    const topo::NeighborPlan plan = topo::neighbor_plan(*t, c->rank_of(scope.rank));
+    NeighborArgs a;
+    if (int e = blocks(scope, c, form, sendbuf, plan.outdegree, sendcount, sendcounts, sdispls, sendtype, sendtypes,
+                       &a.send))
+        return e;
+    if (int e = blocks(scope, c, form, recvbuf, plan.indegree, recvcount, recvcounts, rdispls, recvtype, recvtypes,
+                       &a.recv))
+        return e;
+    if (form == Form::Uniform && a.send.bytes_of(0) == 0 && a.recv.bytes_of(0) == 0) return MPI_SUCCESS;
+    return dispatch(scope, c, table, a, plan);
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm) {
+    return neighbor_allgather("MPI_Neighbor_allgather", neighbor_allgather_table(), Form::Uniform, sendbuf, sendcount,
+                              sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm);
+}
+
+int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+    return neighbor_allgather("MPI_Neighbor_allgatherv", neighbor_allgatherv_table(), Form::V, sendbuf, sendcount,
+                              sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm);
+}
+
+int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                          MPI_Datatype recvtype, MPI_Comm comm) {
+    return neighbor_alltoall("MPI_Neighbor_alltoall", neighbor_alltoall_table(), Form::Uniform, sendbuf, sendcount,
+                             nullptr, nullptr, sendtype, nullptr, recvbuf, recvcount, nullptr, nullptr, recvtype,
+                             nullptr, comm);
+}
+
+int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                           void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                           MPI_Comm comm) {
+    return neighbor_alltoall("MPI_Neighbor_alltoallv", neighbor_alltoallv_table(), Form::V, sendbuf, 0, sendcounts,
+                             sdispls, sendtype, nullptr, recvbuf, 0, recvcounts, rdispls, recvtype, nullptr, comm);
+}
+
+int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+    return neighbor_alltoall("MPI_Neighbor_alltoallw", neighbor_alltoallw_table(), Form::W, sendbuf, 0, sendcounts,
+                             sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL,
+                             recvtypes, comm);
+}
+
+}  // extern "C"
