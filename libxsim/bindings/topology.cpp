@@ -35,6 +35,13 @@ int topology(CallScope& s, const Comm* c, TopologyKind kind, const Topology** ou
     return s.fail(c, MPI_ERR_TOPOLOGY, std::string("the communicator does not have ") + kind_name(kind) + " topology");
 }
 
+// Topologies are defined on intracommunicators only (MPI_ERR_COMM otherwise).
+int intracomm(CallScope& s, MPI_Comm handle, const Comm** out) {
+    if (int e = checks::comm(s, handle, out)) return e;
+    if (!(*out)->is_inter()) return MPI_SUCCESS;
+    return s.fail(*out, MPI_ERR_COMM, "process topologies need an intracommunicator");
+}
+
 int check(CallScope& s, const Comm* c, int rc, const std::string& why) {
     return rc == MPI_SUCCESS ? MPI_SUCCESS : s.fail(c, rc, why);
 }
@@ -94,7 +101,7 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
     (void)reorder;
     XSIM_BEGIN_INITIALIZED("MPI_Cart_create");
     const Comm* c = nullptr;
-    if (int e = checks::comm(scope, comm_old, &c)) return e;
+    if (int e = intracomm(scope, comm_old, &c)) return e;
     if (int e = checks::pointer(scope, c, comm_cart, "comm_cart")) return e;
     if (int e = array(scope, c, dims, ndims, "dims")) return e;
     if (int e = array(scope, c, periods, ndims, "periods")) return e;
@@ -195,7 +202,7 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int
 int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
     XSIM_BEGIN_INITIALIZED("MPI_Cart_map");
     const Comm* c = nullptr;
-    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = intracomm(scope, comm, &c)) return e;
     if (int e = array(scope, c, dims, ndims, "dims")) return e;
     if (int e = array(scope, c, periods, ndims, "periods")) return e;
     if (int e = checks::pointer(scope, c, newrank, "newrank")) return e;
@@ -214,7 +221,7 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
     (void)reorder;
     XSIM_BEGIN_INITIALIZED("MPI_Graph_create");
     const Comm* c = nullptr;
-    if (int e = checks::comm(scope, comm_old, &c)) return e;
+    if (int e = intracomm(scope, comm_old, &c)) return e;
     if (int e = checks::pointer(scope, c, comm_graph, "comm_graph")) return e;
     if (int e = array(scope, c, index, nnodes, "index")) return e;
     // The edge count is read only for a valid node count (check_graph reports the others).
@@ -283,7 +290,7 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
 int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
     XSIM_BEGIN_INITIALIZED("MPI_Graph_map");
     const Comm* c = nullptr;
-    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = intracomm(scope, comm, &c)) return e;
     if (int e = array(scope, c, index, nnodes, "index")) return e;
     // The edge count is read only for a valid node count (check_graph reports the others).
     if (int e = array(scope, c, edges, nnodes > 0 && nnodes <= c->size ? index[nnodes - 1] : 0, "edges")) return e;
@@ -304,7 +311,7 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
     (void)reorder;
     XSIM_BEGIN_INITIALIZED("MPI_Dist_graph_create_adjacent");
     const Comm* c = nullptr;
-    if (int e = checks::comm(scope, comm_old, &c)) return e;
+    if (int e = intracomm(scope, comm_old, &c)) return e;
     if (int e = checks::pointer(scope, c, comm_dist_graph, "comm_dist_graph")) return e;
     if (int e = array(scope, c, sources, indegree, "sources")) return e;
     if (int e = array(scope, c, sourceweights, indegree, "sourceweights")) return e;
@@ -331,7 +338,7 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
     (void)reorder;
     XSIM_BEGIN_INITIALIZED("MPI_Dist_graph_create");
     const Comm* c = nullptr;
-    if (int e = checks::comm(scope, comm_old, &c)) return e;
+    if (int e = intracomm(scope, comm_old, &c)) return e;
     if (int e = checks::pointer(scope, c, comm_dist_graph, "comm_dist_graph")) return e;
     if (int e = array(scope, c, sources, n, "sources")) return e;
     if (int e = array(scope, c, degrees, n, "degrees")) return e;
