@@ -218,6 +218,20 @@ static void check_errors(conf_t* t) {
     CONF_CHECK(t, error_class(MPI_Graphdims_get(cart, &r, &source)) == MPI_ERR_TOPOLOGY,
                "Graphdims_get on a Cartesian communicator");
     MPI_Comm_free(&cart);
+    /* Topologies need an intracommunicator. */
+    if (t->size >= 2) {
+        MPI_Comm half, inter;
+        int one[1] = {1}, zero[1] = {0};
+        CONF_CALL(t, MPI_Comm_split(MPI_COMM_WORLD, t->rank % 2, t->rank, &half));
+        CONF_CALL(t, MPI_Intercomm_create(half, 0, MPI_COMM_WORLD, t->rank % 2 == 0 ? 1 : 0, 17, &inter));
+        MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
+        CONF_CHECK(t, error_class(MPI_Cart_create(inter, 1, one, zero, 0, &cart)) == MPI_ERR_COMM,
+                   "Cart_create on an intercommunicator");
+        CONF_CALL(t, MPI_Topo_test(inter, &status));
+        CONF_CHECK(t, status == MPI_UNDEFINED, "Topo_test of an intercommunicator = %d", status);
+        MPI_Comm_free(&inter);
+        MPI_Comm_free(&half);
+    }
 }
 
 int main(int argc, char** argv) {
