@@ -4,6 +4,7 @@
 // colls/neighbor_linear.cpp with the rank's neighbor plan (topo::neighbor_plan).
 #include <mpi.h>
 
+#include <memory>
 #include <string>
 
 #include "libxsim/bindings/checks.hpp"
@@ -57,9 +58,7 @@ int blocks(CallScope& s, const Comm* c, Form form, const void* buf, int n, int c
     return MPI_SUCCESS;
 }
 
-int dispatch(CallScope& s, const Comm* c, const Collective<NeighborArgs>& table, NeighborArgs& a,
-             const topo::NeighborPlan& plan) {
-    a.plan = &plan;
+int dispatch(CallScope& s, const Comm* c, const Collective<NeighborArgs>& table, const NeighborArgs& a) {
     std::string why;
     const int rc = colls::run(table, s.engine, s.rank, *c, 0, a, &why);
     return rc == MPI_SUCCESS ? MPI_SUCCESS : s.fail(c, rc, why);
@@ -75,8 +74,9 @@ int neighbor_allgather(const char* call, const Collective<NeighborArgs>& table, 
     if (int e = any_topology(scope, c, &t)) return e;
     if (int e = not_in_place(scope, c, sendbuf)) return e;
     if (int e = not_in_place(scope, c, recvbuf)) return e;
-    const topo::NeighborPlan plan = topo::neighbor_plan(*t, c->rank_of(scope.rank));
     NeighborArgs a;
+    a.plan = std::make_shared<const topo::NeighborPlan>(topo::neighbor_plan(*t, c->rank_of(scope.rank)));
+    const topo::NeighborPlan& plan = *a.plan;
     a.allgather = true;
     Blocks mine;
     if (int e = blocks(scope, c, Form::Uniform, sendbuf, plan.outdegree, sendcount, nullptr, nullptr, sendtype, nullptr,
@@ -87,7 +87,7 @@ int neighbor_allgather(const char* call, const Collective<NeighborArgs>& table, 
             blocks(scope, c, form, recvbuf, plan.indegree, recvcount, recvcounts, displs, recvtype, nullptr, &a.recv))
         return e;
     if (form == Form::Uniform && a.mine.bytes == 0 && a.recv.bytes_of(0) == 0) return MPI_SUCCESS;
-    return dispatch(scope, c, table, a, plan);
+    return dispatch(scope, c, table, a);
 }
 
 int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, Form form, const void* sendbuf,
@@ -101,8 +101,9 @@ int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, F
     if (int e = any_topology(scope, c, &t)) return e;
     if (int e = not_in_place(scope, c, sendbuf)) return e;
     if (int e = not_in_place(scope, c, recvbuf)) return e;
-    const topo::NeighborPlan plan = topo::neighbor_plan(*t, c->rank_of(scope.rank));
     NeighborArgs a;
+    a.plan = std::make_shared<const topo::NeighborPlan>(topo::neighbor_plan(*t, c->rank_of(scope.rank)));
+    const topo::NeighborPlan& plan = *a.plan;
     if (int e = blocks(scope, c, form, sendbuf, plan.outdegree, sendcount, sendcounts, sdispls, sendtype, sendtypes,
                        &a.send))
         return e;
@@ -110,7 +111,7 @@ int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, F
                        &a.recv))
         return e;
     if (form == Form::Uniform && a.send.bytes_of(0) == 0 && a.recv.bytes_of(0) == 0) return MPI_SUCCESS;
-    return dispatch(scope, c, table, a, plan);
+    return dispatch(scope, c, table, a);
 }
 
 }  // namespace

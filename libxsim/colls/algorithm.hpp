@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "libxsim/colls/buffers.hpp"
@@ -74,9 +75,10 @@ struct ReduceScatterArgs {
 // Neighbor_allgather(v) and Neighbor_alltoall(v, w): the rank's messages (which peer, which
 // block, which key; see topology.hpp) and its buffers. allgather: `mine` goes to every
 // out-neighbor; otherwise send block i goes to out-neighbor i. Receive block i comes from
-// in-neighbor i.
+// in-neighbor i. The plan is shared so that copies of the arguments (a nonblocking call
+// keeps one) keep it alive.
 struct NeighborArgs {
-    const topo::NeighborPlan* plan = nullptr;
+    std::shared_ptr<const topo::NeighborPlan> plan;
     bool allgather = false;
     Block mine;
     Blocks send;

@@ -33,13 +33,14 @@ std::vector<std::vector<int>> alltoall(int size, const std::function<Topology(in
     std::vector<std::vector<int>> received(static_cast<std::size_t>(size));
     auto result = run_ranks(size, [&](Engine& e, Rank& me) {
         const Topology t = topology_of(me.world);
-        const topo::NeighborPlan plan = topo::neighbor_plan(t, me.world);
+        auto plan_ptr = std::make_shared<const topo::NeighborPlan>(topo::neighbor_plan(t, me.world));
+        const topo::NeighborPlan& plan = *plan_ptr;
         std::vector<int> out(static_cast<std::size_t>(plan.outdegree));
         for (int i = 0; i < plan.outdegree; ++i) out[static_cast<std::size_t>(i)] = value(me.world, i);
         std::vector<int>& in = received[static_cast<std::size_t>(me.world)];
         in.assign(static_cast<std::size_t>(plan.indegree), -1);
         NeighborArgs a;
-        a.plan = &plan;
+        a.plan = plan_ptr;
         a.send = uniform_blocks(out.data(), 1, MPI_INT);
         a.recv = uniform_blocks(in.data(), 1, MPI_INT);
         std::string why;
@@ -73,12 +74,12 @@ TEST(NeighborCollectives, AllgatherSendsOneBlockToEveryNeighbor) {
     const Topology t = cart({2, 3}, {1, 1});  // dimension 0: both neighbors are one rank
     std::vector<std::vector<int>> received(6);
     auto result = run_ranks(6, [&](Engine& e, Rank& me) {
-        const topo::NeighborPlan plan = topo::neighbor_plan(t, me.world);
+        auto plan = std::make_shared<const topo::NeighborPlan>(topo::neighbor_plan(t, me.world));
         int mine = 100 + me.world;
         std::vector<int>& in = received[static_cast<std::size_t>(me.world)];
         in.assign(4, -1);
         NeighborArgs a;
-        a.plan = &plan;
+        a.plan = plan;
         a.allgather = true;
         a.mine = make_block(&mine, 1, MPI_INT);
         a.recv = uniform_blocks(in.data(), 1, MPI_INT);
@@ -114,11 +115,11 @@ TEST(NeighborCollectives, DisagreeingNeighborListsAreReported) {
         const int r = me.world;
         const Topology t = topo::make_dist_graph(static_cast<int>(in[r].size()), in[r].data(), MPI_UNWEIGHTED,
                                                  static_cast<int>(out[r].size()), out[r].data(), MPI_UNWEIGHTED);
-        topo::NeighborPlan plan = topo::neighbor_plan(t, r);
-        if (r == 1) plan.receives[0].key = 1;  // as if 1 believed 0 had an earlier edge to it
+        auto plan = std::make_shared<topo::NeighborPlan>(topo::neighbor_plan(t, r));
+        if (r == 1) plan->receives[0].key = 1;  // as if 1 believed 0 had an earlier edge to it
         int buf[2] = {value(r, 0), -1};
         NeighborArgs a;
-        a.plan = &plan;
+        a.plan = plan;
         a.send = uniform_blocks(buf, 1, MPI_INT);
         a.recv = uniform_blocks(buf + 1, 1, MPI_INT);
         std::string why;
