@@ -1,7 +1,9 @@
 // Neighbor collectives: MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v, w) on a
 // communicator with a topology (MPI_ERR_TOPOLOGY otherwise). Validate the buffers over the
-// rank's in- and out-degree, return early when nothing moves, then run the schedule of
-// colls/neighbor_linear.cpp with the rank's neighbor plan (topo::neighbor_plan).
+// rank's in- and out-degree, then run the schedule of colls/neighbor_linear.cpp with the
+// rank's neighbor plan (topo::neighbor_plan). There is no early return for empty calls:
+// counts need only agree between neighbors, so no rank knows that nothing moves anywhere,
+// and every rank takes part in every call (empty blocks are skipped).
 #include <mpi.h>
 
 #include <memory>
@@ -86,7 +88,6 @@ int neighbor_allgather(const char* call, const Collective<NeighborArgs>& table, 
     if (int e =
             blocks(scope, c, form, recvbuf, plan.indegree, recvcount, recvcounts, displs, recvtype, nullptr, &a.recv))
         return e;
-    if (form == Form::Uniform && a.mine.bytes == 0 && a.recv.bytes_of(0) == 0) return MPI_SUCCESS;
     return dispatch(scope, c, table, a);
 }
 
@@ -110,7 +111,6 @@ int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, F
     if (int e = blocks(scope, c, form, recvbuf, plan.indegree, recvcount, recvcounts, rdispls, recvtype, recvtypes,
                        &a.recv))
         return e;
-    if (form == Form::Uniform && a.send.bytes_of(0) == 0 && a.recv.bytes_of(0) == 0) return MPI_SUCCESS;
     return dispatch(scope, c, table, a);
 }
 
