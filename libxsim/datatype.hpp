@@ -1,5 +1,6 @@
 // Datatypes are the real library's: its sizes, extents and packing are used as they are.
-// xsim only needs a message's size in bytes and a way to move it between buffers.
+// xsim only needs a message's size in bytes, a way to move it between buffers, and to
+// keep a derived type alive while an operation still uses it after MPI_Type_free.
 #pragma once
 #include <mpi.h>
 
@@ -12,15 +13,27 @@ struct TypeLayout {
     MPI_Aint extent = 0;
     MPI_Aint true_lb = 0;
     bool contiguous = false;      // `count` elements are one block starting at buf + true_lb
+    bool predefined = false;      // a named type (never freed); else derived
 };
 
-// Returns false for an invalid or uncommitted datatype.
-bool type_layout(MPI_Datatype type, TypeLayout* out);
+enum class TypeCheck : std::uint8_t { Ok, Null, Uncommitted };
+
+// Layout of a datatype usable in communication: MPI_ERR_TYPE unless it is Ok.
+// Predefined types are looked up in a per-process cache; derived ones ask the real library.
+TypeCheck check_type(MPI_Datatype type, TypeLayout* out);
+inline bool type_layout(MPI_Datatype type, TypeLayout* out) { return check_type(type, out) == TypeCheck::Ok; }
+
+// A pending operation uses a derived type: MPI_Type_free must not release it before
+// release_type (MPI: "communication using this datatype will complete normally").
+void retain_type(MPI_Datatype type);
+void release_type(MPI_Datatype type);
+// MPI_Type_free: frees `type` in the real library now, or once its pending uses end.
+int free_type(MPI_Datatype type);
 
 // Copies count elements of `type` at `buf` into `out` (packed, `bytes` long).
 void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::uint64_t bytes);
 // Copies `bytes` packed bytes into count elements of `type` at `buf` (bytes may be fewer
-// than the buffer holds).
+// than the buffer holds, and need not be a whole number of elements).
 void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type);
 // Moves a message straight from a sender's buffer to a receiver's (both in this process).
 void copy_data(const void* send_buf, int send_count, MPI_Datatype send_type, std::uint64_t bytes,

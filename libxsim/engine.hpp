@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libxsim/comm.hpp"
+#include "libxsim/datatype.hpp"
 #include "libxsim/message.hpp"
 #include "libxsim/options.hpp"
 #include "libxsim/pool.hpp"
@@ -102,6 +103,7 @@ public:
     }
     void free_request(Request* r) {
         if (r->holds_comm) release(r->comm);
+        if (r->holds_type) release_type(r->type);
         r->magic = 0;
         requests_.release(r);
     }

@@ -125,8 +125,28 @@ void arrive_data(Engine& engine, Message* data) {
     decide(engine, r, done);
 }
 
+// Clears what one run of a persistent request decided, before it starts again.
+void reset_for_start(Request* r) {
+    r->known = false;
+    r->matched = false;
+    r->cancelled = false;
+    r->in_wait = false;
+    r->active = true;
+    r->next = nullptr;
+    r->done_time = 0;
+    r->status_source = MPI_ANY_SOURCE;
+    r->status_tag = MPI_ANY_TAG;
+    r->status_error = MPI_SUCCESS;
+    r->status_bytes = 0;
+}
+
 Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& data, const Comm& comm,
-                     int peer, int tag, std::uint32_t context) {
+                     int peer, int tag, std::uint32_t context, Request* into) {
+    if (into) {  // a persistent request keeps its arguments (and its retained datatype)
+        reset_for_start(into);
+        into->posted_at = me.clock;
+        return into;
+    }
     Request* r = engine.new_request();
     r->kind = kind;
     r->owner = &me;
@@ -140,14 +160,18 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     r->tag = tag;
     r->context = context;
     r->posted_at = me.clock;
+    if (data.derived) {
+        retain_type(data.type);
+        r->holds_type = true;
+    }
     return r;
 }
 
 }  // namespace
 
 Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
-                    int dest_world, int tag, std::uint32_t context, bool synchronous) {
-    Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context);
+                    int dest_world, int tag, std::uint32_t context, bool synchronous, Request* into) {
+    Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, into);
     s->synchronous = synchronous;
     const auto path = engine.machine().network->path(me.world, dest_world);
     const SimTime now = me.clock;
@@ -182,23 +206,36 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
 }
 
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
-                    int tag, std::uint32_t context) {
-    Request* r = new_request(engine, me, RequestKind::Recv, data, comm, source, tag, context);
+                    int tag, std::uint32_t context, Request* into) {
+    Request* r = new_request(engine, me, RequestKind::Recv, data, comm, source, tag, context, into);
     Message* m = me.unexpected.take_first([&](const Message& q) { return envelope_matches(q, source, tag, context); });
     if (m) match(engine, me, r, m, me.clock);
     else me.posted.push_back(r);
     return r;
 }
 
-Request* null_peer_request(Engine& engine, Rank& me, RequestKind kind) {
-    Request* r = engine.new_request();
-    r->kind = kind;
-    r->owner = &me;
+Request* null_peer_request(Engine& engine, Rank& me, RequestKind kind, Request* into) {
+    Request* r = into;
+    if (r) {
+        reset_for_start(r);
+    } else {
+        r = engine.new_request();
+        r->kind = kind;
+        r->owner = &me;
+    }
     r->status_source = MPI_PROC_NULL;
     r->status_tag = MPI_ANY_TAG;
     r->status_bytes = 0;
     r->known = true;
     r->done_time = me.clock;
+    return r;
+}
+
+Request* persistent_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& data, const Comm& comm,
+                            int peer, int tag, std::uint32_t context) {
+    Request* r = new_request(engine, me, kind, data, comm, peer, tag, context, nullptr);
+    r->persistent = true;
+    r->active = false;
     return r;
 }
 

@@ -21,19 +21,28 @@ struct Buffer {
     std::uint64_t bytes = 0;   // count x type size
     // xsim's own data (e.g. communicator construction) moves even in payload-free mode.
     bool always_carry = false;
+    bool derived = false;      // a derived datatype: the request retains it
 };
 
 // Starts a send from the running rank `me` to communicator rank `dest` (world rank
 // `dest_world`) on `context`. Returns the request (complete for eager sends).
+// `into`: an inactive persistent request to start instead of allocating a new one.
 Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
-                    int dest_world, int tag, std::uint32_t context, bool synchronous);
+                    int dest_world, int tag, std::uint32_t context, bool synchronous,
+                    Request* into = nullptr);
 
 // Starts a receive into `data` from communicator rank `source` (or MPI_ANY_SOURCE).
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
-                    int tag, std::uint32_t context);
+                    int tag, std::uint32_t context, Request* into = nullptr);
 
-// A request for MPI_PROC_NULL: complete at the caller's clock, empty status.
-Request* null_peer_request(Engine& engine, Rank& me, RequestKind kind);
+// A request for MPI_PROC_NULL (or a buffered send, done once its data is buffered):
+// complete at the caller's clock, empty status.
+Request* null_peer_request(Engine& engine, Rank& me, RequestKind kind, Request* into = nullptr);
+
+// An inactive persistent request (MPI_Send_init, MPI_Recv_init, ...) holding the
+// arguments that every MPI_Start uses.
+Request* persistent_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& data, const Comm& comm,
+                            int peer, int tag, std::uint32_t context);
 
 // Processes a message event at its destination (the scheduler's Message events).
 void handle_event(Engine& engine, Message* message);

@@ -29,6 +29,8 @@ struct Request {
     bool synchronous = false;   // MPI_Ssend / MPI_Issend
     bool carries_data = false;  // moves its data even in payload-free mode (xsim's own messages)
     bool holds_comm = false;    // holds a reference to `comm` (Engine::attach_comm)
+    bool buffered = false;      // persistent MPI_Bsend_init: each start is a buffered send
+    bool holds_type = false;    // retains its derived datatype (released when freed)
     Request* next = nullptr;    // posted-receive queue link
     Rank* owner = nullptr;
     const Comm* comm = nullptr;

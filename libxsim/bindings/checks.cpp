@@ -16,11 +16,16 @@ int comm(CallScope& s, MPI_Comm handle, const Comm** out) {
 int buffer(CallScope& s, const Comm* c, const void* buf, int count, MPI_Datatype type, p2p::Buffer* out) {
     if (count < 0) return s.fail(c, MPI_ERR_COUNT, "negative count " + std::to_string(count));
     TypeLayout layout;
-    if (!type_layout(type, &layout)) return s.fail(c, MPI_ERR_TYPE, "invalid datatype");
+    switch (check_type(type, &layout)) {
+        case TypeCheck::Ok: break;
+        case TypeCheck::Null: return s.fail(c, MPI_ERR_TYPE, "MPI_DATATYPE_NULL or an invalid datatype");
+        case TypeCheck::Uncommitted: return s.fail(c, MPI_ERR_TYPE, "the datatype is not committed (MPI_Type_commit)");
+    }
     out->buf = buf;
     out->count = count;
     out->type = type;
     out->bytes = layout.size * static_cast<std::uint64_t>(count);
+    out->derived = !layout.predefined;
     if (!buf && out->bytes > 0 && s.engine.options().payload)
         return s.fail(c, MPI_ERR_BUFFER, "null buffer for " + std::to_string(out->bytes) + " bytes");
     return MPI_SUCCESS;

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include "libxsim/call_scope.hpp"
+#include "libxsim/datatype.hpp"
 
 using namespace xsim;
 
@@ -87,7 +88,13 @@ XSIM_LOCAL(Type_create_darray,
 XSIM_LOCAL(Type_create_resized, (MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* out),
            (old, lb, extent, out))
 XSIM_LOCAL(Type_commit, (MPI_Datatype * t), (t))
-XSIM_LOCAL(Type_free, (MPI_Datatype * t), (t))
+XSIM_LOCAL(Type_create_keyval,
+           (MPI_Type_copy_attr_function * copy, MPI_Type_delete_attr_function* del, int* keyval, void* extra),
+           (copy, del, keyval, extra))
+XSIM_LOCAL(Type_free_keyval, (int* keyval), (keyval))
+XSIM_LOCAL(Type_set_attr, (MPI_Datatype t, int keyval, void* value), (t, keyval, value))
+XSIM_LOCAL(Type_get_attr, (MPI_Datatype t, int keyval, void* value, int* flag), (t, keyval, value, flag))
+XSIM_LOCAL(Type_delete_attr, (MPI_Datatype t, int keyval), (t, keyval))
 XSIM_LOCAL(Type_dup, (MPI_Datatype t, MPI_Datatype* out), (t, out))
 XSIM_LOCAL(Type_get_name, (MPI_Datatype t, char* name, int* len), (t, name, len))
 XSIM_LOCAL(Type_set_name, (MPI_Datatype t, const char* name), (t, name))
@@ -107,6 +114,12 @@ XSIM_LOCAL(Op_commutative, (MPI_Op op, int* commute), (op, commute))
 XSIM_LOCAL(Reduce_local, (const void* in, void* inout, int n, MPI_Datatype t, MPI_Op op), (in, inout, n, t, op))
 XSIM_LOCAL(Error_string, (int code, char* text, int* len), (code, text, len))
 XSIM_LOCAL(Error_class, (int code, int* cls), (code, cls))
+// User error classes and codes live in the real library's per-process table, shared by
+// the simulated ranks of the process; MPI makes no promise that they agree across
+// processes anyway.
+XSIM_LOCAL(Add_error_class, (int* cls), (cls))
+XSIM_LOCAL(Add_error_code, (int cls, int* code), (cls, code))
+XSIM_LOCAL(Add_error_string, (int code, const char* text), (code, text))
 XSIM_LOCAL(Info_create, (MPI_Info * info), (info))
 XSIM_LOCAL(Info_set, (MPI_Info info, const char* key, const char* value), (info, key, value))
 XSIM_LOCAL(Info_get, (MPI_Info info, const char* key, int len, char* value, int* flag), (info, key, len, value, flag))
@@ -128,6 +141,17 @@ XSIM_LOCAL_WITH_COMM(Pack, (const void* in, int n, MPI_Datatype t, void* out, in
 XSIM_LOCAL_WITH_COMM(Unpack, (const void* in, int size, int* pos, void* out, int n, MPI_Datatype t, MPI_Comm comm),
                      (in, size, pos, out, n, t, real_comm))
 XSIM_LOCAL_WITH_COMM(Pack_size, (int n, MPI_Datatype t, MPI_Comm comm, int* size), (n, t, real_comm, size))
+
+// A type still used by a pending operation is released in the real library only when
+// that operation ends (the standard lets such communication complete normally).
+int MPI_Type_free(MPI_Datatype* type) {
+    LocalCall local("MPI_Type_free");
+    if (!type) return local.result(MPI_ERR_ARG);
+    if (*type == MPI_DATATYPE_NULL) return local.result(MPI_ERR_TYPE);
+    const int rc = free_type(*type);
+    if (rc == MPI_SUCCESS) *type = MPI_DATATYPE_NULL;
+    return local.result(rc);
+}
 
 int MPI_Pcontrol(const int, ...) { return MPI_SUCCESS; }  // no profiling levels to switch
 
