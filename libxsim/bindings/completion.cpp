@@ -230,8 +230,10 @@ int MPI_Request_free(MPI_Request* request) {
     Request* r = resolve_request(*request);
     if (!r || r->owner != &scope.rank) return scope.fail(nullptr, MPI_ERR_REQUEST, "invalid request handle");
     *request = MPI_REQUEST_NULL;
-    if (r->known) scope.engine.free_request(r);  // nothing refers to a decided request any more
-    else r->freed = true;                        // released when its completion is decided
+    // Nothing refers to a decided or an inactive persistent request any more; an
+    // undecided one is released when its completion is decided.
+    if (r->known || (r->persistent && !r->active)) scope.engine.free_request(r);
+    else r->freed = true;
     return MPI_SUCCESS;
 }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bsend_buffer.hpp"
 
 using namespace xsim;
 
@@ -68,6 +69,10 @@ int MPI_Finalized(int* flag) {
 
 int MPI_Finalize(void) {
     XSIM_BEGIN_INITIALIZED("MPI_Finalize");
+    // As if MPI_Buffer_detach: buffered messages still pending are sent first.
+    void* buffer = nullptr;
+    std::uint64_t size = 0;
+    bsend::detach(scope.engine, scope.rank, &buffer, &size);
     scope.rank.phase = MpiPhase::Finalized;
     auto& stats = scope.engine.stats();
     stats.max_finalize_time = std::max(stats.max_finalize_time, scope.rank.clock);

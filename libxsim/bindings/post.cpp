@@ -2,47 +2,90 @@
 
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/requests.hpp"
+#include "libxsim/bsend_buffer.hpp"
 #include "libxsim/completion.hpp"
 
 namespace xsim::post {
 
-int send(CallScope& s, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm handle,
-         SendMode mode, Request** out) {
+int check_send(CallScope& s, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm handle,
+               Operation* out) {
+    if (int e = checks::comm(s, handle, &out->comm)) return e;
+    if (int e = checks::buffer(s, out->comm, buf, count, type, &out->data)) return e;
+    if (int e = checks::peer(s, out->comm, dest, false)) return e;
+    if (int e = checks::tag(s, out->comm, tag, false)) return e;
+    out->peer = dest;
+    out->tag = tag;
+    return MPI_SUCCESS;
+}
+
+int check_recv(CallScope& s, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm handle,
+               Operation* out) {
+    if (int e = checks::comm(s, handle, &out->comm)) return e;
+    if (int e = checks::buffer(s, out->comm, buf, count, type, &out->data)) return e;
+    if (int e = checks::peer(s, out->comm, source, true)) return e;
+    if (int e = checks::tag(s, out->comm, tag, true)) return e;
+    out->peer = source;
+    out->tag = tag;
+    return MPI_SUCCESS;
+}
+
+namespace {
+
+// A buffered send packs the message into the rank's attached buffer and sends it from
+// there; the caller's request is complete at once (its data is buffered).
+int start_buffered(CallScope& s, const Operation& op, Request** out, Request* into) {
+    const Comm& c = *op.comm;
+    char* storage = nullptr;
+    std::string why;
+    if (int e = bsend::reserve(s.engine, s.rank, op.data.bytes, &storage, &why)) return s.fail(&c, e, why);
+    if (storage) pack_data(op.data.buf, op.data.count, op.data.type, storage, op.data.bytes);
+    const p2p::Buffer packed{storage, static_cast<int>(op.data.bytes), MPI_BYTE, op.data.bytes};
+    Request* send = p2p::start_send(s.engine, s.rank, packed, c, op.peer, c.world_rank(op.peer, s.rank), op.tag,
+                                    c.context, false);
+    bsend::track(s.rank, send);
+    *out = p2p::null_peer_request(s.engine, s.rank, RequestKind::Send, into);
+    return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int start_send(CallScope& s, const Operation& op, SendMode mode, Request** out, Request* into) {
     *out = nullptr;
-    const Comm* c = nullptr;
-    p2p::Buffer data;
-    if (int e = checks::comm(s, handle, &c)) return e;
-    if (int e = checks::buffer(s, c, buf, count, type, &data)) return e;
-    if (int e = checks::peer(s, c, dest, false)) return e;
-    if (int e = checks::tag(s, c, tag, false)) return e;
-    if (dest == MPI_PROC_NULL) {
-        *out = p2p::null_peer_request(s.engine, s.rank, RequestKind::Send);
+    if (op.peer == MPI_PROC_NULL) {
+        *out = p2p::null_peer_request(s.engine, s.rank, RequestKind::Send, into);
         return MPI_SUCCESS;
     }
     auto& stats = s.engine.stats();
     ++stats.messages;
-    stats.bytes += data.bytes;
+    stats.bytes += op.data.bytes;
+    if (mode == SendMode::Buffered) return start_buffered(s, op, out, into);
     // Ready mode needs a posted receive, which a correct program guarantees; it then costs
     // what a standard send costs.
-    *out = p2p::start_send(s.engine, s.rank, data, *c, dest, c->world_rank(dest, s.rank), tag, c->context,
-                           mode == SendMode::Synchronous);
+    const Comm& c = *op.comm;
+    *out = p2p::start_send(s.engine, s.rank, op.data, c, op.peer, c.world_rank(op.peer, s.rank), op.tag, c.context,
+                           mode == SendMode::Synchronous, into);
     return MPI_SUCCESS;
+}
+
+Request* start_recv(CallScope& s, const Operation& op, Request* into) {
+    if (op.peer == MPI_PROC_NULL) return p2p::null_peer_request(s.engine, s.rank, RequestKind::Recv, into);
+    return p2p::start_recv(s.engine, s.rank, op.data, *op.comm, op.peer, op.tag, op.comm->context, into);
+}
+
+int send(CallScope& s, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm handle,
+         SendMode mode, Request** out) {
+    *out = nullptr;
+    Operation op;
+    if (int e = check_send(s, buf, count, type, dest, tag, handle, &op)) return e;
+    return start_send(s, op, mode, out);
 }
 
 int recv(CallScope& s, void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm handle,
          Request** out) {
     *out = nullptr;
-    const Comm* c = nullptr;
-    p2p::Buffer data;
-    if (int e = checks::comm(s, handle, &c)) return e;
-    if (int e = checks::buffer(s, c, buf, count, type, &data)) return e;
-    if (int e = checks::peer(s, c, source, true)) return e;
-    if (int e = checks::tag(s, c, tag, true)) return e;
-    if (source == MPI_PROC_NULL) {
-        *out = p2p::null_peer_request(s.engine, s.rank, RequestKind::Recv);
-        return MPI_SUCCESS;
-    }
-    *out = p2p::start_recv(s.engine, s.rank, data, *c, source, tag, c->context);
+    Operation op;
+    if (int e = check_recv(s, buf, count, type, source, tag, handle, &op)) return e;
+    *out = start_recv(s, op);
     return MPI_SUCCESS;
 }
 

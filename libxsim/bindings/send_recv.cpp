@@ -1,4 +1,4 @@
-// MPI point-to-point bindings: blocking, synchronous, ready and nonblocking sends and
+// MPI point-to-point bindings: blocking, synchronous, ready, buffered and nonblocking sends and
 // receives, and the combined send-receive calls.
 #include <mpi.h>
 
@@ -46,6 +46,9 @@ int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, 
 int MPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
     return blocking_send("MPI_Rsend", buf, count, type, dest, tag, comm, SendMode::Ready);
 }
+int MPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+    return blocking_send("MPI_Bsend", buf, count, type, dest, tag, comm, SendMode::Buffered);
+}
 int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
     return nonblocking_send("MPI_Isend", buf, count, type, dest, tag, comm, SendMode::Standard, req);
 }
@@ -54,6 +57,9 @@ int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag,
 }
 int MPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
     return nonblocking_send("MPI_Irsend", buf, count, type, dest, tag, comm, SendMode::Ready, req);
+}
+int MPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+    return nonblocking_send("MPI_Ibsend", buf, count, type, dest, tag, comm, SendMode::Buffered, req);
 }
 
 int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {

@@ -7,8 +7,18 @@
  * types in Bcast and Gather, and the local type calls (envelope, contents, names, sizes,
  * extents, Pack/Unpack/Pack_size, Pack_external, Type_match_size, Status_set_elements,
  * Status_set_cancelled, type attributes).
- * Argument "nopayload": run under -xsim-payload off (statuses are checked, data is not). */
+ * Argument "nopayload": run under -xsim-payload off (statuses are checked, data is not);
+ * "short": no long messages (for large runs). */
 #include "conformance.h"
+
+/* Checks of what the standard calls erroneous without naming the outcome run only under
+ * xsim, which reports such calls; other libraries may not. */
+static int under_xsim(void) {
+    char version[MPI_MAX_LIBRARY_VERSION_STRING];
+    int len = 0;
+    MPI_Get_library_version(version, &len);
+    return strstr(version, "xsim") != NULL;
+}
 
 enum { NTYPES = 13, MAXI = 64 };
 /* The typemap of `count` elements of `type` (built on MPI_INT) as int offsets, in order:
@@ -289,11 +299,12 @@ static void local_calls(conf_t* t) {
 
 int main(int argc, char** argv) {
     conf_t t;
-    int payload = 1, k, i;
+    int payload = 1, long_messages = 1, k, i;
     MPI_Init(&argc, &argv);
     conf_init(&t, "p2p_datatypes");
     for (i = 1; i < argc; i++)
         if (strcmp(argv[i], "nopayload") == 0) payload = 0;
+        else if (strcmp(argv[i], "short") == 0) long_messages = 0;
     local_calls(&t);
     for (k = 0; k < NTYPES; k++) {
         const char* name;
@@ -304,7 +315,7 @@ int main(int argc, char** argv) {
         long_count = 70000 / size + 1; /* > 64 KiB: rendezvous on every default path */
         for (nb = 0; nb < 2; nb++) {
             const int counts[3] = {1, 3, long_count};
-            for (c = 0; c < 3; c++) {
+            for (c = 0; c < (long_messages ? 3 : 2); c++) {
                 snprintf(what, sizeof what, "%s x%d %s", name, counts[c], nb ? "nonblocking" : "blocking");
                 ring_exchange(&t, payload, type, counts[c], type, counts[c], nb, what);
                 /* The same data received as plain ints, and sent as plain ints into the type. */
@@ -335,8 +346,10 @@ int main(int argc, char** argv) {
         CONF_CALL(&t, MPI_Send(buf, 3, v, to, 9, MPI_COMM_WORLD));
         rc = MPI_Wait(&r, &s);
         CONF_CHECK(&t, error_class_of(rc) == MPI_ERR_TRUNCATE, "3 vectors into 2: got class %d", error_class_of(rc));
-        CONF_CALL(&t, MPI_Get_count(&s, v, &count));
-        CONF_CHECK(&t, count == 2 || count == MPI_UNDEFINED, "truncated receive count %d", count);
+        if (under_xsim()) { /* the standard leaves the count of a truncated receive open; xsim: what was stored */
+            CONF_CALL(&t, MPI_Get_count(&s, v, &count));
+            CONF_CHECK(&t, count == 2, "truncated receive count %d", count);
+        }
         /* MPI_Recv reports it too. */
         CONF_CALL(&t, MPI_Isend(buf, 3, v, to, 10, MPI_COMM_WORLD, &r));
         rc = MPI_Recv(rbuf, 1, v, from, 10, MPI_COMM_WORLD, &s);
