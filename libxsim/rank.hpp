@@ -58,6 +58,7 @@ struct Rank {
     std::uint32_t world_collectives = 0, self_collectives = 0;
     RankState state = RankState::Ready;
     MpiPhase phase = MpiPhase::Before;
+    std::uint8_t thread_level = MPI_THREAD_SINGLE;  // what MPI_Init_thread provided
     int exit_code = 0;
 };
 

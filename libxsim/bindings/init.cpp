@@ -20,7 +20,9 @@ int initialize(CallScope& s, int required, int* provided) {
                                                                                      : "called after MPI_Finalize");
     s.rank.phase = MpiPhase::Initialized;
     // Each simulated rank is one fiber: MPI calls from other threads are not simulated.
-    if (provided) *provided = std::min(required, static_cast<int>(MPI_THREAD_FUNNELED));
+    const int level = std::clamp(required, static_cast<int>(MPI_THREAD_SINGLE), static_cast<int>(MPI_THREAD_FUNNELED));
+    s.rank.thread_level = static_cast<std::uint8_t>(level);
+    if (provided) *provided = level;
     return MPI_SUCCESS;
 }
 
@@ -42,7 +44,7 @@ int MPI_Init_thread(int*, char***, int required, int* provided) {
 int MPI_Query_thread(int* provided) {
     XSIM_BEGIN_INITIALIZED("MPI_Query_thread");
     if (int e = checks::pointer(scope, nullptr, provided, "provided")) return e;
-    *provided = MPI_THREAD_FUNNELED;
+    *provided = scope.rank.thread_level;
     return MPI_SUCCESS;
 }
 
