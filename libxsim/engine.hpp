@@ -133,6 +133,8 @@ private:
     void run_fiber(Rank& rank);
     void check_stack(Rank& rank, const char* call);
     [[noreturn]] void finish_rank(Rank& rank, int exit_code);
+    void prefetch(const Event& next) const;
+    [[gnu::noinline]] void note_suspend_depth(const Rank& rank);
 
     Options options_;
     Placement placement_;
@@ -152,6 +154,7 @@ private:
     RunStats stats_;
     Rank* current_ = nullptr;
     bool inside_xsim_ = false;
+    std::size_t resume_bytes_ = 1024;  // stack bytes a resumed rank touches (see prefetch)
     std::int64_t live_ = 0;
     // The application's main and its argument vector (shared by all ranks).
     MainFunction main_ = nullptr;

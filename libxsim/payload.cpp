@@ -27,6 +27,7 @@ void acquire_payload(Message* m) {
     if (c >= 0 && g_free[c]) {
         FreeBlock* b = g_free[c];
         g_free[c] = b->next;
+        __builtin_prefetch(g_free[c], 1);  // usually cold at scale; needed by the next acquire
         m->payload = reinterpret_cast<char*>(b);
         return;
     }

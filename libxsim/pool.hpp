@@ -22,6 +22,9 @@ public:
         if (!free_) grow();
         Slot* slot = free_;
         free_ = slot->next;
+        // The free list is in release order, which at scale is far from allocation order:
+        // the next slot is usually cold. Fetch it now, while this one is in use.
+        __builtin_prefetch(free_, 1);
         ++live_;
         return new (slot->storage) T(std::forward<Args>(args)...);
     }
