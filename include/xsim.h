@@ -19,6 +19,16 @@ void xsim_compute(double seconds);
 /* Modeled compute of `flops` floating-point operations at the rank's processor rate. */
 void xsim_compute_flops(double flops);
 
+/* Named compute regions, for calibrating application models (see README, "Regions").
+ * Enclose a compute phase (no MPI calls inside) with begin/end of the same name; regions
+ * do not nest. With -xsim-regions-out FILE, xsim records the simulated time each region
+ * took (mean over all calls of all ranks) and writes FILE; with -xsim-regions-in FILE,
+ * xsim_region_end advances the rank's clock by the recorded mean instead of measuring.
+ * An unknown name (replay), a nested or unbalanced call, or a bad name ends the run with
+ * a message. Names: 1-128 printable characters, no space and no '#'. */
+void xsim_region_begin(const char *name);
+void xsim_region_end(const char *name);
+
 #ifdef __cplusplus
 }
 #endif

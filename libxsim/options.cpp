@@ -28,6 +28,8 @@ constexpr OptionSpec kOptions[] = {
      "off: application-model mode, only message envelopes move (no payload, buffers untouched)"},
     {"-xsim-progress", "auto|on|off", "progress line on stderr (auto: only when stderr is a terminal)"},
     {"-xsim-quiet", nullptr, "same as -xsim-progress off"},
+    {"-xsim-regions-out", "FILE", "record the simulated time of xsim_region_begin/end regions into FILE"},
+    {"-xsim-regions-in", "FILE", "model run: each xsim_region_end advances the clock by FILE's recorded mean"},
     {"-xsim-help", nullptr, "print this help and exit"},
 };
 
@@ -79,6 +81,9 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         else throw OptionError("-xsim-progress: expected 'auto', 'on' or 'off', got '" + value + "'");
     } else if (name == "-xsim-quiet") {
         o.progress = ProgressMode::Off;
+    } else if (name == "-xsim-regions-out" || name == "-xsim-regions-in") {
+        if (value.empty()) throw OptionError(name + ": expected a file name");
+        (name == "-xsim-regions-out" ? o.regions_out : o.regions_in) = value;
     } else if (name == "-xsim-help") {
         o.help = true;
     }
@@ -152,6 +157,8 @@ CommandLine parse_command_line(int argc, char** argv, const char* env_options) {
         ++i;
     }
     cl.app_argv.push_back(nullptr);
+    if (!cl.options.regions_out.empty() && !cl.options.regions_in.empty())
+        throw OptionError("-xsim-regions-out and -xsim-regions-in: a run either records regions or replays them, not both");
     return cl;
 }
 

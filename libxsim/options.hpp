@@ -21,6 +21,8 @@ struct Options {
     bool payload = true;
     ProgressMode progress = ProgressMode::Auto;
     bool help = false;
+    std::string regions_out;            // -xsim-regions-out: record region times into this file
+    std::string regions_in;             // -xsim-regions-in: replay region times from this file
 };
 
 class OptionError : public std::runtime_error {

@@ -16,6 +16,8 @@
 #include "libxsim/executable_inspection.hpp"
 #include "libxsim/options.hpp"
 #include "libxsim/pmpi_link.hpp"
+#include "libxsim/region_file.hpp"
+#include "libxsim/regions.hpp"
 #include "libxsim/run_report.hpp"
 #include "libxsim/stack_guard.hpp"
 #include "libxsim/startup_checks.hpp"
@@ -72,6 +74,11 @@ int simulate(int argc, char** argv, char** envp) {
     } catch (const net::ConfigError& e) {
         return refuse(process, e.what());
     }
+    try {
+        regions::configure(cl.options);
+    } catch (const RegionFileError& e) {
+        return refuse(process, "-xsim-regions-in " + std::string(e.what()));
+    }
     const Engine::Placement placement{static_cast<int>(ranks), process, processes};
     if (std::string why = check_memory_budget(cl.options, placement); !why.empty()) return refuse(process, why);
 
@@ -91,6 +98,7 @@ int simulate(int argc, char** argv, char** envp) {
             code = 1;
         } else {
             code = worst_exit_code(engine);
+            code = std::max(code, regions::finish(engine));
         }
         if (!cl.options.report_path.empty())
             write_run_report(engine, cl.options.report_path, PMPI_Wtime() - wall_start, code);

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Record, then replay, the regions of tests/mpi/regions.c and compare.
+# usage: regions_replay.sh <regions exe> <N> [--timeout SEC]
+#   1. record: mpirun -np 2 <exe> -xsim-np N -xsim-compute measured -xsim-regions-out F
+#   2. F must be a valid regions file: setup called N times, step 4N times.
+#   3. replay: the skeleton (XSIM_REGIONS_SKELETON=1: no compute in the regions) with
+#      -xsim-compute none -xsim-regions-in F, on P = 1 and P = 2.
+#   4. empty: the skeleton without a regions file (regions take no time), P = 2.
+# Passes when: both replays print the same VTIME (determinism); in each replay every
+# region's summed duration equals calls x F's mean_s (1e-9 relative); the recorded run's
+# sums equal calls x mean_s within 1 % (its MPI_Wtime brackets also hold a little host
+# time outside the regions); the replay's end time is the empty run's plus setup's mean
+# plus 4 x step's mean (every rank runs the same regions, so they shift the whole timeline;
+# 2 ns for the printed precision) and at most 1.05 x the recorded run's (which waited in
+# each allreduce for its slowest rank).
+set -u -o pipefail
+[[ $# -ge 2 ]] || { sed -n '2,13p' "$0" >&2; exit 2; }
+exe=$1 n=$2
+timeout_s=240
+[[ ${3:-} == --timeout ]] && timeout_s=$4
+MPIRUN=${MPIRUN:-mpirun}
+read -r -a flags <<<"${MPIRUN_FLAGS:---allow-run-as-root --oversubscribe}"
+work=$(mktemp -d "${TMPDIR:-/tmp}/xsim_regions.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+fail() { echo "regions_replay: FAILED: $*"; for f in "$work"/*.out "$work"/*.err "$work"/regions.txt; do [[ -f $f ]] && { echo "----- $f"; tail -n 20 "$f"; }; done; exit 1; }
+
+run() {  # run TAG P SKELETON(0|1) -- xsim options
+    local tag=$1 p=$2 skeleton=$3; shift 4
+    echo "regions_replay: $tag: XSIM_REGIONS_SKELETON=$skeleton $MPIRUN -np $p $exe -xsim-np $n $*"
+    timeout --kill-after=10 "$timeout_s" env XSIM_REGIONS_SKELETON="$skeleton" "$MPIRUN" "${flags[@]}" \
+        -x XSIM_REGIONS_SKELETON -np "$p" "$exe" -xsim-np "$n" "$@" >"$work/$tag.out" 2>"$work/$tag.err" </dev/null ||
+        fail "$tag: exit status $?"
+    grep -q '^PASS regions' "$work/$tag.out" || fail "$tag: no PASS line"
+    grep -E '^(VTIME|REGION) ' "$work/$tag.out" | sed "s/^/    $tag: /"
+}
+
+run record 2 0 -- -xsim-compute measured -xsim-regions-out "$work/regions.txt"
+[[ -s $work/regions.txt ]] || fail "record: no regions file written"
+sed 's/^/    file: /' "$work/regions.txt"
+head -n 1 "$work/regions.txt" | grep -qx 'xsim-regions 1' || fail "regions file header"
+calls() { awk -v r="$1" '$1 == r { print $2 }' "$work/regions.txt"; }
+[[ $(calls setup) == "$n" ]] || fail "setup: calls $(calls setup), expected $n"
+[[ $(calls step) == "$((4 * n))" ]] || fail "step: calls $(calls step), expected $((4 * n))"
+
+run replay1 1 1 -- -xsim-compute none -xsim-regions-in "$work/regions.txt"
+run replay2 2 1 -- -xsim-compute none -xsim-regions-in "$work/regions.txt"
+
+run empty 2 1 -- -xsim-compute none
+
+vtime() { awk '$1 == "VTIME" { print $3 }' "$work/$1.out"; }
+mean() { awk -v r="$1" '$1 == r { print $3 }' "$work/regions.txt"; }
+[[ $(vtime replay1) == "$(vtime replay2)" ]] || fail "replay VTIME differs between P=1 ($(vtime replay1)) and P=2 ($(vtime replay2))"
+for r in setup step; do
+    rec=$(awk -v r="$r" '$1 == "REGION" && $2 == r { print $4 }' "$work/record.out")
+    rep=$(awk -v r="$r" '$1 == "REGION" && $2 == r { print $4 }' "$work/replay2.out")
+    awk -v m="$(mean "$r")" -v c="$(calls "$r")" -v rep="$rep" -v rec="$rec" 'BEGIN {
+        d1 = rep - c * m; if (d1 < 0) d1 = -d1
+        d2 = rec - c * m; if (d2 < 0) d2 = -d2
+        exit !(d1 <= 1e-9 * rep + 1e-12 && d2 <= 0.01 * rec + 1e-6) }' ||
+        fail "$r: replayed sum $rep, recorded sum $rec, calls x mean $(calls "$r") x $(mean "$r")"
+done
+awk -v a="$(vtime replay2)" -v e="$(vtime empty)" -v s="$(mean setup)" -v t="$(mean step)" -v b="$(vtime record)" \
+    'BEGIN { d = a - (e + s + 4 * t); if (d < 0) d = -d; exit !(d <= 2e-9 && a <= 1.05 * b) }' ||
+    fail "replay end time $(vtime replay2): expected empty $(vtime empty) + $(mean setup) + 4 x $(mean step), and <= 1.05 x recorded $(vtime record)"
+echo "regions_replay: OK"
