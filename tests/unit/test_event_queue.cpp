@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <random>
+#include <set>
 
 #include "pdes/event_queue.hpp"
 #include "pdes/stack_arena.hpp"
@@ -26,6 +27,65 @@ TEST(EventQueue, PopsInTimeThenOrder) {
     }
     EXPECT_TRUE(q.empty());
     EXPECT_EQ(q.next_time(), kNever);
+}
+
+// Pushes mostly in order (the sorted run) mixed with out-of-order ones (the heap) and
+// pops interleaved with pushes, as the engine does: the pop order is that of a sort.
+TEST(EventQueue, InterleavedMostlySortedPushesPopInOrder) {
+    EventQueue q;
+    auto less = [](const EventKey& x, const EventKey& y) { return x < y; };
+    std::multiset<EventKey, decltype(less)> pending(less);  // the reference
+    std::mt19937 rng(11);
+    SimTime now = 0;
+    std::uint32_t seq = 0;
+    std::size_t pops = 0;
+    for (int round = 0; round < 200; ++round) {
+        const int n = static_cast<int>(rng() % 300);
+        for (int i = 0; i < n; ++i) {
+            // In order mostly; every 7th at a random later time; never before `now`.
+            const SimTime t = (i % 7 == 6) ? now + static_cast<SimTime>(rng() % 1000) : now + 10 + i / 50;
+            const auto cls = (rng() % 2) ? EventClass::RankRun : EventClass::Message;
+            const EventKey k{t, event_order(cls, static_cast<std::uint32_t>(i), seq++)};
+            pending.insert(k);
+            q.push({k, nullptr});
+        }
+        const int burst = static_cast<int>(rng() % 400);
+        for (int i = 0; i < burst && !q.empty(); ++i) {
+            ASSERT_EQ(q.size(), pending.size());
+            EXPECT_EQ(q.next_time(), pending.begin()->time);
+            const EventKey k = q.pop().key;
+            ASSERT_EQ(k.time, pending.begin()->time) << pops;
+            ASSERT_EQ(k.order, pending.begin()->order) << pops;
+            pending.erase(pending.begin());
+            now = k.time;
+            ++pops;
+        }
+    }
+    while (!q.empty()) {
+        const EventKey k = q.pop().key;
+        ASSERT_EQ(k.order, pending.begin()->order);
+        pending.erase(pending.begin());
+    }
+    EXPECT_TRUE(pending.empty());
+    EXPECT_GT(pops, 1000u);
+}
+
+// Everything pushed first in ascending order except a few: a plain sorted drain.
+TEST(EventQueue, SortedRunAndHeapDrainLikeOneHeap) {
+    EventQueue q;
+    std::vector<EventKey> keys;
+    for (std::uint32_t i = 0; i < 10000; ++i) {
+        const SimTime t = (i % 97 == 0) ? static_cast<SimTime>(i / 3) : static_cast<SimTime>(i);
+        keys.push_back({t, event_order(EventClass::Message, i % 13, i)});
+        q.push({keys.back(), nullptr});
+    }
+    std::sort(keys.begin(), keys.end());
+    for (const auto& k : keys) {
+        const Event e = q.pop();
+        ASSERT_EQ(e.key.time, k.time);
+        ASSERT_EQ(e.key.order, k.order);
+    }
+    EXPECT_TRUE(q.empty());
 }
 
 TEST(EventQueue, MessagesBeforeRankRunsAtEqualTimeAndLowerRankFirst) {
