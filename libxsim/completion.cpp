@@ -2,11 +2,16 @@
 
 #include <algorithm>
 
+#include "libxsim/colls/nonblocking.hpp"
 #include "libxsim/p2p.hpp"
 
 namespace xsim::completion {
 
 void decided(Engine& engine, Request* r) {
+    if (r->parent) {  // a message of a nonblocking collective: its round may be over
+        colls::child_decided(engine, r);
+        return;
+    }
     Rank& owner = *r->owner;
     if (r->freed) {  // MPI_Request_free'd earlier: nobody will wait for it
         engine.free_request(r);
@@ -35,10 +40,11 @@ void begin_wait(Rank& me, WaitMode mode, Request* const* reqs, int n) {
         if (!r->known) {
             ++me.wait.unknown;
             // The first undecided request names the peer in a deadlock report.
-            if (me.blocked.peer == MPI_PROC_NULL) {
+            if (me.blocked.peer == MPI_PROC_NULL && !me.blocked.nonblocking_collective) {
                 me.blocked.peer = r->peer;
                 me.blocked.tag = r->tag;
                 me.blocked.context = r->context;
+                me.blocked.nonblocking_collective = r->kind == RequestKind::Collective;
             }
         }
     }

@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "libxsim/colls/collective_kind.hpp"
+
 namespace xsim {
 namespace {
 
@@ -23,6 +25,11 @@ std::string describe(const Rank& r) {
     const BlockedIn& b = r.blocked;
     key << (b.call ? b.call : r.current_call ? r.current_call : "(unknown call)");
     const bool collective = b.context % 2 == 1;
+    if (b.nonblocking_collective) {  // waiting on a nonblocking collective's request
+        key << " for " << colls::describe_signature(static_cast<std::uint32_t>(b.tag)) << " on "
+            << comm_name(b.context);
+        return key.str();
+    }
     if (collective) {
         key << " on " << comm_name(b.context);
         return key.str();

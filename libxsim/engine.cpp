@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "libxsim/colls/nonblocking.hpp"
 #include "libxsim/p2p.hpp"
 #include "libxsim/payload.hpp"
 #include "libxsim/stack_guard.hpp"
@@ -216,6 +217,14 @@ void Engine::catch_up(Rank& rank) {
     rank.state = RankState::Ready;
     note_suspend_depth(rank);
     rank.fiber.suspend();
+}
+
+void Engine::free_request(Request* r) {
+    delete r->collective;
+    if (r->holds_comm) release(r->comm);
+    if (r->holds_type) release_type(r->type);
+    r->magic = 0;
+    requests_.release(r);
 }
 
 void Engine::free_message(Message* m) {

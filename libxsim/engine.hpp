@@ -101,12 +101,8 @@ public:
         retain(c);
         r->holds_comm = true;
     }
-    void free_request(Request* r) {
-        if (r->holds_comm) release(r->comm);
-        if (r->holds_type) release_type(r->type);
-        r->magic = 0;
-        requests_.release(r);
-    }
+    // Releases a request (and a nonblocking collective's state and references with it).
+    void free_request(Request* r);
 
     // Ends the whole run (all real processes) after printing `why`; never returns.
     [[noreturn]] void abort_run(int exit_code, const std::string& why);

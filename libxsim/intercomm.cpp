@@ -84,7 +84,8 @@ int create_intercomm(CallScope& scope, const Comm& local, int local_leader, cons
     if (local.rank_of(me) == local_leader) {
         std::vector<std::int32_t> mine = encode_group(*local_group), theirs;
         mine.insert(mine.begin(), me.world);
-        colls::Context ctx(scope.engine, me, *peer, colls::CollKind::CommCreate, 0);
+        // Only the leaders talk on the peer communicator: not a call of all its members.
+        colls::Context ctx(scope.engine, me, *peer, colls::CollKind::CommCreate, 0, colls::CallForm::Leaders);
         if (int e = run(scope, ctx, swap_with_remote_leader(ctx, remote_leader, mine, theirs), *peer)) {
             release(local_group);
             return e;
@@ -126,7 +127,7 @@ int merge_intercomm(CallScope& scope, const Comm& inter, bool high, Comm** out) 
     std::vector<std::int32_t> info;
     if (inter.my_rank == 0) {
         std::vector<std::int32_t> mine{high ? 1 : 0, me.world}, theirs;
-        colls::Context ctx(scope.engine, me, inter, colls::CollKind::CommCreate, 0);
+        colls::Context ctx(scope.engine, me, inter, colls::CollKind::CommCreate, 0, colls::CallForm::Leaders);
         if (int e = run(scope, ctx, swap_with_remote_leader(ctx, 0, mine, theirs), inter)) return e;
         info = theirs;
     }

@@ -30,6 +30,7 @@ struct Message {
     std::uint64_t recv_request = 0; // receiver's request (ClearToSend, Data)
     MessageKind kind = MessageKind::Eager;
     bool has_payload = false;       // payload bytes travel with this event
+    std::uint32_t signature = 0;    // collectives: which collective and root sent it (checked on receipt)
     char* payload = nullptr;        // owned copy of the packed data, or null
 };
 

@@ -43,6 +43,7 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
     r->status_tag = m->tag;
     r->status_bytes = std::min(m->bytes, r->bytes);
     r->status_error = m->bytes > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    r->status_signature = m->signature;
     if (m->kind == MessageKind::RequestToSend) {
         Message* cts = make_event(engine, receiver, MessageKind::ClearToSend, m->src,
                                   when + latency(engine, receiver.world, m->src));
@@ -141,10 +142,10 @@ void reset_for_start(Request* r) {
 }
 
 Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& data, const Comm& comm,
-                     int peer, int tag, std::uint32_t context, Request* into) {
+                     int peer, int tag, std::uint32_t context, SimTime now, Request* into) {
     if (into) {  // a persistent request keeps its arguments (and its retained datatype)
         reset_for_start(into);
-        into->posted_at = me.clock;
+        into->posted_at = now;
         return into;
     }
     Request* r = engine.new_request();
@@ -159,7 +160,7 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     r->peer = peer;
     r->tag = tag;
     r->context = context;
-    r->posted_at = me.clock;
+    r->posted_at = now;
     if (data.derived) {
         retain_type(data.type);
         r->holds_type = true;
@@ -170,11 +171,11 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
 }  // namespace
 
 Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
-                    int dest_world, int tag, std::uint32_t context, bool synchronous, Request* into) {
-    Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, into);
+                    int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
+                    Request* into, std::uint32_t signature) {
+    Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, now, into);
     s->synchronous = synchronous;
     const auto path = engine.machine().network->path(me.world, dest_world);
-    const SimTime now = me.clock;
     const bool eager = data.bytes <= path.eager_limit;
     Message* m;
     if (eager) {
@@ -197,6 +198,7 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
     m->src_comm_rank = comm.rank_of(me);
     m->tag = tag;
     m->context = context;
+    m->signature = signature;
     // Eager sends complete now unless synchronous; the others learn their completion from
     // the receiver (clear-to-send or acknowledgement), which finds them by this address.
     if (!eager || synchronous) m->send_request = reinterpret_cast<std::uint64_t>(s);
@@ -206,10 +208,10 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
 }
 
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
-                    int tag, std::uint32_t context, Request* into) {
-    Request* r = new_request(engine, me, RequestKind::Recv, data, comm, source, tag, context, into);
+                    int tag, std::uint32_t context, SimTime now, Request* into) {
+    Request* r = new_request(engine, me, RequestKind::Recv, data, comm, source, tag, context, now, into);
     Message* m = me.unexpected.take_first([&](const Message& q) { return envelope_matches(q, source, tag, context); });
-    if (m) match(engine, me, r, m, me.clock);
+    if (m) match(engine, me, r, m, now);
     else me.posted.push_back(r);
     return r;
 }
@@ -233,7 +235,7 @@ Request* null_peer_request(Engine& engine, Rank& me, RequestKind kind, Request* 
 
 Request* persistent_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& data, const Comm& comm,
                             int peer, int tag, std::uint32_t context) {
-    Request* r = new_request(engine, me, kind, data, comm, peer, tag, context, nullptr);
+    Request* r = new_request(engine, me, kind, data, comm, peer, tag, context, me.clock, nullptr);
     r->persistent = true;
     r->active = false;
     return r;

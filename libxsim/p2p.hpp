@@ -24,16 +24,19 @@ struct Buffer {
     bool derived = false;      // a derived datatype: the request retains it
 };
 
-// Starts a send from the running rank `me` to communicator rank `dest` (world rank
-// `dest_world`) on `context`. Returns the request (complete for eager sends).
-// `into`: an inactive persistent request to start instead of allocating a new one.
+// Starts a send from rank `me` to communicator rank `dest` (world rank `dest_world`) on
+// `context` at virtual time `now` (the rank's clock, or a nonblocking collective's own
+// progress). Returns the request (complete for eager sends). `into`: an inactive
+// persistent request to start instead of allocating a new one. `signature` travels with
+// the message (collectives check it on receipt).
 Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
-                    int dest_world, int tag, std::uint32_t context, bool synchronous,
-                    Request* into = nullptr);
+                    int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
+                    Request* into = nullptr, std::uint32_t signature = 0);
 
-// Starts a receive into `data` from communicator rank `source` (or MPI_ANY_SOURCE).
+// Starts a receive into `data` from communicator rank `source` (or MPI_ANY_SOURCE), posted
+// at virtual time `now`.
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
-                    int tag, std::uint32_t context, Request* into = nullptr);
+                    int tag, std::uint32_t context, SimTime now, Request* into = nullptr);
 
 // A request for MPI_PROC_NULL (or a buffered send, done once its data is buffered):
 // complete at the caller's clock, empty status.

@@ -17,7 +17,8 @@ struct WireHeader {
     std::int32_t src, dst, src_comm_rank, tag;
     std::uint32_t context, seq;
     std::uint64_t bytes, send_request, recv_request;
-    std::uint8_t kind, has_payload, pad[6];
+    std::uint8_t kind, has_payload, pad[2];
+    std::uint32_t signature;
 };
 
 constexpr int kExchangeTag = 7;
@@ -42,6 +43,7 @@ void PmpiLink::post(int process, const Message& m) {
     h.recv_request = m.recv_request;
     h.kind = static_cast<std::uint8_t>(m.kind);
     h.has_payload = m.has_payload ? 1 : 0;
+    h.signature = m.signature;
     auto& box = outboxes_[static_cast<std::size_t>(process)];
     const char* raw = reinterpret_cast<const char*>(&h);
     box.insert(box.end(), raw, raw + sizeof h);
@@ -95,6 +97,7 @@ void PmpiLink::exchange() {
         m->send_request = h.send_request;
         m->recv_request = h.recv_request;
         m->kind = static_cast<MessageKind>(h.kind);
+        m->signature = h.signature;
         if (h.has_payload) {
             acquire_payload(m);
             if (h.bytes) std::memcpy(m->payload, recv_buffer_.data() + at, h.bytes);

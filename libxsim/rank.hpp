@@ -35,6 +35,9 @@ struct BlockedIn {
     int peer = MPI_PROC_NULL;
     int tag = 0;
     std::uint32_t context = 0;
+    // Waiting on a nonblocking collective's request: `tag` holds its collective signature
+    // (colls/collective_kind.hpp), `context` its communicator's collective context.
+    bool nonblocking_collective = false;
 };
 
 struct Rank {

@@ -1,6 +1,8 @@
-// A point-to-point operation in progress; MPI_Request handles point to these.
-// The operation's completion time becomes known when the events that decide it have
-// been processed; the owner sees it complete once its clock reaches that time.
+// An operation in progress; MPI_Request handles point to these. Point-to-point requests
+// and nonblocking collectives (whose algorithm posts point-to-point child requests that
+// point back to it, see colls/nonblocking.hpp). The operation's completion time becomes
+// known when the events that decide it have been processed; the owner sees it complete
+// once its clock reaches that time.
 #pragma once
 #include <mpi.h>
 
@@ -12,8 +14,11 @@ namespace xsim {
 
 struct Rank;
 struct Comm;
+namespace colls {
+class Nonblocking;
+}
 
-enum class RequestKind : std::uint8_t { Send, Recv };
+enum class RequestKind : std::uint8_t { Send, Recv, Collective };
 
 struct Request {
     static constexpr std::uint32_t kMagic = 0x78726571;  // "xreq"
@@ -53,6 +58,12 @@ struct Request {
     int status_tag = MPI_ANY_TAG;
     int status_error = MPI_SUCCESS;
     std::uint64_t status_bytes = 0;
+    std::uint32_t status_signature = 0;  // collective messages: the sender's collective and root
+    // A message of a nonblocking collective: the collective's request, told when this one
+    // is decided.
+    Request* parent = nullptr;
+    // RequestKind::Collective: the running collective (released with the request).
+    colls::Nonblocking* collective = nullptr;
 };
 
 }  // namespace xsim

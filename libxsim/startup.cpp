@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "libxsim/colls/collectives.hpp"
 #include "libxsim/deadlock_report.hpp"
 #include "libxsim/engine.hpp"
 #include "libxsim/executable_inspection.hpp"
@@ -99,6 +100,7 @@ int simulate(int argc, char** argv, char** envp) {
         } else {
             code = worst_exit_code(engine);
             code = std::max(code, regions::finish(engine));
+            if (colls::report_unreceived_messages(engine)) code = std::max(code, 1);
         }
         if (!cl.options.report_path.empty())
             write_run_report(engine, cl.options.report_path, PMPI_Wtime() - wall_start, code);

@@ -1,7 +1,10 @@
-// MPI collective bindings: validate (communicator, root, counts, datatypes, op, buffers,
-// MPI_IN_PLACE where the standard allows it), return early when no data moves, then run
-// the collective (colls::run picks the algorithm). Arguments that MPI calls significant
-// only at the root are checked only there.
+// MPI collective bindings, blocking and nonblocking (MPI_Ibcast, ...): validate
+// (communicator, root, counts, datatypes, op, buffers, MPI_IN_PLACE where the standard
+// allows it), return early when no data moves, then run the collective (colls::run picks
+// the algorithm) or start it (colls::start, the same algorithm driven by its messages'
+// completions; the request is returned at once). Arguments that MPI calls significant
+// only at the root are checked only there. Every helper takes `request`: null for the
+// blocking call, the user's MPI_Request* for the nonblocking one.
 #include <mpi.h>
 
 #include <climits>
@@ -11,6 +14,7 @@
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/reduction_ops.hpp"
 #include "libxsim/colls/collectives.hpp"
+#include "libxsim/colls/nonblocking.hpp"
 
 using namespace xsim;
 using namespace xsim::colls;
@@ -60,11 +64,30 @@ int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, cons
     return MPI_SUCCESS;
 }
 
-template <class Args>
-int dispatch(CallScope& s, const Comm* c, const Collective<Args>& table, int root, const Args& args) {
+// Blocking: runs the collective. Nonblocking: starts it and returns its request; `keep`
+// is storage `args` points into, kept with the request until it completes.
+template <class Args, class Keep = NothingKept>
+int dispatch(CallScope& s, const Comm* c, const Collective<Args>& table, int root, const Args& args,
+             MPI_Request* request, Keep&& keep = {}) {
+    if (request) {
+        *request = request_handle(colls::start(table, s.engine, s.rank, *c, root, args, std::move(keep)));
+        return MPI_SUCCESS;
+    }
     std::string why;
     const int rc = colls::run(table, s.engine, s.rank, *c, root, args, &why);
     return rc == MPI_SUCCESS ? MPI_SUCCESS : s.fail(c, rc, why);
+}
+
+// A call in which no data moves on any rank: nothing to do (no message, no sequence
+// number: every rank knows). A nonblocking call still returns a request, complete.
+int nothing_moves(CallScope& s, const Comm* c, CollKind kind, MPI_Request* request) {
+    if (request) *request = request_handle(colls::start_empty(s.engine, s.rank, *c, kind));
+    return MPI_SUCCESS;
+}
+
+// The nonblocking forms need somewhere to return the request.
+int request_pointer(CallScope& s, const Comm* c, MPI_Request* request, bool nonblocking) {
+    return nonblocking ? checks::pointer(s, c, request, "request") : MPI_SUCCESS;
 }
 
 // The checks shared by Reduce, Allreduce, Scan and Exscan; fills *a except root.
@@ -87,24 +110,26 @@ int reduction(CallScope& s, const Comm* c, const void* sendbuf, void* recvbuf, i
 }
 
 int reduce_or_scan(const char* call, const Collective<ReduceArgs>& table, const void* sendbuf, void* recvbuf,
-                   int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+                   int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* request, bool nonblocking) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     ReduceArgs a;
     if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, true, &a)) return e;
-    if (a.bytes == 0) return MPI_SUCCESS;
-    return dispatch(scope, c, table, 0, a);
+    if (a.bytes == 0) return nothing_moves(scope, c, table.kind, request);
+    return dispatch(scope, c, table, 0, a, request);
 }
 
 // Gather and Scatter: `rooted` is the root's many-block buffer, `own` this rank's block
 // (MPI_IN_PLACE allowed at the root only).
 int rooted(const char* call, const Collective<RootedArgs>& table, const void* rooted_buf, int rooted_count,
            MPI_Datatype rooted_type, const int* counts, const int* displs, const void* own_buf, int own_count,
-           MPI_Datatype own_type, int root, MPI_Comm comm) {
+           MPI_Datatype own_type, int root, MPI_Comm comm, MPI_Request* request, bool nonblocking) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (int e = root_in_range(scope, c, root)) return e;
     RootedArgs a;
     a.root = root;
@@ -126,16 +151,18 @@ int rooted(const char* call, const Collective<RootedArgs>& table, const void* ro
     if (a.in_place) a.mine = a.blocks.block(root);
     else if (int e = block(scope, c, own_buf, own_count, own_type, &a.mine)) return e;
     // Equal blocks, all empty: every rank knows. (With counts, only the root knows.)
-    if (table.kind != CollKind::Gatherv && table.kind != CollKind::Scatterv && a.mine.bytes == 0) return MPI_SUCCESS;
-    return dispatch(scope, c, table, root, a);
+    if (table.kind != CollKind::Gatherv && table.kind != CollKind::Scatterv && a.mine.bytes == 0)
+        return nothing_moves(scope, c, table.kind, request);
+    return dispatch(scope, c, table, root, a, request);
 }
 
 int allgather(const char* call, const Collective<AllgatherArgs>& table, const void* sendbuf, int sendcount,
               MPI_Datatype sendtype, void* recvbuf, int recvcount, const int* counts, const int* displs,
-              MPI_Datatype recvtype, MPI_Comm comm) {
+              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request, bool nonblocking) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
     AllgatherArgs a;
     if (counts) {
@@ -150,8 +177,8 @@ int allgather(const char* call, const Collective<AllgatherArgs>& table, const vo
     a.in_place = in_place(sendbuf);
     if (a.in_place) a.mine = a.recv.block(me);
     else if (int e = block(scope, c, sendbuf, sendcount, sendtype, &a.mine)) return e;
-    if (!counts && a.recv.bytes_of(0) == 0) return MPI_SUCCESS;
-    return dispatch(scope, c, table, 0, a);
+    if (!counts && a.recv.bytes_of(0) == 0) return nothing_moves(scope, c, table.kind, request);
+    return dispatch(scope, c, table, 0, a, request);
 }
 
 // All-to-all: with MPI_IN_PLACE the data to send is packed aside first (what the rank
@@ -180,10 +207,11 @@ void pack_receive_buffer(bool payload, const Blocks& recv, int size, InPlaceCopy
 int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void* sendbuf, int sendcount,
              const int* sendcounts, const int* sdispls, MPI_Datatype sendtype, const MPI_Datatype* sendtypes,
              void* recvbuf, int recvcount, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype,
-             const MPI_Datatype* recvtypes, MPI_Comm comm) {
+             const MPI_Datatype* recvtypes, MPI_Comm comm, MPI_Request* request, bool nonblocking) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
     AlltoallArgs a;
     const bool variable = recvcounts != nullptr;
@@ -203,15 +231,17 @@ int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void
     InPlaceCopy copy;
     if (in_place(sendbuf)) pack_receive_buffer(scope.engine.options().payload, a.recv, c->size, &copy, &a.send);
     else if (int e = describe(sendbuf, sendcount, sendcounts, sdispls, sendtype, sendtypes, &a.send)) return e;
-    if (!variable && a.recv.bytes_of(0) == 0) return MPI_SUCCESS;
-    return dispatch(scope, c, table, 0, a);
+    if (!variable && a.recv.bytes_of(0) == 0) return nothing_moves(scope, c, table.kind, request);
+    return dispatch(scope, c, table, 0, a, request, std::move(copy));
 }
 
 int reduce_scatter(const char* call, const Collective<ReduceScatterArgs>& table, const void* sendbuf, void* recvbuf,
-                   int block_count, const int* counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+                   int block_count, const int* counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                   MPI_Request* request, bool nonblocking) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
     ReduceScatterArgs a;
     std::vector<std::int64_t> offsets;
@@ -240,116 +270,212 @@ int reduce_scatter(const char* call, const Collective<ReduceScatterArgs>& table,
     a.recvbuf = recvbuf;
     a.type = type;
     a.op = op;
-    if (in.bytes == 0) return MPI_SUCCESS;
-    return dispatch(scope, c, table, 0, a);
+    if (in.bytes == 0) return nothing_moves(scope, c, table.kind, request);
+    return dispatch(scope, c, table, 0, a, request, std::move(offsets));
+}
+
+}  // namespace
+
+namespace {
+
+int barrier(const char* call, MPI_Comm comm, MPI_Request* request, bool nonblocking) {
+    XSIM_BEGIN_INITIALIZED(call);
+    const Comm* c = nullptr;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    return dispatch(scope, c, barrier_table(), 0, BarrierArgs{}, request);
+}
+
+int bcast(const char* call, void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request,
+          bool nonblocking) {
+    XSIM_BEGIN_INITIALIZED(call);
+    const Comm* c = nullptr;
+    BcastArgs a;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    if (int e = root_in_range(scope, c, root)) return e;
+    if (int e = block(scope, c, buf, count, type, &a.data)) return e;
+    if (a.data.bytes == 0) return nothing_moves(scope, c, CollKind::Bcast, request);
+    a.root = root;
+    return dispatch(scope, c, bcast_table(), root, a, request);
+}
+
+int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+           MPI_Comm comm, MPI_Request* request, bool nonblocking) {
+    XSIM_BEGIN_INITIALIZED(call);
+    const Comm* c = nullptr;
+    ReduceArgs a;
+    if (int e = checks::comm(scope, comm, &c)) return e;
+    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    if (int e = root_in_range(scope, c, root)) return e;
+    const bool at_root = c->rank_of(scope.rank) == root;
+    if (!at_root)
+        if (int e = not_in_place(scope, c, sendbuf, "a rank other than the root")) return e;
+    if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, at_root, &a)) return e;
+    if (a.bytes == 0) return nothing_moves(scope, c, CollKind::Reduce, request);
+    a.root = root;
+    return dispatch(scope, c, reduce_table(), root, a, request);
 }
 
 }  // namespace
 
 extern "C" {
 
-int MPI_Barrier(MPI_Comm comm) {
-    XSIM_BEGIN_INITIALIZED("MPI_Barrier");
-    const Comm* c = nullptr;
-    if (int e = checks::comm(scope, comm, &c)) return e;
-    return dispatch(scope, c, barrier_table(), 0, BarrierArgs{});
-}
+int MPI_Barrier(MPI_Comm comm) { return barrier("MPI_Barrier", comm, nullptr, false); }
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) { return barrier("MPI_Ibarrier", comm, request, true); }
 
 int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-    XSIM_BEGIN_INITIALIZED("MPI_Bcast");
-    const Comm* c = nullptr;
-    BcastArgs a;
-    if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = root_in_range(scope, c, root)) return e;
-    if (int e = block(scope, c, buf, count, type, &a.data)) return e;
-    if (a.data.bytes == 0) return MPI_SUCCESS;
-    a.root = root;
-    return dispatch(scope, c, bcast_table(), root, a);
+    return bcast("MPI_Bcast", buf, count, type, root, comm, nullptr, false);
+}
+int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request) {
+    return bcast("MPI_Ibcast", buf, count, type, root, comm, request, true);
 }
 
 int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
-    XSIM_BEGIN_INITIALIZED("MPI_Reduce");
-    const Comm* c = nullptr;
-    ReduceArgs a;
-    if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = root_in_range(scope, c, root)) return e;
-    const bool at_root = c->rank_of(scope.rank) == root;
-    if (!at_root)
-        if (int e = not_in_place(scope, c, sendbuf, "a rank other than the root")) return e;
-    if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, at_root, &a)) return e;
-    if (a.bytes == 0) return MPI_SUCCESS;
-    a.root = root;
-    return dispatch(scope, c, reduce_table(), root, a);
+    return reduce("MPI_Reduce", sendbuf, recvbuf, count, type, op, root, comm, nullptr, false);
+}
+int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
+                MPI_Request* request) {
+    return reduce("MPI_Ireduce", sendbuf, recvbuf, count, type, op, root, comm, request, true);
 }
 
 int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    return reduce_or_scan("MPI_Allreduce", allreduce_table(), sendbuf, recvbuf, count, type, op, comm);
+    return reduce_or_scan("MPI_Allreduce", allreduce_table(), sendbuf, recvbuf, count, type, op, comm, nullptr, false);
+}
+int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                   MPI_Request* request) {
+    return reduce_or_scan("MPI_Iallreduce", allreduce_table(), sendbuf, recvbuf, count, type, op, comm, request, true);
 }
 int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    return reduce_or_scan("MPI_Scan", scan_table(), sendbuf, recvbuf, count, type, op, comm);
+    return reduce_or_scan("MPI_Scan", scan_table(), sendbuf, recvbuf, count, type, op, comm, nullptr, false);
+}
+int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+              MPI_Request* request) {
+    return reduce_or_scan("MPI_Iscan", scan_table(), sendbuf, recvbuf, count, type, op, comm, request, true);
 }
 int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    return reduce_or_scan("MPI_Exscan", exscan_table(), sendbuf, recvbuf, count, type, op, comm);
+    return reduce_or_scan("MPI_Exscan", exscan_table(), sendbuf, recvbuf, count, type, op, comm, nullptr, false);
+}
+int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                MPI_Request* request) {
+    return reduce_or_scan("MPI_Iexscan", exscan_table(), sendbuf, recvbuf, count, type, op, comm, request, true);
 }
 
 int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                MPI_Datatype recvtype, int root, MPI_Comm comm) {
     return rooted("MPI_Gather", gather_table(), recvbuf, recvcount, recvtype, nullptr, nullptr, sendbuf, sendcount,
-                  sendtype, root, comm);
+                  sendtype, root, comm, nullptr, false);
+}
+int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+    return rooted("MPI_Igather", gather_table(), recvbuf, recvcount, recvtype, nullptr, nullptr, sendbuf, sendcount,
+                  sendtype, root, comm, request, true);
 }
 int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
     return rooted("MPI_Gatherv", gatherv_table(), recvbuf, 0, recvtype, recvcounts, displs, sendbuf, sendcount,
-                  sendtype, root, comm);
+                  sendtype, root, comm, nullptr, false);
+}
+int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+    return rooted("MPI_Igatherv", gatherv_table(), recvbuf, 0, recvtype, recvcounts, displs, sendbuf, sendcount,
+                  sendtype, root, comm, request, true);
 }
 int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
     return rooted("MPI_Scatter", scatter_table(), sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount,
-                  recvtype, root, comm);
+                  recvtype, root, comm, nullptr, false);
+}
+int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+    return rooted("MPI_Iscatter", scatter_table(), sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount,
+                  recvtype, root, comm, request, true);
 }
 int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     return rooted("MPI_Scatterv", scatterv_table(), sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount,
-                  recvtype, root, comm);
+                  recvtype, root, comm, nullptr, false);
+}
+int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+    return rooted("MPI_Iscatterv", scatterv_table(), sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount,
+                  recvtype, root, comm, request, true);
 }
 
 int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
     return allgather("MPI_Allgather", allgather_table(), sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
-                     nullptr, recvtype, comm);
+                     nullptr, recvtype, comm, nullptr, false);
+}
+int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+    return allgather("MPI_Iallgather", allgather_table(), sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
+                     nullptr, recvtype, comm, request, true);
 }
 int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
     return allgather("MPI_Allgatherv", allgatherv_table(), sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                     displs, recvtype, comm);
+                     displs, recvtype, comm, nullptr, false);
+}
+int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+    return allgather("MPI_Iallgatherv", allgatherv_table(), sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                     displs, recvtype, comm, request, true);
 }
 
 int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, MPI_Comm comm) {
     return alltoall("MPI_Alltoall", alltoall_table(), sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr, recvbuf,
-                    recvcount, nullptr, nullptr, recvtype, nullptr, comm);
+                    recvcount, nullptr, nullptr, recvtype, nullptr, comm, nullptr, false);
+}
+int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+    return alltoall("MPI_Ialltoall", alltoall_table(), sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr,
+                    recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr, comm, request, true);
 }
 int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
     return alltoall("MPI_Alltoallv", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr, recvbuf, 0,
-                    recvcounts, rdispls, recvtype, nullptr, comm);
+                    recvcounts, rdispls, recvtype, nullptr, comm, nullptr, false);
+}
+int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                   MPI_Request* request) {
+    return alltoall("MPI_Ialltoallv", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr, recvbuf,
+                    0, recvcounts, rdispls, recvtype, nullptr, comm, request, true);
 }
 int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                   MPI_Comm comm) {
     return alltoall("MPI_Alltoallw", alltoallw_table(), sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes,
-                    recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm);
+                    recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, nullptr, false);
+}
+int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm, MPI_Request* request) {
+    return alltoall("MPI_Ialltoallw", alltoallw_table(), sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL,
+                    sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, request, true);
 }
 
 int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
                        MPI_Comm comm) {
     return reduce_scatter("MPI_Reduce_scatter", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op,
-                          comm);
+                          comm, nullptr, false);
+}
+int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
+                        MPI_Comm comm, MPI_Request* request) {
+    return reduce_scatter("MPI_Ireduce_scatter", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op,
+                          comm, request, true);
 }
 int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
                              MPI_Comm comm) {
     return reduce_scatter("MPI_Reduce_scatter_block", reduce_scatter_block_table(), sendbuf, recvbuf, recvcount,
-                          nullptr, type, op, comm);
+                          nullptr, type, op, comm, nullptr, false);
+}
+int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
+                              MPI_Comm comm, MPI_Request* request) {
+    return reduce_scatter("MPI_Ireduce_scatter_block", reduce_scatter_block_table(), sendbuf, recvbuf, recvcount,
+                          nullptr, type, op, comm, request, true);
 }
 
 }  // extern "C"

@@ -3,6 +3,7 @@
 // advance virtual time and make progress.
 #include <mpi.h>
 
+#include <string>
 #include <vector>
 
 #include "libxsim/bindings/checks.hpp"
@@ -40,14 +41,18 @@ MPI_Status* status_at(MPI_Status* statuses, int i) {
 // Retires every listed complete request; MPI_ERR_IN_STATUS when one failed.
 int retire_listed(CallScope& s, int n, MPI_Request* handles, RequestList& reqs, MPI_Status* statuses) {
     int failures = 0;
+    std::string first;
     for (int i = 0; i < n; ++i) {
         if (!reqs[i]) {
             requests::empty_status(status_at(statuses, i));  // null or inactive persistent request
             continue;
         }
-        if (requests::retire(s, &handles[i], status_at(statuses, i)) != MPI_SUCCESS) ++failures;
+        if (reqs[i]->status_error != MPI_SUCCESS && failures++ == 0)
+            first = "request " + std::to_string(i) + ": " + requests::failure(reqs[i]);
+        requests::retire(s, &handles[i], status_at(statuses, i));
     }
-    return failures ? s.fail(nullptr, MPI_ERR_IN_STATUS, "a completed request failed (see its status)") : MPI_SUCCESS;
+    return failures ? s.fail(nullptr, MPI_ERR_IN_STATUS, "a completed request failed (see its status); " + first)
+                    : MPI_SUCCESS;
 }
 
 int wait_one(CallScope& s, MPI_Request* handle, MPI_Status* status) {
@@ -60,8 +65,9 @@ int wait_one(CallScope& s, MPI_Request* handle, MPI_Status* status) {
     }
     completion::wait_all(s.engine, s.rank, reqs.data(), 1);
     const Comm* c = reqs[0]->comm;
+    const std::string why = reqs[0]->status_error == MPI_SUCCESS ? std::string() : requests::failure(reqs[0]);
     const int error = requests::retire(s, handle, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : s.fail(c, error, "message longer than the receive buffer (truncated)");
+    return error == MPI_SUCCESS ? MPI_SUCCESS : s.fail(c, error, why);
 }
 
 }  // namespace
@@ -93,8 +99,9 @@ int MPI_Waitany(int n, MPI_Request handles[], int* index, MPI_Status* status) {
         return MPI_SUCCESS;
     }
     const Comm* c = reqs[i]->comm;
+    const std::string why = reqs[i]->status_error == MPI_SUCCESS ? std::string() : requests::failure(reqs[i]);
     const int error = requests::retire(scope, &handles[i], status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(c, error, "message longer than the receive buffer (truncated)");
+    return error == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(c, error, why);
 }
 
 int MPI_Waitsome(int n, MPI_Request handles[], int* outcount, int indices[], MPI_Status statuses[]) {
@@ -135,8 +142,9 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
         return MPI_SUCCESS;
     }
     const Comm* c = reqs[0]->comm;
+    const std::string why = reqs[0]->status_error == MPI_SUCCESS ? std::string() : requests::failure(reqs[0]);
     const int error = requests::retire(scope, request, status);
-    return error == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(c, error, "message longer than the receive buffer (truncated)");
+    return error == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(c, error, why);
 }
 
 int MPI_Testall(int n, MPI_Request handles[], int* flag, MPI_Status statuses[]) {
@@ -171,9 +179,9 @@ int MPI_Testany(int n, MPI_Request handles[], int* index, int* flag, MPI_Status*
         *flag = 1;
         *index = i;
         const Comm* c = reqs[i]->comm;
+        const std::string why = reqs[i]->status_error == MPI_SUCCESS ? std::string() : requests::failure(reqs[i]);
         const int error = requests::retire(scope, &handles[i], status);
-        return error == MPI_SUCCESS ? MPI_SUCCESS
-                                    : scope.fail(c, error, "message longer than the receive buffer (truncated)");
+        return error == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(c, error, why);
     }
     *index = MPI_UNDEFINED;
     *flag = any_active ? 0 : 1;
@@ -242,6 +250,8 @@ int MPI_Cancel(MPI_Request* request) {
     if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
     Request* r = resolve_request(*request);
     if (!r || r->owner != &scope.rank) return scope.fail(nullptr, MPI_ERR_REQUEST, "invalid request handle");
+    if (r->kind == RequestKind::Collective)  // MPI-3.1 5.12: erroneous for nonblocking collectives
+        return scope.fail(r->comm, MPI_ERR_REQUEST, "a nonblocking collective's request cannot be cancelled");
     scope.engine.catch_up(scope.rank);  // messages that arrived by now may match it first
     // A receive that has not matched is withdrawn; sends are never cancelled (the standard
     // allows a cancel to fail: the send then completes normally).

@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "libxsim/colls/nonblocking.hpp"
+
 namespace xsim::requests {
 
 void fill_status(MPI_Status* status, const Request* r) {
@@ -20,6 +22,11 @@ void empty_status(MPI_Status* status) {
     status->MPI_ERROR = MPI_SUCCESS;
     status->_cancelled = 0;
     status->_ucount = 0;
+}
+
+std::string failure(const Request* r) {
+    if (r->collective) return r->collective->error();
+    return "message longer than the receive buffer (truncated)";
 }
 
 int retire(CallScope& s, MPI_Request* handle, MPI_Status* status) {

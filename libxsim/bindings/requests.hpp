@@ -2,12 +2,16 @@
 #pragma once
 #include <mpi.h>
 
+#include <string>
+
 #include "libxsim/call_scope.hpp"
 
 namespace xsim::requests {
 
 void fill_status(MPI_Status* status, const Request* r);
 void empty_status(MPI_Status* status);
+// Why a completed request failed (its status_error), for the error handler.
+std::string failure(const Request* r);
 // Reports and retires a complete request: fills `status`, frees it (or deactivates a
 // persistent one) and sets the handle to MPI_REQUEST_NULL. Returns the request's error.
 int retire(CallScope& s, MPI_Request* handle, MPI_Status* status);

@@ -1,6 +1,7 @@
 // The collectives xsim implements, their names and the internal tag of their messages.
 #pragma once
 #include <cstdint>
+#include <string>
 
 namespace xsim::colls {
 
@@ -66,17 +67,36 @@ inline const CollNames& names(CollKind kind) {
     return k >= kFirstCommKind ? kCommCreationNames[k - kFirstCommKind] : kCollNames[k];
 }
 
-// Internal messages carry the collective kind (bits 26..30) and root (bits 0..25) in their
-// tag. Receives take any tag from their source and then compare it: per source and context
-// messages do not overtake, so in a correct program the next message from a peer is always
-// the one expected, and a different tag proves the ranks disagree (different collective or root).
-constexpr int kTagKindShift = 26;
-constexpr int kTagRootMask = (1 << kTagKindShift) - 1;
+// "MPI_Ibcast" for MPI_Bcast.
+std::string nonblocking_name(CollKind kind);
+// The call a rank is in: names(kind).mpi, or its nonblocking form.
+std::string call_name(CollKind kind, bool nonblocking);
 
-constexpr int collective_tag(CollKind kind, int root) {
-    return (static_cast<int>(kind) << kTagKindShift) | (root & kTagRootMask);
+// Internal messages are tagged with the call's number on its communicator
+// (collective_sequence(): the n-th collective a rank starts there), so collectives in
+// flight at the same time, nonblocking or not, never match each other's messages; receives
+// name their source and that tag. Each message also carries a signature, the collective
+// kind (bits 26..30), root (bits 0..25) and whether it is the nonblocking form (bit 31),
+// compared on receipt: the n-th collective of every rank must be the same one with the
+// same root, and nonblocking collectives never match blocking ones (MPI-3.1, 5.12), so a
+// different signature proves that the ranks disagree.
+constexpr int kSignatureKindShift = 26;
+constexpr std::uint32_t kSignatureRootMask = (1u << kSignatureKindShift) - 1;
+
+constexpr std::uint32_t kSignatureNonblocking = 1u << 31;
+
+constexpr std::uint32_t collective_signature(CollKind kind, int root, bool nonblocking) {
+    return (nonblocking ? kSignatureNonblocking : 0u) | (static_cast<std::uint32_t>(kind) << kSignatureKindShift) |
+           (static_cast<std::uint32_t>(root) & kSignatureRootMask);
 }
-constexpr int tag_kind(int tag) { return tag >> kTagKindShift; }
-constexpr int tag_root(int tag) { return tag & kTagRootMask; }
+constexpr int signature_kind(std::uint32_t signature) {
+    return static_cast<int>((signature & ~kSignatureNonblocking) >> kSignatureKindShift);
+}
+constexpr bool signature_nonblocking(std::uint32_t signature) { return (signature & kSignatureNonblocking) != 0; }
+constexpr int signature_root(std::uint32_t signature) { return static_cast<int>(signature & kSignatureRootMask); }
+// Tags are non-negative ints: the sequence number wraps after 2^31 collectives.
+constexpr int sequence_tag(std::uint32_t sequence) { return static_cast<int>(sequence & 0x7fffffffu); }
+// "MPI_Bcast (root 0)", "MPI_Ibcast (root 0)", or a description of an unknown signature.
+std::string describe_signature(std::uint32_t signature);
 
 }  // namespace xsim::colls

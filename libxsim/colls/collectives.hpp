@@ -2,6 +2,7 @@
 //  run():  one rank's part in one collective call (blocking), with the algorithm that is
 //          forced for the collective (set_forced_algorithm or XSIM_COLL_<NAME>) or else
 //          the default for this message and communicator size.
+//  start() in nonblocking.hpp: the same as a nonblocking call.
 #pragma once
 #include <string>
 #include <vector>
@@ -14,6 +15,17 @@ namespace xsim::colls {
 template <class Args>
 int run(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& comm, int root, const Args& args,
         std::string* error);
+
+// The algorithm for one call: the forced one if it can run the call, else the default.
+// Reads the environment's forced choices on first use.
+template <class Args>
+const Algorithm<Args>* choose_algorithm(const Collective<Args>& table, Engine& engine, const Context& ctx,
+                                        const Args& args);
+
+// At the end of a run without deadlock (collective over the real processes): reports a
+// collective message left unreceived on a local rank, which only mismatched collectives
+// leave behind (see unreceived_messages.cpp). Returns 1 if any process found one, else 0.
+int report_unreceived_messages(Engine& engine);
 
 // Forces `algorithm` for `collective` (both as listed by list_algorithms(), e.g.
 // "allreduce", "ring"); "" or "auto" restores the default choice. Throws

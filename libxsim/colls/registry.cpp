@@ -148,8 +148,8 @@ std::string describe_algorithms() {
 }
 
 template <class Args>
-int run(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& comm, int root, const Args& args,
-        std::string* error) {
+const Algorithm<Args>* choose_algorithm(const Collective<Args>& table, Engine& engine, const Context& ctx,
+                                        const Args& args) {
     if (!forced().environment_read) {
         try {
             read_forced_algorithms_from_environment();
@@ -157,12 +157,18 @@ int run(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& com
             engine.abort_run(2, e.what());
         }
     }
+    return pick(table, ctx, args);
+}
+
+template <class Args>
+int run(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& comm, int root, const Args& args,
+        std::string* error) {
     if (comm.is_inter()) {
         *error = std::string(names(table.kind).mpi) + " on an intercommunicator is not supported by xsim";
         return MPI_ERR_COMM;
     }
     Context ctx(engine, me, comm, table.kind, root);
-    const Algorithm<Args>* algorithm = pick(table, ctx, args);
+    const Algorithm<Args>* algorithm = choose_algorithm(table, engine, ctx, args);
     const int rc = run_blocking(ctx, algorithm->run(ctx, args));
     if (rc != MPI_SUCCESS) *error = ctx.error;
     return rc;
@@ -180,5 +186,13 @@ template int run(const Collective<NeighborArgs>&, Engine&, Rank&, const Comm&, i
                  std::string*);
 template int run(const Collective<ReduceScatterArgs>&, Engine&, Rank&, const Comm&, int, const ReduceScatterArgs&,
                  std::string*);
+
+template const Algorithm<BarrierArgs>* choose_algorithm(const Collective<BarrierArgs>&, Engine&, const Context&, const BarrierArgs&);
+template const Algorithm<BcastArgs>* choose_algorithm(const Collective<BcastArgs>&, Engine&, const Context&, const BcastArgs&);
+template const Algorithm<ReduceArgs>* choose_algorithm(const Collective<ReduceArgs>&, Engine&, const Context&, const ReduceArgs&);
+template const Algorithm<RootedArgs>* choose_algorithm(const Collective<RootedArgs>&, Engine&, const Context&, const RootedArgs&);
+template const Algorithm<AllgatherArgs>* choose_algorithm(const Collective<AllgatherArgs>&, Engine&, const Context&, const AllgatherArgs&);
+template const Algorithm<AlltoallArgs>* choose_algorithm(const Collective<AlltoallArgs>&, Engine&, const Context&, const AlltoallArgs&);
+template const Algorithm<ReduceScatterArgs>* choose_algorithm(const Collective<ReduceScatterArgs>&, Engine&, const Context&, const ReduceScatterArgs&);
 
 }  // namespace xsim::colls

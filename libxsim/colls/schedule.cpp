@@ -6,39 +6,27 @@
 #include "libxsim/p2p.hpp"
 
 namespace xsim::colls {
-namespace {
-
-std::string describe(int tag) {
-    const int kind = tag_kind(tag);
-    if (!known_kind(kind)) return "a message with unknown tag " + std::to_string(tag);
-    const CollNames& n = names(static_cast<CollKind>(kind));
-    std::string s = n.mpi;
-    if (n.rooted) s += " (root " + std::to_string(tag_root(tag)) + ")";
-    if (n.keyed) s += " (block key " + std::to_string(tag_root(tag)) + ")";
-    return s;
-}
-
-}  // namespace
-
-Context::Context(Engine& e, Rank& m, const Comm& c, CollKind k, int root)
+Context::Context(Engine& e, Rank& m, const Comm& c, CollKind k, int root, CallForm form)
     : engine(e), me(m), comm(c), rank(c.rank_of(m)), size(c.size), payload(e.options().payload), kind(k),
-      tag(collective_tag(k, root)) {}
+      nonblocking(form == CallForm::Nonblocking), signature(collective_signature(k, root, nonblocking)),
+      tag(form == CallForm::Leaders ? kLeadersTag : sequence_tag(collective_sequence(m, c)++)), now(m.clock) {}
 
 void Context::post(Transfer t) { pending_.push_back(t); }
 
-void Context::send(int peer, const Block& data, int message_tag) {
+void Context::send(int peer, const Block& data, std::uint32_t message_signature) {
     const p2p::Buffer b{data.buf, data.count, data.type, data.bytes, carries_data};
-    Request* r = p2p::start_send(engine, me, b, comm, peer, comm.world_rank(peer, me), message_tag,
-                                 comm.collective_context(), false);
+    Request* r = p2p::start_send(engine, me, b, comm, peer, comm.world_rank(peer, me), tag,
+                                 comm.collective_context(), false, now, nullptr,
+                                 message_signature);
     ++engine.stats().internal_messages;
-    post({r, peer, data.bytes, false, message_tag});
+    post({r, peer, data.bytes, false, message_signature});
 }
 
-void Context::recv(int peer, const Block& data, int message_tag) {
+void Context::recv(int peer, const Block& data, std::uint32_t message_signature) {
     const p2p::Buffer b{data.buf, data.count, data.type, data.bytes, carries_data};
-    // Any tag from this peer: the tag is checked on completion (see collective_kind.hpp).
-    Request* r = p2p::start_recv(engine, me, b, comm, peer, MPI_ANY_TAG, comm.collective_context());
-    post({r, peer, data.bytes, true, message_tag});
+    // This call's tag from this peer; the signature is checked on completion (collective_kind.hpp).
+    Request* r = p2p::start_recv(engine, me, b, comm, peer, tag, comm.collective_context(), now);
+    post({r, peer, data.bytes, true, message_signature});
 }
 
 // Packed bytes travel as MPI_BYTE; contiguous types never use the element count, so
@@ -56,12 +44,12 @@ bool Context::check_round() {
     for (const Transfer& t : pending_) {
         if (!t.receive) continue;
         const Request& r = *t.request;
-        if (r.status_tag == t.tag && r.status_error == MPI_SUCCESS && r.status_bytes == t.bytes) continue;
-        const std::string where = std::string(names(kind).mpi) + " on rank " + std::to_string(rank) + ": ";
-        if (r.status_tag != t.tag) {
+        if (r.status_signature == t.signature && r.status_error == MPI_SUCCESS && r.status_bytes == t.bytes) continue;
+        const std::string where = call_name(kind, nonblocking) + " on rank " + std::to_string(rank) + ": ";
+        if (r.status_signature != t.signature) {
             error_class = MPI_ERR_OTHER;
-            error = where + "expected a message of " + describe(t.tag) + " from rank " + std::to_string(t.peer) +
-                    " but received one of " + describe(r.status_tag) +
+            error = where + "expected a message of " + describe_signature(t.signature) + " from rank " +
+                    std::to_string(t.peer) + " but received one of " + describe_signature(r.status_signature) +
                     (names(kind).keyed ? ": the ranks called different collectives or their neighbor lists disagree"
                                        : ": the ranks called different collectives or passed different roots");
             return false;
@@ -75,21 +63,29 @@ bool Context::check_round() {
     return true;
 }
 
+bool end_round(Context& ctx, SimTime done) {
+    auto& pending = ctx.pending();
+    const bool ok = pending.empty() || ctx.check_round();
+    for (const Transfer& t : pending) ctx.engine.free_request(t.request);
+    pending.clear();
+    ctx.now = std::max(ctx.now, done) + ctx.take_delay();
+    return ok;
+}
+
 int run_blocking(Context& ctx, Steps steps) {
     std::vector<Request*> requests;
     for (;;) {
+        ctx.now = ctx.me.clock;
         const bool more = steps.resume();
         auto& pending = ctx.pending();
         if (!pending.empty()) {
             requests.clear();
             for (const Transfer& t : pending) requests.push_back(t.request);
             completion::wait_all(ctx.engine, ctx.me, requests.data(), static_cast<int>(requests.size()));
-            const bool ok = ctx.check_round();
-            for (Request* r : requests) ctx.engine.free_request(r);
-            pending.clear();
-            if (!ok) return ctx.error_class;
         }
-        ctx.me.clock += ctx.take_delay();
+        const bool ok = end_round(ctx, ctx.me.clock);
+        ctx.me.clock = ctx.now;
+        if (!ok) return ctx.error_class;
         if (!more) return MPI_SUCCESS;
     }
 }

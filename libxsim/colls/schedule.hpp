@@ -4,7 +4,8 @@
 // rounds it combines and copies data. The coroutine frame holds the algorithm's state
 // (O(1) beyond its scratch buffers), so the same code can be driven by a blocking caller
 // (run_blocking: wait on the rank's fiber) or, for nonblocking collectives, by the
-// completion of the round's requests (see README.md, "Nonblocking collectives").
+// completion of the round's requests (nonblocking.hpp; README.md, "Nonblocking collectives").
+// Coroutine frames come from a size-class pool (frame_pool.hpp), not from the heap.
 #pragma once
 #include <mpi.h>
 
@@ -17,6 +18,7 @@
 
 #include "libxsim/colls/buffers.hpp"
 #include "libxsim/colls/collective_kind.hpp"
+#include "libxsim/colls/frame_pool.hpp"
 #include "libxsim/engine.hpp"
 
 namespace xsim::colls {
@@ -29,6 +31,8 @@ public:
         std::suspend_always final_suspend() noexcept { return {}; }
         void return_void() {}
         void unhandled_exception() { std::terminate(); }
+        static void* operator new(std::size_t bytes) { return frame_allocate(bytes); }
+        static void operator delete(void* frame, std::size_t bytes) { frame_release(frame, bytes); }
     };
     Steps() = default;
     explicit Steps(std::coroutine_handle<promise_type> h) : handle_(h) {}
@@ -61,13 +65,21 @@ struct Transfer {
     int peer;              // communicator rank
     std::uint64_t bytes;   // receive: the size the peer must send
     bool receive;
-    int tag;               // receive: the tag the message must carry
+    std::uint32_t signature;   // receive: the signature the message must carry
 };
 
-// One rank's part in one collective call.
+// How a call is made: by every member, blocking or nonblocking (each takes the next number
+// of the communicator's collective_sequence() for its tag), or by a few members only (the
+// leaders of MPI_Intercomm_create over the peer communicator: they must not advance the
+// members' shared count, and use kLeadersTag; they make one such exchange at a time).
+enum class CallForm : std::uint8_t { Blocking, Nonblocking, Leaders };
+constexpr int kLeadersTag = -2;  // never a sequence tag (those are >= 0)
+
+// One rank's part in one collective call, from the rank's clock at construction.
 class Context {
 public:
-    Context(Engine& engine, Rank& me, const Comm& comm, CollKind kind, int root);
+    Context(Engine& engine, Rank& me, const Comm& comm, CollKind kind, int root,
+            CallForm form = CallForm::Blocking);
 
     Engine& engine;
     Rank& me;
@@ -76,17 +88,28 @@ public:
     const int size;
     const bool payload;    // false: no data moves, buffers may be null
     const CollKind kind;
-    const int tag;
+    const bool nonblocking;
+    const std::uint32_t signature;   // kind, root and form, checked by receivers
+    const int tag;                   // this call's number on the communicator
+    // Virtual time of this rank's part: messages are posted at it. The executor keeps it:
+    // the rank's clock for a blocking call, the collective's own progress for a
+    // nonblocking one (independent of what the owner computes meanwhile).
+    SimTime now;
     // Messages move their data even in payload-free mode (xsim's own data, such as the
     // colors and keys of MPI_Comm_split); local steps still follow `payload`.
     bool carries_data = false;
 
-    void send(int peer, const Block& data) { send(peer, data, tag); }
-    void recv(int peer, const Block& data) { recv(peer, data, tag); }
-    // Messages told apart by a key in the tag's root bits (keyed collectives: several
-    // messages between one pair of ranks, each for a particular block).
-    void send_keyed(int peer, const Block& data, int key) { send(peer, data, collective_tag(kind, key)); }
-    void recv_keyed(int peer, const Block& data, int key) { recv(peer, data, collective_tag(kind, key)); }
+    void send(int peer, const Block& data) { send(peer, data, signature); }
+    void recv(int peer, const Block& data) { recv(peer, data, signature); }
+    // Messages told apart by a key in the signature's root bits (keyed collectives: several
+    // messages between one pair of ranks, each for a particular block; they arrive in the
+    // order they were sent, and receives are posted in the same order).
+    void send_keyed(int peer, const Block& data, int key) {
+        send(peer, data, collective_signature(kind, key, nonblocking));
+    }
+    void recv_keyed(int peer, const Block& data, int key) {
+        recv(peer, data, collective_signature(kind, key, nonblocking));
+    }
     void send_bytes(int peer, const void* buf, std::uint64_t bytes);
     void recv_bytes(int peer, void* buf, std::uint64_t bytes);
     // Adds modeled time to this rank's part (analytic algorithms).
@@ -111,12 +134,17 @@ public:
     std::string error;
 
 private:
-    void send(int peer, const Block& data, int message_tag);
-    void recv(int peer, const Block& data, int message_tag);
+    void send(int peer, const Block& data, std::uint32_t message_signature);
+    void recv(int peer, const Block& data, std::uint32_t message_signature);
     void post(Transfer t);
     std::vector<Transfer> pending_;
     SimTime delay_ = 0;
 };
+
+// The executor's part after a round's requests are all decided, `done` the latest completion
+// (or the round's start): checks the round, frees its requests, moves `now` past it and
+// the modeled delay. Returns false (error_class/error set) when the ranks disagree.
+bool end_round(Context& ctx, SimTime done);
 
 // Runs `steps` to the end on the calling rank's fiber. Returns MPI_SUCCESS, or an error
 // class with ctx.error describing what the ranks disagreed about.
