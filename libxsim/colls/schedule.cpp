@@ -51,7 +51,10 @@ bool Context::check_round() {
             error = where + "expected a message of " + describe_signature(t.signature) + " from rank " +
                     std::to_string(t.peer) + " but received one of " + describe_signature(r.status_signature) +
                     (names(kind).keyed ? ": the ranks called different collectives or their neighbor lists disagree"
-                                       : ": the ranks called different collectives or passed different roots");
+                                       : ": the ranks called different collectives or passed different roots") +
+                    (signature_nonblocking(t.signature) != signature_nonblocking(r.status_signature)
+                         ? " (a nonblocking collective never matches a blocking one)"
+                         : "");
             return false;
         }
         error_class = r.status_error != MPI_SUCCESS ? r.status_error : MPI_ERR_OTHER;

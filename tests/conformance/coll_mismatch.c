@@ -7,6 +7,11 @@
  *   missing rank 0 skips an MPI_Barrier the others call (deadlock)
  *   split   rank 0 calls MPI_Comm_split while the others call MPI_Barrier (reported
  *           as a mismatch or a deadlock naming both calls)
+ *   nbkind  rank 0 calls MPI_Iallreduce while the others call MPI_Ibcast (then MPI_Wait)
+ *   nbroot  MPI_Ibcast with root 0 on rank 0, root 1 on the others; a barrier follows
+ *   nbmixed rank 0 calls MPI_Bcast, the others MPI_Ibcast: they never match (MPI-3.1 5.12)
+ *   nbmissing rank 0 waits in MPI_Recv for a message nobody sends instead of joining the
+ *           MPI_Ibarrier the others start and wait for (deadlock)
  * Expected: a non-zero exit with xsim's explanation on stderr. */
 #include <mpi.h>
 #include <stdio.h>
@@ -34,6 +39,31 @@ int main(int argc, char** argv) {
         else MPI_Barrier(MPI_COMM_WORLD);
     } else if (strcmp(mode, "missing") == 0) {
         if (rank != 0) MPI_Barrier(MPI_COMM_WORLD);
+    } else if (strcmp(mode, "nbkind") == 0) {
+        MPI_Request r;
+        if (rank == 0) MPI_Iallreduce(buf, out, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &r);
+        else MPI_Ibcast(buf, 4, MPI_INT, 0, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else if (strcmp(mode, "nbroot") == 0) {
+        MPI_Request r;
+        MPI_Ibcast(buf, 4, MPI_INT, rank == 0 ? 0 : 1, MPI_COMM_WORLD, &r);
+        MPI_Wait(&r, MPI_STATUS_IGNORE);
+    } else if (strcmp(mode, "nbmixed") == 0) {
+        MPI_Request r;
+        if (rank == 0) {
+            MPI_Bcast(buf, 4, MPI_INT, 0, MPI_COMM_WORLD);
+        } else {
+            MPI_Ibcast(buf, 4, MPI_INT, 0, MPI_COMM_WORLD, &r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        }
+    } else if (strcmp(mode, "nbmissing") == 0) {
+        MPI_Request r;
+        if (rank != 0) {
+            MPI_Ibarrier(MPI_COMM_WORLD, &r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        } else {
+            MPI_Recv(out, 1, MPI_INT, 1, 99, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        }
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (rank == 0) printf("NO ERROR DETECTED (%s, %d ranks)\n", mode, size);

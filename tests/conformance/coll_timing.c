@@ -2,7 +2,7 @@
  * "TIME <collective> <seconds>": the longest time any rank spent in it, all starting together
  * and "VTIME <seconds>" at the end. Under xsim these are virtual times: the same for any
  * number of real processes, and the numbers compare_analytic.sh sets against each other.
- *   coll_timing [bytes [nobuf] [perrank] [scalable]]
+ *   coll_timing [bytes [nobuf] [perrank] [scalable] [nonblocking]]
  * bytes: per rank for bcast/reduce/allreduce/scan/exscan/reduce_scatter_block (whole
  * vector), per block for gather/scatter/allgather/alltoall (default 64). nobuf passes
  * NULL buffers: only valid with xsim's -xsim-payload off (used for the analytic runs).
@@ -14,7 +14,9 @@
  * on every rank: the comparisons check it.
  * scalable: only the collectives whose data per rank does not grow with p (barrier,
  * bcast, reduce, allreduce, gather, scatter, scan, exscan), no per-rank arrays, and
- * RTIME from ranks 0 and p-1 only: for runs with a million ranks (with nobuf). */
+ * RTIME from ranks 0 and p-1 only: for runs with a million ranks (with nobuf).
+ * nonblocking: every collective as its nonblocking form (MPI_Ibcast, ...) + MPI_Wait,
+ * which under xsim runs the same algorithm and must print exactly the same times. */
 #include "conformance.h"
 
 enum { C_BARRIER, C_BCAST, C_REDUCE, C_ALLREDUCE, C_GATHER, C_GATHERV, C_SCATTER, C_SCATTERV, C_ALLGATHER,
@@ -56,60 +58,98 @@ typedef struct {
     MPI_Datatype* types;
 } bench_t;
 
-static void run(const bench_t* s, int c) {
+/* Runs collective c: blocking, or (req != NULL) its nonblocking form, then MPI_Wait. */
+#define CALL(blocking, nonblocking) (req ? (nonblocking) : (blocking))
+static void run(const bench_t* s, int c, MPI_Request* req) {
     const int root = s->p - 1;
     const int piece = s->ints / s->p > 0 ? s->ints / s->p : 1;
+    const MPI_Comm w = MPI_COMM_WORLD;
     switch (c) {
-        case C_BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
-        case C_BCAST: MPI_Bcast(s->a, s->block, MPI_BYTE, root, MPI_COMM_WORLD); break;
-        case C_REDUCE: MPI_Reduce(s->a, s->b, s->ints, MPI_INT, MPI_SUM, root, MPI_COMM_WORLD); break;
-        case C_ALLREDUCE: MPI_Allreduce(s->a, s->b, s->ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
-        case C_GATHER: MPI_Gather(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, root, MPI_COMM_WORLD); break;
+        case C_BARRIER: CALL(MPI_Barrier(w), MPI_Ibarrier(w, req)); break;
+        case C_BCAST:
+            CALL(MPI_Bcast(s->a, s->block, MPI_BYTE, root, w), MPI_Ibcast(s->a, s->block, MPI_BYTE, root, w, req));
+            break;
+        case C_REDUCE:
+            CALL(MPI_Reduce(s->a, s->b, s->ints, MPI_INT, MPI_SUM, root, w),
+                 MPI_Ireduce(s->a, s->b, s->ints, MPI_INT, MPI_SUM, root, w, req));
+            break;
+        case C_ALLREDUCE:
+            CALL(MPI_Allreduce(s->a, s->b, s->ints, MPI_INT, MPI_SUM, w),
+                 MPI_Iallreduce(s->a, s->b, s->ints, MPI_INT, MPI_SUM, w, req));
+            break;
+        case C_GATHER:
+            CALL(MPI_Gather(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, root, w),
+                 MPI_Igather(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, root, w, req));
+            break;
         case C_GATHERV:
-            MPI_Gatherv(s->a, s->block, MPI_BYTE, s->b, s->counts, s->displs, MPI_BYTE, root, MPI_COMM_WORLD);
+            CALL(MPI_Gatherv(s->a, s->block, MPI_BYTE, s->b, s->counts, s->displs, MPI_BYTE, root, w),
+                 MPI_Igatherv(s->a, s->block, MPI_BYTE, s->b, s->counts, s->displs, MPI_BYTE, root, w, req));
             break;
-        case C_SCATTER: MPI_Scatter(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, root, MPI_COMM_WORLD); break;
+        case C_SCATTER:
+            CALL(MPI_Scatter(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, root, w),
+                 MPI_Iscatter(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, root, w, req));
+            break;
         case C_SCATTERV:
-            MPI_Scatterv(s->a, s->counts, s->displs, MPI_BYTE, s->b, s->block, MPI_BYTE, root, MPI_COMM_WORLD);
+            CALL(MPI_Scatterv(s->a, s->counts, s->displs, MPI_BYTE, s->b, s->block, MPI_BYTE, root, w),
+                 MPI_Iscatterv(s->a, s->counts, s->displs, MPI_BYTE, s->b, s->block, MPI_BYTE, root, w, req));
             break;
-        case C_ALLGATHER: MPI_Allgather(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, MPI_COMM_WORLD); break;
+        case C_ALLGATHER:
+            CALL(MPI_Allgather(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, w),
+                 MPI_Iallgather(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, w, req));
+            break;
         case C_ALLGATHERV:
-            MPI_Allgatherv(s->a, s->block, MPI_BYTE, s->b, s->counts, s->displs, MPI_BYTE, MPI_COMM_WORLD);
+            CALL(MPI_Allgatherv(s->a, s->block, MPI_BYTE, s->b, s->counts, s->displs, MPI_BYTE, w),
+                 MPI_Iallgatherv(s->a, s->block, MPI_BYTE, s->b, s->counts, s->displs, MPI_BYTE, w, req));
             break;
-        case C_ALLTOALL: MPI_Alltoall(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, MPI_COMM_WORLD); break;
+        case C_ALLTOALL:
+            CALL(MPI_Alltoall(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, w),
+                 MPI_Ialltoall(s->a, s->block, MPI_BYTE, s->b, s->block, MPI_BYTE, w, req));
+            break;
         case C_ALLTOALLV:
-            MPI_Alltoallv(s->a, s->counts, s->displs, MPI_BYTE, s->b, s->counts, s->displs, MPI_BYTE, MPI_COMM_WORLD);
+            CALL(MPI_Alltoallv(s->a, s->counts, s->displs, MPI_BYTE, s->b, s->counts, s->displs, MPI_BYTE, w),
+                 MPI_Ialltoallv(s->a, s->counts, s->displs, MPI_BYTE, s->b, s->counts, s->displs, MPI_BYTE, w, req));
             break;
         case C_ALLTOALLW:
-            MPI_Alltoallw(s->a, s->counts, s->bdispls, s->types, s->b, s->counts, s->bdispls, s->types, MPI_COMM_WORLD);
+            CALL(MPI_Alltoallw(s->a, s->counts, s->bdispls, s->types, s->b, s->counts, s->bdispls, s->types, w),
+                 MPI_Ialltoallw(s->a, s->counts, s->bdispls, s->types, s->b, s->counts, s->bdispls, s->types, w, req));
             break;
-        case C_REDUCE_SCATTER: {
+        case C_REDUCE_SCATTER:
             /* Pieces of one rank's share of the vector each. */
-            MPI_Reduce_scatter(s->a, s->b, s->counts + s->p, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            CALL(MPI_Reduce_scatter(s->a, s->b, s->counts + s->p, MPI_INT, MPI_SUM, w),
+                 MPI_Ireduce_scatter(s->a, s->b, s->counts + s->p, MPI_INT, MPI_SUM, w, req));
             break;
-        }
         case C_REDUCE_SCATTER_BLOCK:
-            MPI_Reduce_scatter_block(s->a, s->b, piece, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            CALL(MPI_Reduce_scatter_block(s->a, s->b, piece, MPI_INT, MPI_SUM, w),
+                 MPI_Ireduce_scatter_block(s->a, s->b, piece, MPI_INT, MPI_SUM, w, req));
             break;
-        case C_SCAN: MPI_Scan(s->a, s->b, s->ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
-        case C_EXSCAN: MPI_Exscan(s->a, s->b, s->ints, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
+        case C_SCAN:
+            CALL(MPI_Scan(s->a, s->b, s->ints, MPI_INT, MPI_SUM, w),
+                 MPI_Iscan(s->a, s->b, s->ints, MPI_INT, MPI_SUM, w, req));
+            break;
+        case C_EXSCAN:
+            CALL(MPI_Exscan(s->a, s->b, s->ints, MPI_INT, MPI_SUM, w),
+                 MPI_Iexscan(s->a, s->b, s->ints, MPI_INT, MPI_SUM, w, req));
+            break;
     }
+    if (req) MPI_Wait(req, MPI_STATUS_IGNORE);
 }
 
 int main(int argc, char** argv) {
     conf_t t;
     bench_t s;
     long bytes;
-    int nobuf, perrank, scalable, c, i;
+    int nobuf, perrank, scalable, nonblocking, c, i;
+    MPI_Request req;
     double enter[C_COUNT], leave[C_COUNT], last_leave[C_COUNT];
     MPI_Init(&argc, &argv);
     conf_init(&t, "coll_timing");
     bytes = argc > 1 ? atol(argv[1]) : 64;
-    nobuf = perrank = scalable = 0;
+    nobuf = perrank = scalable = nonblocking = 0;
     for (i = 2; i < argc; i++) {
         nobuf |= strcmp(argv[i], "nobuf") == 0;
         scalable |= strcmp(argv[i], "scalable") == 0;
         perrank |= strcmp(argv[i], "perrank") == 0;
+        nonblocking |= strcmp(argv[i], "nonblocking") == 0;
     }
     s.p = t.size;
     s.block = (int)(bytes > 0 ? bytes : 1);
@@ -143,7 +183,7 @@ int main(int argc, char** argv) {
         if (scalable && !scalable_coll(c)) continue;
         line_up(&t);
         enter[c] = MPI_Wtime();
-        run(&s, c);
+        run(&s, c, nonblocking ? &req : NULL);
         leave[c] = MPI_Wtime();
     }
     for (c = 0; c < C_COUNT; c++) leave[c] -= enter[c];

@@ -3,15 +3,18 @@
 # then with NULL buffers under -xsim-payload off, and requires the same final VTIME (which
 # depends on every collective's completion on every rank: coll_timing lines the ranks up
 # at rank 0 before each one).
-# usage: compare_payload.sh <coll_timing exe> <P> <N> <bytes> [--env VAR=VALUE]...
+# usage: compare_payload.sh <coll_timing exe> <P> <N> <bytes> [--args "WORDS"] [--env VAR=VALUE]...
+# (--args: more coll_timing arguments, e.g. nonblocking)
 set -u -o pipefail
 [[ $# -ge 4 ]] || { sed -n '2,5p' "$0" >&2; exit 2; }
 exe=$1 procs=$2 nranks=$3 bytes=$4
 shift 4
+words=()
+if [[ ${1:-} == --args ]]; then read -r -a words <<< "$2"; shift 2; fi
 here=$(dirname "$0")
-with=$(bash "$here/run_conformance.sh" "$exe" "$procs" "$nranks" --full "$@" -- "$bytes") || { echo "$with"; exit 1; }
+with=$(bash "$here/run_conformance.sh" "$exe" "$procs" "$nranks" --full "$@" -- "$bytes" "${words[@]}") || { echo "$with"; exit 1; }
 without=$(bash "$here/run_conformance.sh" "$exe" "$procs" "$nranks" --full "$@" --xsim "-xsim-payload off" \
-              -- "$bytes" nobuf) || { echo "$without"; exit 1; }
+              -- "$bytes" nobuf "${words[@]}") || { echo "$without"; exit 1; }
 a=$(grep -E '^VTIME ' <<< "$with")
 b=$(grep -E '^VTIME ' <<< "$without")
 [[ -n $a ]] || { echo "no times printed"; exit 1; }
