@@ -133,6 +133,12 @@ static int call(call_t* c, int coll, MPI_Request* req) {
     return MPI_ERR_OTHER;
 }
 
+static void sleep_for(double seconds);
+
+/* Between polls a program computes: 20 us (under xsim, virtual time, so polling loops
+ * over long collectives on many ranks take a bounded number of switches). */
+static void compute_a_little(void) { sleep_for(20e-6); }
+
 /* Runs `coll` to completion in `mode`. */
 static void complete(conf_t* t, call_t* c, int coll, int mode) {
     MPI_Request req = MPI_REQUEST_NULL;
@@ -147,11 +153,19 @@ static void complete(conf_t* t, call_t* c, int coll, int mode) {
     switch (mode) {
         case WAIT: CONF_CALL(t, MPI_Wait(&req, &st)); break;
         case TEST_LOOP:
-            while (!flag) CONF_CALL(t, MPI_Test(&req, &flag, &st));
+            for (;;) {
+                CONF_CALL(t, MPI_Test(&req, &flag, &st));
+                if (flag) break;
+                compute_a_little();
+            }
             break;
         case GET_STATUS_LOOP:
             /* Request_get_status leaves the request to be completed by a wait. */
-            while (!flag) CONF_CALL(t, MPI_Request_get_status(req, &flag, &st));
+            for (;;) {
+                CONF_CALL(t, MPI_Request_get_status(req, &flag, &st));
+                if (flag) break;
+                compute_a_little();
+            }
             CONF_CHECK(t, req != MPI_REQUEST_NULL, "%s: Request_get_status freed the request", kNames[coll]);
             CONF_CALL(t, MPI_Wait(&req, MPI_STATUS_IGNORE));
             break;
@@ -286,18 +300,23 @@ static void overlapping(conf_t* t, int n, int blk, int how) {
             break;
         case 3:
             flag = 0;
-            while (!flag) CONF_CALL(t, MPI_Testall(NOVER + 3, reqs, &flag, MPI_STATUSES_IGNORE));
+            while (!flag) {
+                CONF_CALL(t, MPI_Testall(NOVER + 3, reqs, &flag, MPI_STATUSES_IGNORE));
+                if (!flag) compute_a_little();
+            }
             break;
         case 4:
             while (done < NOVER + 3) {
                 CONF_CALL(t, MPI_Testany(NOVER + 3, reqs, &idx, &flag, MPI_STATUS_IGNORE));
                 if (flag && idx != MPI_UNDEFINED) done++;
+                else compute_a_little();
             }
             break;
         default:
             while (done < NOVER + 3) {
                 CONF_CALL(t, MPI_Testsome(NOVER + 3, reqs, &outcount, indices, MPI_STATUSES_IGNORE));
                 if (outcount > 0) done += outcount;
+                else compute_a_little();
             }
             break;
     }
