@@ -70,6 +70,8 @@ template <class Args, class Keep = NothingKept>
 int dispatch(CallScope& s, const Comm* c, const Collective<Args>& table, int root, const Args& args,
              MPI_Request* request, Keep&& keep = {}) {
     if (request) {
+        if (c->is_inter())  // as colls::run reports it for the blocking forms
+            return s.fail(c, MPI_ERR_COMM, std::string(s.call) + " on an intercommunicator is not supported by xsim");
         *request = request_handle(colls::start(table, s.engine, s.rank, *c, root, args, std::move(keep)));
         return MPI_SUCCESS;
     }

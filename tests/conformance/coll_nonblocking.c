@@ -1,7 +1,8 @@
 /* Nonblocking collectives (MPI-3): every I-collective gives exactly what its blocking form
- * gives, on MPI_COMM_WORLD and MPI_COMM_SELF, with and without MPI_IN_PLACE, short and long
- * messages, completed by MPI_Wait, by MPI_Test loops and by MPI_Request_get_status; several
- * of them outstanding at once on one communicator, mixed with point-to-point requests in
+ * gives, on MPI_COMM_WORLD, MPI_COMM_SELF and a communicator from MPI_Comm_split (one freed
+ * while a collective on it is outstanding, too), with and without MPI_IN_PLACE, short and
+ * long messages, completed by MPI_Wait, by MPI_Test loops and by MPI_Request_get_status;
+ * several of them outstanding at once on one communicator, mixed with point-to-point requests in
  * one array (Waitall, Waitany, Waitsome, Testall, Testany, Testsome); blocking collectives
  * issued while nonblocking ones are outstanding; MPI_Request_free.
  *   coll_nonblocking [xsim]
@@ -185,7 +186,7 @@ static void check_same(conf_t* t, const call_t* c, int coll, const int* ref, con
     for (i = 0; i < c->len; i++)
         if (ref[i] != c->out[i]) {
             conf_fail(t, "%s (%s, n=%d, %s%s): element %ld is %d, blocking gave %d", kNames[coll],
-                      c->comm == MPI_COMM_SELF ? "self" : "world", c->n, how, c->inplace ? ", in place" : "", i,
+                      c->comm == MPI_COMM_SELF ? "self" : c->comm == MPI_COMM_WORLD ? "world" : "split", c->n, how, c->inplace ? ", in place" : "", i,
                       c->out[i], ref[i]);
             return;
         }
@@ -392,6 +393,19 @@ static void overlap_time(conf_t* t) {
     }
 }
 
+/* A communicator freed while a nonblocking collective on it is outstanding: the
+ * collective still completes (MPI_Comm_free only marks it for deallocation). */
+static void comm_freed_meanwhile(conf_t* t) {
+    MPI_Comm dup;
+    MPI_Request r;
+    int v = t->rank + 1, sum = -1;
+    CONF_CALL(t, MPI_Comm_dup(MPI_COMM_WORLD, &dup));
+    CONF_CALL(t, MPI_Iallreduce(&v, &sum, 1, MPI_INT, MPI_SUM, dup, &r));
+    CONF_CALL(t, MPI_Comm_free(&dup));
+    CONF_CALL(t, MPI_Wait(&r, MPI_STATUS_IGNORE));
+    CONF_CHECK(t, sum == t->size * (t->size + 1) / 2, "Iallreduce on a freed communicator gave %d", sum);
+}
+
 static void cancel_is_an_error(conf_t* t) {
     MPI_Request r;
     int rc, cls = MPI_SUCCESS;
@@ -415,6 +429,16 @@ int main(int argc, char** argv) {
     each_against_blocking(&t, MPI_COMM_WORLD, 3, 2);
     each_against_blocking(&t, MPI_COMM_WORLD, 5000, blk_long);
     each_against_blocking(&t, MPI_COMM_SELF, 5000, 1200);
+    {
+        /* A derived communicator: two halves, ranks in reverse order. */
+        MPI_Comm half;
+        CONF_CALL(&t, MPI_Comm_split(MPI_COMM_WORLD, t.rank % 2, t.size - t.rank, &half));
+        MPI_Comm_set_errhandler(half, MPI_ERRORS_RETURN);
+        each_against_blocking(&t, half, 3, 2);
+        each_against_blocking(&t, half, 5000, blk_long);
+        CONF_CALL(&t, MPI_Comm_free(&half));
+    }
+    comm_freed_meanwhile(&t);
     for (how = 0; how < 6; how++) overlapping(&t, how % 2 ? 3000 : 4, how % 2 ? blk_long : 3, how);
     freed(&t);
     if (xsim) {

@@ -52,6 +52,12 @@ int main(int argc, char** argv) {
         err = MPI_Barrier(inter);
         MPI_Error_class(err, &cls);
         CONF_CHECK(&t, cls == MPI_ERR_COMM, "barrier on an intercommunicator: class %d", cls);
+        {
+            MPI_Request req = MPI_REQUEST_NULL;
+            err = MPI_Ibarrier(inter, &req);
+            MPI_Error_class(err, &cls);
+            CONF_CHECK(&t, cls == MPI_ERR_COMM, "Ibarrier on an intercommunicator: class %d", cls);
+        }
     }
     /* Merge, odds first (evens pass high = 1): odd world ranks come first. */
     CONF_CALL(&t, MPI_Intercomm_merge(inter, even, &merged));
