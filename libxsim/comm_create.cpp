@@ -5,6 +5,7 @@
 
 #include "libxsim/attributes.hpp"
 #include "libxsim/colls/algorithms.hpp"
+#include "libxsim/colls/nonblocking.hpp"
 #include "libxsim/group.hpp"
 
 namespace xsim {
@@ -50,9 +51,10 @@ int agree_on_new_comm(CallScope& scope, const Comm& comm, colls::CollKind kind) 
     return e == MPI_SUCCESS ? e : scope.fail(&comm, e, ctx.error);
 }
 
-int dup_comm(CallScope& scope, const Comm& parent, Comm** out) {
-    *out = nullptr;
-    if (int e = agree_on_new_comm(scope, parent, colls::CollKind::CommDup)) return e;
+namespace {
+
+// The caller's copy of `parent` (context, group, topology, attributes), without agreement.
+int copy_comm(CallScope& scope, const Comm& parent, Comm** out) {
     const ContextId id = derive_context(parent.context, creation_counter(scope.rank, parent)++, kDup);
     Comm* c = new_derived_comm(scope.rank, parent, comm_group(parent, scope.rank), parent.rank_of(scope.rank), id);
     c->topology = parent.topology;
@@ -61,6 +63,30 @@ int dup_comm(CallScope& scope, const Comm& parent, Comm** out) {
         return scope.fail(&parent, e, "an attribute copy callback failed with error " + std::to_string(e));
     }
     *out = c;
+    return MPI_SUCCESS;
+}
+
+// The agreement of MPI_Comm_idup: a dissemination barrier tagged as MPI_Comm_dup.
+const colls::Collective<colls::BarrierArgs>& idup_table() {
+    static const colls::Collective<colls::BarrierArgs> t{
+        colls::CollKind::CommDup,
+        {&colls::barrier_dissemination},
+        [](const colls::Context&, const colls::BarrierArgs&) { return &colls::barrier_dissemination; }};
+    return t;
+}
+
+}  // namespace
+
+int dup_comm(CallScope& scope, const Comm& parent, Comm** out) {
+    *out = nullptr;
+    if (int e = agree_on_new_comm(scope, parent, colls::CollKind::CommDup)) return e;
+    return copy_comm(scope, parent, out);
+}
+
+int idup_comm(CallScope& scope, const Comm& parent, Comm** out, Request** request) {
+    *out = nullptr;
+    if (int e = copy_comm(scope, parent, out)) return e;
+    *request = colls::start(idup_table(), scope.engine, scope.rank, parent, 0, colls::BarrierArgs{});
     return MPI_SUCCESS;
 }
 

@@ -22,6 +22,9 @@ Comm* new_derived_comm(Rank& me, const Comm& parent, Group* group, int my_rank, 
 int agree_on_new_comm(CallScope& scope, const Comm& comm, colls::CollKind kind);
 
 int dup_comm(CallScope& scope, const Comm& parent, Comm** out);
+// MPI_Comm_idup: the communicator is made now (usable once *request completes); the
+// agreement runs as a nonblocking collective on the parent.
+int idup_comm(CallScope& scope, const Comm& parent, Comm** out, Request** request);
 // `group` must be a subgroup of parent's group, the same on every member of parent.
 int create_comm(CallScope& scope, const Comm& parent, Group& group, Comm** out);
 // Collective over the members of `group` only.

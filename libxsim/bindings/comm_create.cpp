@@ -58,6 +58,19 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     return give(newcomm, out);
 }
 
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+    XSIM_BEGIN_INITIALIZED("MPI_Comm_idup");
+    const Comm* c = nullptr;
+    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
+    if (int e = checks::pointer(scope, c, request, "request")) return e;
+    Comm* out = nullptr;
+    Request* r = nullptr;
+    if (int e = idup_comm(scope, *c, &out, &r)) return e;
+    *request = request_handle(r);
+    return give(newcomm, out);
+}
+
 // Info hints may be ignored (MPI-4 section 9.3.3).
 int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_dup_with_info");

@@ -71,8 +71,9 @@ template <class Args>
 const Algorithm<Args>* pick(const Collective<Args>& t, const Context& c, const Args& a) {
     ForcedChoices& f = forced();
     const int k = static_cast<int>(t.kind);
-    const std::string& wanted = f.algorithm[static_cast<std::size_t>(k)];
-    if (!wanted.empty()) {
+    // Communicator construction (kinds past kCollKindCount) has no forced choice.
+    if (k < kCollKindCount && !f.algorithm[static_cast<std::size_t>(k)].empty()) {
+        const std::string& wanted = f.algorithm[static_cast<std::size_t>(k)];
         for (const Algorithm<Args>* alg : t.algorithms) {
             if (wanted != alg->name) continue;
             if (!alg->usable || alg->usable(c, a)) return alg;

@@ -128,6 +128,17 @@ int main(int argc, char** argv) {
         }
     }
 
+    /* Nonblocking dup, completed by a Wait after other traffic. */
+    {
+        MPI_Comm idup;
+        MPI_Request req;
+        CONF_CALL(&t, MPI_Comm_idup(MPI_COMM_WORLD, &idup, &req));
+        CONF_CALL(&t, MPI_Barrier(MPI_COMM_WORLD));
+        CONF_CALL(&t, MPI_Wait(&req, MPI_STATUS_IGNORE));
+        check_comm(&t, idup, size, (long)size * (size - 1) / 2, rank, "idup");
+        CONF_CALL(&t, MPI_Comm_free(&idup));
+    }
+
     /* Everyone MPI_UNDEFINED. */
     CONF_CALL(&t, MPI_Comm_split(MPI_COMM_WORLD, MPI_UNDEFINED, 0, &none));
     CONF_CHECK(&t, none == MPI_COMM_NULL, "all-undefined split gave a communicator");
