@@ -1,4 +1,4 @@
-// Neighbor collectives: MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v, w) on a
+// Neighbor collectives: MPI_(I)neighbor_allgather(v) and MPI_(I)neighbor_alltoall(v, w) on a
 // communicator with a topology (MPI_ERR_TOPOLOGY otherwise). Validate the buffers over the
 // rank's in- and out-degree, then run the schedule of colls/neighbor_linear.cpp with the
 // rank's neighbor plan (topo::neighbor_plan). There is no early return for empty calls:
@@ -11,6 +11,7 @@
 
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/colls/collectives.hpp"
+#include "libxsim/colls/nonblocking.hpp"
 #include "libxsim/topology.hpp"
 
 using namespace xsim;
@@ -22,6 +23,12 @@ int any_topology(CallScope& s, const Comm* c, const Topology** out) {
     *out = c->topology.get();
     if (*out) return MPI_SUCCESS;
     return s.fail(c, MPI_ERR_TOPOLOGY, "neighbor collectives need a communicator with a process topology");
+}
+
+// The nonblocking forms (MPI_I...) need somewhere to return the request.
+int nonblocking_request(CallScope& s, const Comm* c, MPI_Request* request, const char* call) {
+    if (call[4] != 'I') return MPI_SUCCESS;
+    return checks::pointer(s, c, request, "request");
 }
 
 int not_in_place(CallScope& s, const Comm* c, const void* buf) {
@@ -60,7 +67,15 @@ int blocks(CallScope& s, const Comm* c, Form form, const void* buf, int n, int c
     return MPI_SUCCESS;
 }
 
-int dispatch(CallScope& s, const Comm* c, const Collective<NeighborArgs>& table, const NeighborArgs& a) {
+// Blocking (request null): runs the collective. Nonblocking: starts it and returns its
+// request; the arguments' copy keeps the plan, the caller keeps its buffers and arrays
+// until completion, as MPI requires.
+int dispatch(CallScope& s, const Comm* c, const Collective<NeighborArgs>& table, const NeighborArgs& a,
+             MPI_Request* request) {
+    if (request) {
+        *request = request_handle(colls::start(table, s.engine, s.rank, *c, 0, a));
+        return MPI_SUCCESS;
+    }
     std::string why;
     const int rc = colls::run(table, s.engine, s.rank, *c, 0, a, &why);
     return rc == MPI_SUCCESS ? MPI_SUCCESS : s.fail(c, rc, why);
@@ -68,12 +83,13 @@ int dispatch(CallScope& s, const Comm* c, const Collective<NeighborArgs>& table,
 
 int neighbor_allgather(const char* call, const Collective<NeighborArgs>& table, Form form, const void* sendbuf,
                        int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, const int* recvcounts,
-                       const int* displs, MPI_Datatype recvtype, MPI_Comm comm) {
+                       const int* displs, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     const Topology* t = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = any_topology(scope, c, &t)) return e;
+    if (int e = nonblocking_request(scope, c, request, call)) return e;
     if (int e = not_in_place(scope, c, sendbuf)) return e;
     if (int e = not_in_place(scope, c, recvbuf)) return e;
     NeighborArgs a;
@@ -88,18 +104,20 @@ int neighbor_allgather(const char* call, const Collective<NeighborArgs>& table, 
     if (int e =
             blocks(scope, c, form, recvbuf, plan.indegree, recvcount, recvcounts, displs, recvtype, nullptr, &a.recv))
         return e;
-    return dispatch(scope, c, table, a);
+    return dispatch(scope, c, table, a, request);
 }
 
 int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, Form form, const void* sendbuf,
                       int sendcount, const int* sendcounts, const void* sdispls, MPI_Datatype sendtype,
                       const MPI_Datatype* sendtypes, void* recvbuf, int recvcount, const int* recvcounts,
-                      const void* rdispls, MPI_Datatype recvtype, const MPI_Datatype* recvtypes, MPI_Comm comm) {
+                      const void* rdispls, MPI_Datatype recvtype, const MPI_Datatype* recvtypes, MPI_Comm comm,
+                      MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     const Topology* t = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = any_topology(scope, c, &t)) return e;
+    if (int e = nonblocking_request(scope, c, request, call)) return e;
     if (int e = not_in_place(scope, c, sendbuf)) return e;
     if (int e = not_in_place(scope, c, recvbuf)) return e;
     NeighborArgs a;
@@ -111,7 +129,7 @@ int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, F
     if (int e = blocks(scope, c, form, recvbuf, plan.indegree, recvcount, recvcounts, rdispls, recvtype, recvtypes,
                        &a.recv))
         return e;
-    return dispatch(scope, c, table, a);
+    return dispatch(scope, c, table, a, request);
 }
 
 }  // namespace
@@ -121,27 +139,28 @@ extern "C" {
 int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                            MPI_Datatype recvtype, MPI_Comm comm) {
     return neighbor_allgather("MPI_Neighbor_allgather", neighbor_allgather_table(), Form::Uniform, sendbuf, sendcount,
-                              sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm);
+                              sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm, nullptr);
 }
 
 int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
     return neighbor_allgather("MPI_Neighbor_allgatherv", neighbor_allgatherv_table(), Form::V, sendbuf, sendcount,
-                              sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm);
+                              sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm, nullptr);
 }
 
 int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                           MPI_Datatype recvtype, MPI_Comm comm) {
     return neighbor_alltoall("MPI_Neighbor_alltoall", neighbor_alltoall_table(), Form::Uniform, sendbuf, sendcount,
                              nullptr, nullptr, sendtype, nullptr, recvbuf, recvcount, nullptr, nullptr, recvtype,
-                             nullptr, comm);
+                             nullptr, comm, nullptr);
 }
 
 int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
                            MPI_Comm comm) {
     return neighbor_alltoall("MPI_Neighbor_alltoallv", neighbor_alltoallv_table(), Form::V, sendbuf, 0, sendcounts,
-                             sdispls, sendtype, nullptr, recvbuf, 0, recvcounts, rdispls, recvtype, nullptr, comm);
+                             sdispls, sendtype, nullptr, recvbuf, 0, recvcounts, rdispls, recvtype, nullptr, comm,
+                             nullptr);
 }
 
 int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
@@ -149,7 +168,45 @@ int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MP
                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
     return neighbor_alltoall("MPI_Neighbor_alltoallw", neighbor_alltoallw_table(), Form::W, sendbuf, 0, sendcounts,
                              sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL,
-                             recvtypes, comm);
+                             recvtypes, comm, nullptr);
+}
+
+// Nonblocking forms: the same schedule, driven by its messages' completions.
+int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+    return neighbor_allgather("MPI_Ineighbor_allgather", neighbor_allgather_table(), Form::Uniform, sendbuf,
+                              sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm, request);
+}
+
+int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                             MPI_Request* request) {
+    return neighbor_allgather("MPI_Ineighbor_allgatherv", neighbor_allgatherv_table(), Form::V, sendbuf, sendcount,
+                              sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm, request);
+}
+
+int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+    return neighbor_alltoall("MPI_Ineighbor_alltoall", neighbor_alltoall_table(), Form::Uniform, sendbuf, sendcount,
+                             nullptr, nullptr, sendtype, nullptr, recvbuf, recvcount, nullptr, nullptr, recvtype,
+                             nullptr, comm, request);
+}
+
+int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm, MPI_Request* request) {
+    return neighbor_alltoall("MPI_Ineighbor_alltoallv", neighbor_alltoallv_table(), Form::V, sendbuf, 0, sendcounts,
+                             sdispls, sendtype, nullptr, recvbuf, 0, recvcounts, rdispls, recvtype, nullptr, comm,
+                             request);
+}
+
+int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                            MPI_Request* request) {
+    return neighbor_alltoall("MPI_Ineighbor_alltoallw", neighbor_alltoallw_table(), Form::W, sendbuf, 0, sendcounts,
+                             sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL,
+                             recvtypes, comm, request);
 }
 
 }  // extern "C"

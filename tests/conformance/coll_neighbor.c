@@ -1,11 +1,12 @@
-/* Neighbor collectives: MPI_Neighbor_allgather(v) and MPI_Neighbor_alltoall(v, w) on
+/* Neighbor collectives: MPI_(I)neighbor_allgather(v) and MPI_(I)neighbor_alltoall(v, w) on
  * Cartesian grids (periodic and not, with dimensions of size 1 and 2 where one peer is
  * both neighbors), a symmetric graph with repeated and self edges, and a distributed graph
  * with multi-edges and self loops. Every received element is checked exactly against who
  * must have sent it, computed here from the standard's rules: Cartesian blocks are the -1
  * then the +1 neighbor of each dimension, and what a rank sends toward -1 arrives in its
  * neighbor's +1 block (MPI-4); MPI_PROC_NULL blocks are left untouched; a peer that is a
- * neighbor k times pairs its k-th send with the k-th receive. */
+ * neighbor k times pairs its k-th send with the k-th receive. Each call also runs in its
+ * nonblocking form (MPI_Ineighbor_* + MPI_Wait), and two of those overlap on one ring. */
 #include "conformance.h"
 
 #define MAXDEG 8
@@ -16,6 +17,7 @@ enum { CART, GRAPH, DIST };
 typedef struct {
     const char* name;
     int kind;
+    int nonblocking; /* 1: MPI_Ineighbor_* followed by MPI_Wait */
     int ndims, dims[3], periods[3];
     MPI_Comm comm;
 } topo_t;
@@ -97,12 +99,45 @@ static int source_of(const topo_t* tp, int r, int n, int slot, int* sender_slot)
     return MPI_PROC_NULL; /* unreachable for the symmetric topologies above */
 }
 
+/* The blocking call, or (tp->nonblocking) its nonblocking form followed by MPI_Wait. */
+static int waited(int rc, MPI_Request* r) { return rc != MPI_SUCCESS ? rc : MPI_Wait(r, MPI_STATUS_IGNORE); }
+static int n_allgather(const topo_t* tp, const void* sb, int sc, MPI_Datatype st, void* rb, int rcount,
+                       MPI_Datatype rt) {
+    MPI_Request r;
+    if (!tp->nonblocking) return MPI_Neighbor_allgather(sb, sc, st, rb, rcount, rt, tp->comm);
+    return waited(MPI_Ineighbor_allgather(sb, sc, st, rb, rcount, rt, tp->comm, &r), &r);
+}
+static int n_allgatherv(const topo_t* tp, const void* sb, int sc, MPI_Datatype st, void* rb, const int* rcounts,
+                        const int* displs, MPI_Datatype rt) {
+    MPI_Request r;
+    if (!tp->nonblocking) return MPI_Neighbor_allgatherv(sb, sc, st, rb, rcounts, displs, rt, tp->comm);
+    return waited(MPI_Ineighbor_allgatherv(sb, sc, st, rb, rcounts, displs, rt, tp->comm, &r), &r);
+}
+static int n_alltoall(const topo_t* tp, const void* sb, int sc, MPI_Datatype st, void* rb, int rcount,
+                      MPI_Datatype rt) {
+    MPI_Request r;
+    if (!tp->nonblocking) return MPI_Neighbor_alltoall(sb, sc, st, rb, rcount, rt, tp->comm);
+    return waited(MPI_Ineighbor_alltoall(sb, sc, st, rb, rcount, rt, tp->comm, &r), &r);
+}
+static int n_alltoallv(const topo_t* tp, const void* sb, const int* sc, const int* sd, MPI_Datatype st, void* rb,
+                       const int* rcounts, const int* rd, MPI_Datatype rt) {
+    MPI_Request r;
+    if (!tp->nonblocking) return MPI_Neighbor_alltoallv(sb, sc, sd, st, rb, rcounts, rd, rt, tp->comm);
+    return waited(MPI_Ineighbor_alltoallv(sb, sc, sd, st, rb, rcounts, rd, rt, tp->comm, &r), &r);
+}
+static int n_alltoallw(const topo_t* tp, const void* sb, const int* sc, const MPI_Aint* sd, const MPI_Datatype* st,
+                       void* rb, const int* rcounts, const MPI_Aint* rd, const MPI_Datatype* rt) {
+    MPI_Request r;
+    if (!tp->nonblocking) return MPI_Neighbor_alltoallw(sb, sc, sd, st, rb, rcounts, rd, rt, tp->comm);
+    return waited(MPI_Ineighbor_alltoallw(sb, sc, sd, st, rb, rcounts, rd, rt, tp->comm, &r), &r);
+}
+
 static int value(int sender, int slot, int e) { return sender * 1000 + slot * 10 + e; }
 /* Counts and types per edge for the v and w variants, known to both ends. */
 static int edge_count(int sender, int slot) { return 1 + (sender + slot) % 3; }
 static int edge_is_double(int sender, int slot) { return (sender + slot) % 2; }
 
-static void check_topology(conf_t* t, const topo_t* tp) {
+static void check_form(conf_t* t, const topo_t* tp) {
     const int me = t->rank, n = t->size;
     int in[MAXDEG], out[MAXDEG], indeg, outdeg, k, e, rc;
     int sendbuf[MAXDEG * 3], recvbuf[MAXDEG * E + 4 * MAXDEG], mine[E];
@@ -118,7 +153,7 @@ static void check_topology(conf_t* t, const topo_t* tp) {
     /* Neighbor_allgather: my E ints to every out-neighbor. */
     for (e = 0; e < E; e++) mine[e] = value(me, 0, e);
     memset(recvbuf, 0x5b, sizeof recvbuf);
-    CONF_CALL(t, MPI_Neighbor_allgather(mine, E, MPI_INT, recvbuf, E, MPI_INT, tp->comm));
+    CONF_CALL(t, n_allgather(tp, mine, E, MPI_INT, recvbuf, E, MPI_INT));
     for (k = 0; k < indeg; k++) {
         int ss = 0, from = source_of(tp, me, n, k, &ss);
         for (e = 0; e < E; e++) {
@@ -138,7 +173,7 @@ static void check_topology(conf_t* t, const topo_t* tp) {
         displs_r[k] = (indeg - 1 - k) * (E + 1);
     }
     memset(recvbuf, 0x5b, sizeof recvbuf);
-    CONF_CALL(t, MPI_Neighbor_allgatherv(mine, E, MPI_INT, recvbuf, counts_r, displs_r, MPI_INT, tp->comm));
+    CONF_CALL(t, n_allgatherv(tp, mine, E, MPI_INT, recvbuf, counts_r, displs_r, MPI_INT));
     for (k = 0; k < indeg; k++) {
         int ss = 0, from = source_of(tp, me, n, k, &ss);
         for (e = 0; e < E; e++) {
@@ -158,7 +193,7 @@ static void check_topology(conf_t* t, const topo_t* tp) {
     for (k = 0; k < outdeg; k++)
         for (e = 0; e < E; e++) sendbuf[k * E + e] = value(me, k, e);
     conf_poison(CONF_GAPPY, gap, indeg);
-    CONF_CALL(t, MPI_Neighbor_alltoall(sendbuf, E, MPI_INT, gap, 1, gappy, tp->comm));
+    CONF_CALL(t, n_alltoall(tp, sendbuf, E, MPI_INT, gap, 1, gappy));
     for (k = 0; k < indeg; k++) {
         int ss = 0, from = source_of(tp, me, n, k, &ss);
         const int* g = gap + k * CONF_GAPPY_INTS;
@@ -188,8 +223,7 @@ static void check_topology(conf_t* t, const topo_t* tp) {
         }
     }
     memset(recvbuf, 0x5b, sizeof recvbuf);
-    CONF_CALL(t, MPI_Neighbor_alltoallv(sendbuf, counts_s, displs_s, MPI_INT, recvbuf, counts_r, displs_r, MPI_INT,
-                                        tp->comm));
+    CONF_CALL(t, n_alltoallv(tp, sendbuf, counts_s, displs_s, MPI_INT, recvbuf, counts_r, displs_r, MPI_INT));
     for (k = 0; k < indeg; k++) {
         int ss = 0, from = source_of(tp, me, n, k, &ss);
         for (e = 0; e < counts_r[k]; e++) {
@@ -230,7 +264,7 @@ static void check_topology(conf_t* t, const topo_t* tp) {
     }
     memset(wrecv, 0x5b, sizeof wrecv);
     CONF_CALL(t,
-              MPI_Neighbor_alltoallw(wsend, counts_s, wdispl_s, types_s, wrecv, counts_r, wdispl_r, types_r, tp->comm));
+              n_alltoallw(tp, wsend, counts_s, wdispl_s, types_s, wrecv, counts_r, wdispl_r, types_r));
     for (k = 0; k < indeg; k++) {
         int ss = 0, from = source_of(tp, me, n, k, &ss);
         const char* b = wrecv + wdispl_r[k];
@@ -253,6 +287,33 @@ static void check_topology(conf_t* t, const topo_t* tp) {
     rc = MPI_Neighbor_allgather(MPI_IN_PLACE, E, MPI_INT, recvbuf, E, MPI_INT, tp->comm);
     CONF_CHECK(t, rc != MPI_SUCCESS, "%s: MPI_IN_PLACE accepted", tp->name);
     MPI_Type_free(&gappy);
+}
+
+/* Every neighbor collective, blocking and nonblocking. */
+static void check_topology(conf_t* t, const topo_t* tp) {
+    topo_t form = *tp;
+    for (form.nonblocking = 0; form.nonblocking < 2; form.nonblocking++) check_form(t, &form);
+}
+
+/* Two nonblocking neighbor collectives in flight at once on one communicator (a ring):
+ * each must get its own messages. */
+static void check_overlap(conf_t* t) {
+    const int n = t->size, me = t->rank;
+    int dims[1], periods[1] = {1}, ga[2] = {-1, -1}, gb[2] = {-1, -1}, sb[2], mine = 500 + me;
+    MPI_Request r[2];
+    MPI_Comm ring;
+    dims[0] = n;
+    CONF_CALL(t, MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring));
+    sb[0] = 10 * me;     /* to the -1 neighbor */
+    sb[1] = 10 * me + 1; /* to the +1 neighbor */
+    CONF_CALL(t, MPI_Ineighbor_alltoall(sb, 1, MPI_INT, ga, 1, MPI_INT, ring, &r[0]));
+    CONF_CALL(t, MPI_Ineighbor_allgather(&mine, 1, MPI_INT, gb, 1, MPI_INT, ring, &r[1]));
+    CONF_CALL(t, MPI_Waitall(2, r, MPI_STATUSES_IGNORE));
+    CONF_CHECK(t, ga[0] == 10 * ((me - 1 + n) % n) + 1 && ga[1] == 10 * ((me + 1) % n),
+               "overlapped alltoall got %d %d", ga[0], ga[1]);
+    CONF_CHECK(t, gb[0] == 500 + (me - 1 + n) % n && gb[1] == 500 + (me + 1) % n, "overlapped allgather got %d %d",
+               gb[0], gb[1]);
+    MPI_Comm_free(&ring);
 }
 
 static void with_cart(conf_t* t, const char* name, int ndims, int d0, int d1, int d2, int p0, int p1, int p2) {
@@ -326,6 +387,8 @@ int main(int argc, char** argv) {
         check_topology(&t, &tp);
         MPI_Comm_free(&tp.comm);
     }
+
+    check_overlap(&t);
 
     /* Without a topology: MPI_ERR_TOPOLOGY. */
     {
