@@ -6,6 +6,7 @@
 // and every rank takes part in every call (empty blocks are skipped).
 #include <mpi.h>
 
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -25,9 +26,10 @@ int any_topology(CallScope& s, const Comm* c, const Topology** out) {
     return s.fail(c, MPI_ERR_TOPOLOGY, "neighbor collectives need a communicator with a process topology");
 }
 
-// The nonblocking forms (MPI_I...) need somewhere to return the request.
+// The nonblocking forms (MPI_Ineighbor_...) need somewhere to return the request; the
+// blocking ones pass none.
 int nonblocking_request(CallScope& s, const Comm* c, MPI_Request* request, const char* call) {
-    if (call[4] != 'I') return MPI_SUCCESS;
+    if (std::strncmp(call, "MPI_I", 5) != 0) return MPI_SUCCESS;
     return checks::pointer(s, c, request, "request");
 }
 

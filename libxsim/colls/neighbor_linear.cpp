@@ -1,8 +1,8 @@
-// Neighbor collectives (MPI_Neighbor_allgather(v), MPI_Neighbor_alltoall(v, w)): every
+// Neighbor collectives (MPI_(I)neighbor_allgather(v), MPI_(I)neighbor_alltoall(v, w)): every
 // rank posts its receives from its in-neighbors and its sends to its out-neighbors at
 // once, in one round. The topology's plan (topo::neighbor_plan) says which block each
 // message carries and in which order they are posted; the receiver's block key travels in
-// the tag, so a peer that is a neighbor several times (multi-edges, periodic dimensions of
+// the message's signature, so a peer that is a neighbor several times (multi-edges, periodic dimensions of
 // size 1 or 2) fills the right blocks and a disagreement is reported. MPI_PROC_NULL
 // neighbors are not in the plan: their receive blocks stay untouched. Empty blocks are
 // not sent (both sides know the sizes from their counts).

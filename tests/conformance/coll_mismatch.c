@@ -10,6 +10,8 @@
  *   nbkind  rank 0 calls MPI_Iallreduce while the others call MPI_Ibcast (then MPI_Wait)
  *   nbroot  MPI_Ibcast with root 0 on rank 0, root 1 on the others; a barrier follows
  *   nbmixed rank 0 calls MPI_Bcast, the others MPI_Ibcast: they never match (MPI-3.1 5.12)
+ *   nbneighbor on a ring, rank 0 calls MPI_Neighbor_alltoall, the others
+ *           MPI_Ineighbor_alltoall: they never match
  *   nbmissing rank 0 waits in MPI_Recv for a message nobody sends instead of joining the
  *           MPI_Ibarrier the others start and wait for (deadlock)
  * Expected: a non-zero exit with xsim's explanation on stderr. */
@@ -54,6 +56,17 @@ int main(int argc, char** argv) {
             MPI_Bcast(buf, 4, MPI_INT, 0, MPI_COMM_WORLD);
         } else {
             MPI_Ibcast(buf, 4, MPI_INT, 0, MPI_COMM_WORLD, &r);
+            MPI_Wait(&r, MPI_STATUS_IGNORE);
+        }
+    } else if (strcmp(mode, "nbneighbor") == 0) {
+        MPI_Request r;
+        MPI_Comm ring;
+        int periods[1] = {1};
+        MPI_Cart_create(MPI_COMM_WORLD, 1, &size, periods, 0, &ring);
+        if (rank == 0) {
+            MPI_Neighbor_alltoall(buf, 4, MPI_INT, out, 4, MPI_INT, ring);
+        } else {
+            MPI_Ineighbor_alltoall(buf, 4, MPI_INT, out, 4, MPI_INT, ring, &r);
             MPI_Wait(&r, MPI_STATUS_IGNORE);
         }
     } else if (strcmp(mode, "nbmissing") == 0) {

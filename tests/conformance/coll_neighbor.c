@@ -397,5 +397,26 @@ int main(int argc, char** argv) {
         if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
         CONF_CHECK(&t, cls == MPI_ERR_TOPOLOGY, "Neighbor_allgather on MPI_COMM_WORLD: class %d", cls);
     }
+    /* Nonblocking forms: MPI_ERR_TOPOLOGY without a topology, MPI_ERR_ARG without a place
+     * for the request; neither starts anything. */
+    {
+        int a[2] = {0, 0}, b[2] = {0, 0}, cls = MPI_SUCCESS, dims[1] = {t.size}, periods[1] = {1}, rc;
+        MPI_Request r = MPI_REQUEST_NULL;
+        MPI_Comm ring;
+        rc = MPI_Ineighbor_alltoall(a, 1, MPI_INT, b, 1, MPI_INT, MPI_COMM_WORLD, &r);
+        if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+        CONF_CHECK(&t, cls == MPI_ERR_TOPOLOGY && r == MPI_REQUEST_NULL, "Ineighbor_alltoall on MPI_COMM_WORLD: class %d",
+                   cls);
+        CONF_CALL(&t, MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring));
+        cls = MPI_SUCCESS;
+        rc = MPI_Ineighbor_allgather(a, 1, MPI_INT, b, 1, MPI_INT, ring, NULL);
+        if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
+        CONF_CHECK(&t, cls == MPI_ERR_ARG, "Ineighbor_allgather without a request: class %d", cls);
+        /* The failed calls started no collective: the next one on the ring still matches. */
+        CONF_CALL(&t, MPI_Neighbor_allgather(&t.rank, 1, MPI_INT, b, 1, MPI_INT, ring));
+        CONF_CHECK(&t, b[0] == (t.rank - 1 + t.size) % t.size && b[1] == (t.rank + 1) % t.size,
+                   "allgather after failed calls got %d %d", b[0], b[1]);
+        MPI_Comm_free(&ring);
+    }
     return conf_finish(&t);
 }

@@ -12,6 +12,7 @@
 #include "engine_harness.hpp"
 #include "libxsim/colls/collectives.hpp"
 #include "libxsim/colls/edge_exchange.hpp"
+#include "libxsim/colls/nonblocking.hpp"
 #include "libxsim/topology.hpp"
 
 using namespace xsim;
@@ -26,10 +27,12 @@ Topology cart(std::vector<int> dims, std::vector<int> periods) {
 
 int value(int rank, int slot) { return rank * 1000 + slot; }
 
-// Runs Neighbor_alltoall (one int per block, block i = value(rank, i)) on every rank;
-// returns each rank's receive buffer (-1 where nothing arrived).
+// Runs Neighbor_alltoall (one int per block, block i = value(rank, i)) on every rank, or
+// (nonblocking) starts it, drops the caller's plan and waits; returns each rank's receive
+// buffer (-1 where nothing arrived) and, in *clocks, each rank's final clock.
 std::vector<std::vector<int>> alltoall(int size, const std::function<Topology(int)>& topology_of,
-                                       const Collective<NeighborArgs>& table = neighbor_alltoall_table()) {
+                                       const Collective<NeighborArgs>& table = neighbor_alltoall_table(),
+                                       bool nonblocking = false, std::vector<SimTime>* clocks = nullptr) {
     std::vector<std::vector<int>> received(static_cast<std::size_t>(size));
     auto result = run_ranks(size, [&](Engine& e, Rank& me) {
         const Topology t = topology_of(me.world);
@@ -43,10 +46,20 @@ std::vector<std::vector<int>> alltoall(int size, const std::function<Topology(in
         a.plan = plan_ptr;
         a.send = uniform_blocks(out.data(), 1, MPI_INT);
         a.recv = uniform_blocks(in.data(), 1, MPI_INT);
+        if (nonblocking) {
+            Request* r = colls::start(table, e, me, e.world_comm(), 0, a);
+            a = NeighborArgs{};  // the request's copy of the arguments keeps the plan alive
+            plan_ptr.reset();
+            wait(e, me, r);
+            EXPECT_EQ(r->status_error, MPI_SUCCESS);
+            e.free_request(r);
+            return;
+        }
         std::string why;
         EXPECT_EQ(colls::run(table, e, me, e.world_comm(), 0, a, &why), MPI_SUCCESS) << why;
     });
     EXPECT_EQ(result.unfinished, 0);
+    if (clocks) *clocks = result.final_clocks;
     return received;
 }
 
@@ -67,6 +80,20 @@ TEST(NeighborCollectives, CartesianBlocksLandInTheOppositeDirection) {
                 EXPECT_EQ(got[r][2 * i + 1], plus == MPI_PROC_NULL ? -1 : value(plus, 2 * i)) << r << " dim " << i;
             }
         }
+    }
+}
+
+TEST(NeighborCollectives, NonblockingFormGetsTheSameBlocksAtTheSameTimes) {
+    for (auto [dims, periods] : std::vector<std::pair<std::vector<int>, std::vector<int>>>{
+             {{3, 4}, {1, 0}}, {{1, 2}, {1, 1}}, {{1}, {0}}}) {
+        const Topology t = cart(dims, periods);
+        const int size = static_cast<int>(topo::grid_size(dims));
+        std::vector<SimTime> blocking_clocks, nonblocking_clocks;
+        const auto blocking = alltoall(size, [&](int) { return t; }, neighbor_alltoall_table(), false, &blocking_clocks);
+        const auto nonblocking =
+            alltoall(size, [&](int) { return t; }, neighbor_alltoall_table(), true, &nonblocking_clocks);
+        EXPECT_EQ(nonblocking, blocking);
+        EXPECT_EQ(nonblocking_clocks, blocking_clocks);
     }
 }
 
