@@ -83,19 +83,27 @@ int dispatch(CallScope& s, const Comm* c, const Collective<NeighborArgs>& table,
     return rc == MPI_SUCCESS ? MPI_SUCCESS : s.fail(c, rc, why);
 }
 
+// What every neighbor collective checks first: the communicator, its topology, the
+// request (nonblocking forms), no MPI_IN_PLACE; then the rank's neighbor plan.
+int prologue(CallScope& scope, MPI_Comm comm, MPI_Request* request, const void* sendbuf, const void* recvbuf,
+             const Comm** c, NeighborArgs* a) {
+    const Topology* t = nullptr;
+    if (int e = checks::comm(scope, comm, c)) return e;
+    if (int e = any_topology(scope, *c, &t)) return e;
+    if (int e = nonblocking_request(scope, *c, request, scope.call)) return e;
+    if (int e = not_in_place(scope, *c, sendbuf)) return e;
+    if (int e = not_in_place(scope, *c, recvbuf)) return e;
+    a->plan = std::make_shared<const topo::NeighborPlan>(topo::neighbor_plan(*t, (*c)->rank_of(scope.rank)));
+    return MPI_SUCCESS;
+}
+
 int neighbor_allgather(const char* call, const Collective<NeighborArgs>& table, Form form, const void* sendbuf,
                        int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, const int* recvcounts,
                        const int* displs, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
-    const Topology* t = nullptr;
-    if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = any_topology(scope, c, &t)) return e;
-    if (int e = nonblocking_request(scope, c, request, call)) return e;
-    if (int e = not_in_place(scope, c, sendbuf)) return e;
-    if (int e = not_in_place(scope, c, recvbuf)) return e;
     NeighborArgs a;
-    a.plan = std::make_shared<const topo::NeighborPlan>(topo::neighbor_plan(*t, c->rank_of(scope.rank)));
+    if (int e = prologue(scope, comm, request, sendbuf, recvbuf, &c, &a)) return e;
     const topo::NeighborPlan& plan = *a.plan;
     a.allgather = true;
     Blocks mine;
@@ -116,14 +124,8 @@ int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, F
                       MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
-    const Topology* t = nullptr;
-    if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = any_topology(scope, c, &t)) return e;
-    if (int e = nonblocking_request(scope, c, request, call)) return e;
-    if (int e = not_in_place(scope, c, sendbuf)) return e;
-    if (int e = not_in_place(scope, c, recvbuf)) return e;
     NeighborArgs a;
-    a.plan = std::make_shared<const topo::NeighborPlan>(topo::neighbor_plan(*t, c->rank_of(scope.rank)));
+    if (int e = prologue(scope, comm, request, sendbuf, recvbuf, &c, &a)) return e;
     const topo::NeighborPlan& plan = *a.plan;
     if (int e = blocks(scope, c, form, sendbuf, plan.outdegree, sendcount, sendcounts, sdispls, sendtype, sendtypes,
                        &a.send))
