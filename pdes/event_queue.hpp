@@ -3,6 +3,7 @@
 // built from simulated quantities only (event class, rank, per-rank sequence number),
 // which makes virtual times identical for any number of real processes.
 #pragma once
+#include <array>
 #include <cstdint>
 #include <vector>
 
@@ -33,43 +34,71 @@ struct Event {
     void* object;  // what the event is about; its class says which type
 };
 
-// Most events are pushed in increasing (time, order): ranks run in rank order at one time
-// and each sends at that time plus a latency. Those go to `run_`, a sorted FIFO read
-// front to back (sequential memory, cheap even with millions pending); only the others
-// go to a 4-ary min-heap. Four children share about one and a half cache lines, so a heap
-// of a million pending events is half as deep as a binary one. Popping takes the smaller
-// of the two fronts, so the order is exactly that of one heap. No allocation once the
-// vectors have grown.
+// Most events are pushed in increasing (time, order) within a latency class: ranks run
+// in time order and each sends at that time plus one of a few latencies (one per network
+// level). Such pushes go to a sorted run: the run whose last event is the latest one not
+// after the new event (best fit, as in patience sorting, so each latency class keeps a run
+// of its own). Runs are FIFOs read front to back (sequential memory, cheap even with
+// millions pending); only events that fit no run go to a 4-ary min-heap. Four children
+// share about one and a half cache lines, so a heap of a million pending events is half
+// as deep as a binary one. Popping takes the smallest of the fronts, so the order is
+// exactly that of one heap. No allocation once the vectors have grown.
 class EventQueue {
 public:
-    bool empty() const { return heap_.empty() && head_ == run_.size(); }
-    std::size_t size() const { return heap_.size() + (run_.size() - head_); }
-    const Event& top() const { return from_run() ? run_[head_] : heap_.front(); }
+    bool empty() const { return size() == 0; }
+    std::size_t size() const {
+        std::size_t n = heap_.size();
+        for (const SortedRun& r : runs_) n += r.pending();
+        return n;
+    }
+    const Event& top() const {
+        const SortedRun* r = smallest_run();
+        return r ? r->front() : heap_.front();
+    }
     SimTime next_time() const { return empty() ? kNever : top().key.time; }
+    // The k-th pending event after the front of the run the next event comes from (or of
+    // the first non-empty run), or null. A guess at what comes soon: for prefetching only.
+    const Event* peek_run(std::size_t k) const {
+        const SortedRun* r = smallest_run();
+        if (!r)
+            for (const SortedRun& any : runs_)
+                if (any.pending()) r = &any;
+        return r && k < r->pending() ? &r->events[r->head + k] : nullptr;
+    }
     void reserve(std::size_t n) {
         heap_.reserve(n);
-        run_.reserve(n);
+        runs_[0].events.reserve(n);
     }
 
     void push(const Event& e) {
-        if (head_ == run_.size()) {  // the run is used up: start it again at the front
-            run_.clear();
-            head_ = 0;
+        SortedRun* fit = nullptr;
+        SortedRun* unused = nullptr;
+        for (SortedRun& r : runs_) {
+            if (!r.pending()) {
+                if (!unused) unused = &r;
+                continue;
+            }
+            if (!(e.key < r.events.back().key) && (!fit || fit->events.back().key < r.events.back().key)) fit = &r;
         }
-        if (run_.empty() || !(e.key < run_.back().key)) {
-            run_.push_back(e);
+        if (!fit && unused) {  // start it again at the front
+            unused->events.clear();
+            unused->head = 0;
+            fit = unused;
+        }
+        if (fit) {
+            fit->events.push_back(e);
             return;
         }
         heap_.push_back(e);
         sift_up(heap_.size() - 1);
     }
     Event pop() {
-        if (from_run()) {
-            Event out = run_[head_++];
+        if (SortedRun* r = const_cast<SortedRun*>(smallest_run())) {
+            Event out = r->events[r->head++];
             // Drop the consumed front now and then, so a run that never empties stays small.
-            if (head_ >= 4096 && head_ * 2 >= run_.size()) {
-                run_.erase(run_.begin(), run_.begin() + static_cast<std::ptrdiff_t>(head_));
-                head_ = 0;
+            if (r->head >= 4096 && r->head * 2 >= r->events.size()) {
+                r->events.erase(r->events.begin(), r->events.begin() + static_cast<std::ptrdiff_t>(r->head));
+                r->head = 0;
             }
             return out;
         }
@@ -82,6 +111,13 @@ public:
 
 private:
     static constexpr std::size_t kArity = 4;
+    static constexpr std::size_t kRuns = 4;
+    struct SortedRun {
+        std::vector<Event> events;  // sorted; [head, size) pending
+        std::size_t head = 0;
+        std::size_t pending() const { return events.size() - head; }
+        const Event& front() const { return events[head]; }
+    };
     void sift_up(std::size_t i) {
         Event e = heap_[i];
         while (i > 0) {
@@ -108,10 +144,17 @@ private:
         }
         heap_[i] = e;
     }
-    bool from_run() const { return head_ < run_.size() && (heap_.empty() || run_[head_].key < heap_.front().key); }
+    // The run whose front comes before every other front and the heap's, or null when the
+    // heap's comes first (or nothing is pending).
+    const SortedRun* smallest_run() const {
+        const SortedRun* best = nullptr;
+        for (const SortedRun& r : runs_)
+            if (r.pending() && (!best || r.front().key < best->front().key)) best = &r;
+        if (best && !heap_.empty() && heap_.front().key < best->front().key) return nullptr;
+        return best;
+    }
     std::vector<Event> heap_;
-    std::vector<Event> run_;  // sorted; [head_, size) pending
-    std::size_t head_ = 0;
+    std::array<SortedRun, kRuns> runs_;
 };
 
 }  // namespace xsim
