@@ -5,7 +5,7 @@
 
 #include "libxsim/attributes.hpp"
 #include "libxsim/colls/algorithms.hpp"
-#include "libxsim/colls/nonblocking.hpp"
+#include "libxsim/colls/collective_call.hpp"
 #include "libxsim/group.hpp"
 
 namespace xsim {

@@ -2,13 +2,13 @@
 
 #include <algorithm>
 
-#include "libxsim/colls/nonblocking.hpp"
+#include "libxsim/colls/collective_call.hpp"
 #include "libxsim/p2p.hpp"
 
 namespace xsim::completion {
 
 void decided(Engine& engine, Request* r) {
-    if (r->parent) {  // a message of a nonblocking collective: its round may be over
+    if (r->parent_call) {  // a message of a nonblocking collective: its round may be over
         colls::child_decided(engine, r);
         return;
     }
@@ -44,7 +44,10 @@ void begin_wait(Rank& me, WaitMode mode, Request* const* reqs, int n) {
                 me.blocked.peer = r->peer;
                 me.blocked.tag = r->tag;
                 me.blocked.context = r->context;
-                me.blocked.nonblocking_collective = r->kind == RequestKind::Collective;
+                // A blocking collective (driven like a nonblocking one) is reported as the
+                // call itself, by its context.
+                me.blocked.nonblocking_collective =
+                    r->kind == RequestKind::Collective && colls::signature_nonblocking(static_cast<std::uint32_t>(r->tag));
             }
         }
     }

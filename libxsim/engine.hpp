@@ -130,6 +130,7 @@ private:
     void check_stack(Rank& rank, const char* call);
     [[noreturn]] void finish_rank(Rank& rank, int exit_code);
     void prefetch(const Event& next) const;
+    void prefetch_ahead() const;
     [[gnu::noinline]] void note_suspend_depth(const Rank& rank);
 
     Options options_;

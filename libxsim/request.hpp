@@ -1,6 +1,6 @@
 // An operation in progress; MPI_Request handles point to these. Point-to-point requests
 // and nonblocking collectives (whose algorithm posts point-to-point child requests that
-// point back to it, see colls/nonblocking.hpp). The operation's completion time becomes
+// point back to it, see colls/collective_call.hpp). The operation's completion time becomes
 // known when the events that decide it have been processed; the owner sees it complete
 // once its clock reaches that time.
 #pragma once
@@ -15,7 +15,7 @@ namespace xsim {
 struct Rank;
 struct Comm;
 namespace colls {
-class Nonblocking;
+class CollectiveCall;
 }
 
 enum class RequestKind : std::uint8_t { Send, Recv, Collective };
@@ -59,11 +59,11 @@ struct Request {
     int status_error = MPI_SUCCESS;
     std::uint64_t status_bytes = 0;
     std::uint32_t status_signature = 0;  // collective messages: the sender's collective and root
-    // A message of a nonblocking collective: the collective's request, told when this one
-    // is decided.
-    Request* parent = nullptr;
+    // A message of a collective driven by its messages (colls/collective_call.hpp): the call,
+    // told when this one is decided.
+    colls::CollectiveCall* parent_call = nullptr;
     // RequestKind::Collective: the running collective (released with the request).
-    colls::Nonblocking* collective = nullptr;
+    colls::CollectiveCall* collective = nullptr;
 };
 
 }  // namespace xsim

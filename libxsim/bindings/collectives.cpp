@@ -14,7 +14,7 @@
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/reduction_ops.hpp"
 #include "libxsim/colls/collectives.hpp"
-#include "libxsim/colls/nonblocking.hpp"
+#include "libxsim/colls/collective_call.hpp"
 
 using namespace xsim;
 using namespace xsim::colls;

@@ -12,7 +12,7 @@
 
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/colls/collectives.hpp"
-#include "libxsim/colls/nonblocking.hpp"
+#include "libxsim/colls/collective_call.hpp"
 #include "libxsim/topology.hpp"
 
 using namespace xsim;

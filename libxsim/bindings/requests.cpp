@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "libxsim/colls/nonblocking.hpp"
+#include "libxsim/colls/collective_call.hpp"
 
 namespace xsim::requests {
 

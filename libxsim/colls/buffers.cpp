@@ -78,7 +78,7 @@ TypedScratch::TypedScratch(bool payload, int count, MPI_Datatype type) : extent_
     PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
     // Element 0 starts true_lb before the first byte the type touches (MPI's usual recipe).
     const MPI_Aint span = true_extent + static_cast<MPI_Aint>(count - 1) * extent_;
-    storage_.reset(new char[static_cast<std::size_t>(span > 0 ? span : 1)]);
+    storage_ = allocate_frame_bytes(static_cast<std::size_t>(span > 0 ? span : 1));
     base_ = storage_.get() - true_lb;
 }
 

@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "libxsim/colls/frame_pool.hpp"
+
 namespace xsim::colls {
 
 // One typed buffer: `count` elements of `type` at `buf`.
@@ -61,7 +63,7 @@ public:
     void* element(std::int64_t index) const;
 
 private:
-    std::unique_ptr<char[]> storage_;
+    FrameBytes storage_;
     char* base_ = nullptr;
     MPI_Aint extent_ = 0;
 };
@@ -71,13 +73,13 @@ class ByteScratch {
 public:
     ByteScratch() = default;
     ByteScratch(bool payload, std::uint64_t bytes) {
-        if (payload && bytes > 0) storage_.reset(new char[bytes]);
+        if (payload && bytes > 0) storage_ = allocate_frame_bytes(bytes);
     }
     char* data() const { return storage_.get(); }
     char* at(std::uint64_t offset) const { return storage_ ? storage_.get() + offset : nullptr; }
 
 private:
-    std::unique_ptr<char[]> storage_;
+    FrameBytes storage_;
 };
 
 // Address of element `index` of a typed buffer (null stays null).

@@ -1,8 +1,9 @@
 // The entry points of the collectives for the bindings, and the algorithm choice.
-//  run():  one rank's part in one collective call (blocking), with the algorithm that is
+//  run():  one rank's part in one collective call (blocking; driven like a nonblocking
+//          call that the rank waits for, see collective_call.hpp), with the algorithm that is
 //          forced for the collective (set_forced_algorithm or XSIM_COLL_<NAME>) or else
 //          the default for this message and communicator size.
-//  start() in nonblocking.hpp: the same as a nonblocking call.
+//  start() in collective_call.hpp: the same as a nonblocking call.
 #pragma once
 #include <string>
 #include <vector>

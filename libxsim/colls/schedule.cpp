@@ -11,10 +11,14 @@ Context::Context(Engine& e, Rank& m, const Comm& c, CollKind k, int root, CallFo
       nonblocking(form == CallForm::Nonblocking), signature(collective_signature(k, root, nonblocking)),
       tag(form == CallForm::Leaders ? kLeadersTag : sequence_tag(collective_sequence(m, c)++)), now(m.clock) {}
 
-void Context::post(Transfer t) { pending_.push_back(t); }
+void Context::post(Transfer t) {
+    if (pending_.capacity() == 0) pending_.reserve(4);  // one block for most rounds
+    pending_.push_back(t);
+}
 
 void Context::send(int peer, const Block& data, std::uint32_t message_signature) {
     const p2p::Buffer b{data.buf, data.count, data.type, data.bytes, carries_data};
+    last_send_buffer_ = data.buf;
     Request* r = p2p::start_send(engine, me, b, comm, peer, comm.world_rank(peer, me), tag,
                                  comm.collective_context(), false, now, nullptr,
                                  message_signature);

@@ -4,7 +4,7 @@
 // rounds it combines and copies data. The coroutine frame holds the algorithm's state
 // (O(1) beyond its scratch buffers), so the same code can be driven by a blocking caller
 // (run_blocking: wait on the rank's fiber) or, for nonblocking collectives, by the
-// completion of the round's requests (nonblocking.hpp; README.md, "Nonblocking collectives").
+// completion of the round's requests (collective_call.hpp; README.md, "Driven calls").
 // Coroutine frames come from a size-class pool (frame_pool.hpp), not from the heap.
 #pragma once
 #include <mpi.h>
@@ -125,8 +125,10 @@ public:
     RoundAwaiter round() const { return RoundAwaiter{pending_.empty()}; }
 
     // Executor side.
-    std::vector<Transfer>& pending() { return pending_; }
+    using TransferList = std::vector<Transfer, FrameAllocator<Transfer>>;
+    TransferList& pending() { return pending_; }
     SimTime take_delay() { return std::exchange(delay_, 0); }
+    const void* last_send_buffer() const { return last_send_buffer_; }
     // Checks the completed round (tags, sizes, truncation); false with error_class/error
     // set when the ranks disagree about the collective.
     bool check_round();
@@ -137,8 +139,9 @@ private:
     void send(int peer, const Block& data, std::uint32_t message_signature);
     void recv(int peer, const Block& data, std::uint32_t message_signature);
     void post(Transfer t);
-    std::vector<Transfer> pending_;
+    TransferList pending_;
     SimTime delay_ = 0;
+    const void* last_send_buffer_ = nullptr;
 };
 
 // The executor's part after a round's requests are all decided, `done` the latest completion

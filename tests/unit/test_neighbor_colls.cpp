@@ -12,7 +12,7 @@
 #include "engine_harness.hpp"
 #include "libxsim/colls/collectives.hpp"
 #include "libxsim/colls/edge_exchange.hpp"
-#include "libxsim/colls/nonblocking.hpp"
+#include "libxsim/colls/collective_call.hpp"
 #include "libxsim/topology.hpp"
 
 using namespace xsim;

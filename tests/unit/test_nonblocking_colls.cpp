@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "engine_harness.hpp"
-#include "libxsim/colls/nonblocking.hpp"
+#include "libxsim/colls/collective_call.hpp"
 
 using namespace xsim;
 using namespace xsim::testing;

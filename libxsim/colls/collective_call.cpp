@@ -1,4 +1,4 @@
-#include "libxsim/colls/nonblocking.hpp"
+#include "libxsim/colls/collective_call.hpp"
 
 #include <algorithm>
 
@@ -22,13 +22,16 @@ Request* collective_request(Engine& engine, Rank& me, const Comm& comm, std::uin
 
 }  // namespace
 
-Nonblocking::Nonblocking(Engine& engine, Rank& me, const Comm& comm, CollKind kind, int root)
-    : ctx_(engine, me, comm, kind, root, CallForm::Nonblocking),
+CollectiveCall::CollectiveCall(Engine& engine, Rank& me, const Comm& comm, CollKind kind, int root, CallForm form)
+    : ctx_(engine, me, comm, kind, root, form),
       request_(collective_request(engine, me, comm, ctx_.signature)) {
     request_->collective = this;
 }
 
-void Nonblocking::advance() {
+CollectiveCall::~CollectiveCall() { steps_ = Steps{}; }
+
+void CollectiveCall::advance() {
+    ArenaScope in_arena(arena_);
     for (;;) {
         posting_ = true;
         more_ = steps_.resume();
@@ -37,11 +40,24 @@ void Nonblocking::advance() {
         // had arrived) count now; the others report through child_decided().
         SimTime done = ctx_.now;
         int undecided = 0;
-        for (const Transfer& t : ctx_.pending()) {
-            t.request->parent = request_;
-            if (t.request->known) done = std::max(done, t.request->done_time);
-            else ++undecided;
+        auto& pending = ctx_.pending();
+        std::size_t kept = 0;
+        for (const Transfer& t : pending) {
+            if (t.request->known) {
+                done = std::max(done, t.request->done_time);
+                // A decided send (eager) is done with: free it while it is in cache rather
+                // than at the end of the round, when it would have to be fetched again.
+                if (!t.receive) {
+                    ctx_.engine.free_request(t.request);
+                    continue;
+                }
+            } else {
+                t.request->parent_call = this;
+                ++undecided;
+            }
+            pending[kept++] = t;
         }
+        pending.resize(kept);
         if (undecided > 0) {
             undecided_ = undecided;
             round_done_ = done;
@@ -53,7 +69,7 @@ void Nonblocking::advance() {
     }
 }
 
-void Nonblocking::finish(int error_class) {
+void CollectiveCall::finish(int error_class) {
     steps_ = Steps{};  // the frames (and the scratch they hold) go now
     Request* r = request_;
     r->status_error = error_class;
@@ -63,8 +79,9 @@ void Nonblocking::finish(int error_class) {
 }
 
 void child_decided(Engine&, Request* child) {
-    Nonblocking& nb = *child->parent->collective;
+    CollectiveCall& nb = *child->parent_call;
     if (nb.posting_) return;
+    ArenaScope in_arena(nb.arena_);
     nb.round_done_ = std::max(nb.round_done_, child->done_time);
     if (--nb.undecided_ > 0) return;
     if (!end_round(nb.ctx_, nb.round_done_)) return nb.finish(nb.ctx_.error_class);

@@ -1,0 +1,102 @@
+// One rank's part in one collective call, driven by its messages: the algorithm's steps
+// advance from whatever context decides a round's last message (usually the scheduler
+// processing a message event), not from a waiting fiber.
+//  - Nonblocking calls (MPI_Ibcast, ...): start() creates a RequestKind::Collective request
+//    that owns a CollectiveCall (context, steps, a copy of the arguments and whatever they
+//    point into) and runs the steps to the end of their first round on the caller's fiber.
+//    The call progresses in virtual time independently of its owner, as if offloaded to
+//    the NIC; it goes with the request (MPI_Wait/Test*, MPI_Request_free).
+//  - Blocking calls (colls::run) are driven the same way while the rank waits once for the
+//    whole call: one fiber switch per call instead of one per round, and the same virtual
+//    times (a round starts when the previous one completed, as on a waiting fiber).
+//  - Every undecided message of a round points to the call (Request::parent_call). When
+//    the last one is decided, child_decided() ends the round (at its completion time) and
+//    resumes the steps. Sends decided while posting (eager) are freed at once.
+//  - When the steps end (or a round check fails), the request is decided with done_time =
+//    the last round's completion and status_error; the coroutine frames are freed then.
+//  - The call's coroutine frames, scratch and transfer list come from an arena inside it
+//    (frame_pool.hpp), so a round touches a few adjacent cache lines, which the engine
+//    prefetches before the round's message is processed.
+#pragma once
+#include <string>
+#include <utility>
+
+#include "libxsim/colls/collectives.hpp"
+
+namespace xsim::colls {
+
+class CollectiveCall {
+public:
+    CollectiveCall(const CollectiveCall&) = delete;
+    CollectiveCall& operator=(const CollectiveCall&) = delete;
+    virtual ~CollectiveCall();
+
+    // What the ranks disagreed about, when the request failed.
+    const std::string& error() const { return ctx_.error; }
+
+    // A local buffer the steps are likely to touch when they resume (what the last round
+    // sent from, usually what the next step combines into), for the engine to prefetch.
+    const void* resume_hint() const { return ctx_.last_send_buffer(); }
+
+    static void* operator new(std::size_t bytes) { return frame_allocate(bytes, false); }
+    static void operator delete(void* block, std::size_t bytes) { frame_release(block, bytes); }
+
+protected:
+    CollectiveCall(Engine& engine, Rank& me, const Comm& comm, CollKind kind, int root, CallForm form);
+    // Runs the steps until a round waits for undecided messages, or to the end.
+    void advance();
+
+    // Where the call's coroutine frames, scratch and transfer list go first (frame_pool.hpp).
+    alignas(16) char arena_storage_[384];
+    CallArena arena_{arena_storage_, sizeof arena_storage_};
+    Context ctx_;
+    Steps steps_;
+    Request* request_;
+
+private:
+    friend void child_decided(Engine& engine, Request* child);
+    void finish(int error_class);
+
+    bool posting_ = false;   // the steps are posting a round: decisions are counted after
+    bool more_ = true;       // the steps have not ended
+    int undecided_ = 0;      // messages of the current round whose completion is unknown
+    SimTime round_done_ = 0; // latest known completion in the current round
+};
+
+template <class Args, class Keep>
+class CollectiveCallOf final : public CollectiveCall {
+public:
+    CollectiveCallOf(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& comm, int root,
+                    const Args& args, Keep&& keep, CallForm form = CallForm::Nonblocking)
+        : CollectiveCall(engine, me, comm, table.kind, root, form), args_(args), keep_(std::move(keep)) {
+        ArenaScope in_arena(arena_);
+        steps_ = choose_algorithm(table, engine, ctx_, args_)->run(ctx_, args_);
+    }
+    Request* begin() {
+        advance();
+        return request_;
+    }
+
+private:
+    const Args args_;   // the steps refer to it
+    Keep keep_;         // storage args_ points into (moving a vector keeps its data)
+};
+
+struct NothingKept {};
+
+// Starts one rank's part of a nonblocking collective; returns its request (already
+// complete when the rank's part needs no message).
+template <class Args, class Keep = NothingKept>
+Request* start(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& comm, int root, const Args& args,
+               Keep&& keep = {}) {
+    auto* call = new CollectiveCallOf<Args, Keep>(table, engine, me, comm, root, args, std::move(keep));
+    return call->begin();
+}
+
+// A request of a nonblocking collective that moves no data (zero counts): complete now.
+Request* start_empty(Engine& engine, Rank& me, const Comm& comm, CollKind kind);
+
+// completion::decided() for a message of a nonblocking collective.
+void child_decided(Engine& engine, Request* child);
+
+}  // namespace xsim::colls
