@@ -23,8 +23,10 @@
 # SMPI speed options used: smpi/privatization:no (the program has no globals),
 # contexts/stack-size:64 (KiB, as xsim's -xsim-stack 64k), contexts/guard-size:0.
 # Runs that exceed --smpi-max-seconds (default 300) are stopped and reported as timeouts;
-# after an SMPI timeout, or a run whose wall time x 2.5 exceeds that limit, larger N are
-# skipped for SMPI.
+# after an SMPI timeout, or when the last SMPI wall time x 1.25 x (N / its N) exceeds that
+# limit (x 2.5 when N doubles), larger N are skipped for SMPI.
+# The SMPI build, platform, flags, run and the xsim flat network are bench/common.sh's
+# (shared with scale.sh, which puts the SMPI figures into its own table).
 #
 # Usage: bench/smpi_compare.sh [--ranks "1024 2048"] [--build DIR] [--smpi-max-seconds S]
 #                              [--results FILE] [--no-write]
@@ -50,56 +52,13 @@ while [ $# -gt 0 ]; do
     esac
 done
 
-if ! command -v smpicc >/dev/null || ! command -v smpirun >/dev/null; then
-    echo "# smpicc/smpirun missing: installing Debian's libsimgrid-dev" >&2
-    if [ "$(id -u)" = 0 ]; then apt-get install -y libsimgrid-dev >&2; else sudo apt-get install -y libsimgrid-dev >&2; fi
-fi
+ensure_smpi || die "smpicc/smpirun missing and libsimgrid-dev could not be installed"
 
 work=$(mktemp -d /tmp/xsim-smpi.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 find_or_build_xsim "$build"
 build_ring_allreduce "$build" "$work/ring_allreduce_xsim"
-smpicc -O2 -std=c99 "$BENCH_DIR/ring_allreduce.c" -o "$work/ring_allreduce_smpi" || die "smpicc failed"
-
-LATENCY=12e-6
-BANDWIDTH=1834e6
-XSIM_NET='network.level=[{name="flat", latency=12e-6, bandwidth=1834e6, rendezvous=4096}]'
-SMPI_CFG=(--cfg=smpi/privatization:no --cfg=smpi/simulate-computation:no
-          --cfg=smpi/lat-factor:0:1 --cfg=smpi/bw-factor:0:1 --cfg=network/crosstraffic:0
-          --cfg=smpi/allreduce:rdb --cfg=smpi/barrier:ompi_bruck --cfg=smpi/wtime:0
-          --cfg=contexts/stack-size:64 --cfg=contexts/guard-size:0 --log=root.thres:warning)
-
-# platform N: a cluster of N hosts, 6 us + 6 us per route, 1834e6 B/s, split duplex
-platform() {
-    local n=$1
-    cat >"$work/platform$n.xml" <<EOF
-<?xml version='1.0'?>
-<!DOCTYPE platform SYSTEM "https://simgrid.org/simgrid.dtd">
-<platform version="4.1">
-  <!-- $n hosts; route = source's private link + destination's private link, no backbone:
-       latency 6us + 6us = ${LATENCY} s, bandwidth ${BANDWIDTH} B/s -->
-  <cluster id="flat" prefix="node-" suffix="" radical="0-$((n - 1))" speed="1Gf"
-           bw="1834000000Bps" lat="6us" sharing_policy="SPLITDUPLEX"/>
-</platform>
-EOF
-    seq 0 $((n - 1)) | sed 's/^/node-/' >"$work/hosts$n.txt"
-}
-
-# timed TAG LIMIT CMD...: runs CMD with a time limit; sets WALL, STATUS, SIM (predicted time or "-")
-timed() {
-    local tag=$1 limit=$2
-    shift 2
-    STATUS=0
-    timeout "$limit" /usr/bin/time -f "%e" -o "$work/$tag.time" "$@" >"$work/$tag.out" 2>"$work/$tag.err" || STATUS=$?
-    WALL=$(tail -n1 "$work/$tag.time" 2>/dev/null || echo "?")
-    SIM=$(sed -n 's/^ring_allreduce: [0-9]* ranks, predicted time \([0-9.eE+-]*\) s.*/\1/p' "$work/$tag.out" | head -n1)
-    if [ "$STATUS" = 0 ] && [ -z "$SIM" ]; then STATUS=99; fi
-    if [ "$STATUS" != 0 ]; then
-        echo "# $tag failed (status $STATUS): $(tail -n2 "$work/$tag.err" | tr '\n' ' ' | cut -c1-200)" >&2
-        [ "$STATUS" = 124 ] && WALL=">$limit"
-        SIM="-"
-    fi
-}
+build_ring_allreduce_smpi "$work/ring_allreduce_smpi"
 
 table="$work/table.md"
 {
@@ -108,26 +67,24 @@ table="$work/table.md"
 } >"$table"
 cat "$table"
 
-smpi_gave_up=""
+smpi_gave_up="" prev_n="" prev_wall=""
 for n in $ranks; do
-    platform "$n"
+    if [ -z "$smpi_gave_up" ] && [ -n "$prev_n" ] && smpi_too_slow "$prev_n" "$prev_wall" "$n" "$smpi_max"; then
+        smpi_gave_up="N=$prev_n took ${prev_wall} s; the estimate for N=$n exceeds the ${smpi_max} s limit"
+    fi
     if [ -z "$smpi_gave_up" ]; then
-        timed "smpi$n" "$smpi_max" smpirun -np "$n" -platform "$work/platform$n.xml" -hostfile "$work/hosts$n.txt" \
-            "$work/ring_allreduce_smpi" "${SMPI_CFG[@]}"
+        run_smpi "$work" "$work/ring_allreduce_smpi" "$n" "$smpi_max"
         smpi_wall=$WALL smpi_sim=$SIM smpi_status=$STATUS
         [ "$smpi_status" = 124 ] && smpi_gave_up="N=$n hit the ${smpi_max} s limit"
-        # doubling N at least doubles SMPI's time: skip sizes that would not finish in time
-        if [ "$smpi_status" = 0 ] && python3 -c "import sys; sys.exit(0 if $smpi_wall * 2.5 > $smpi_max else 1)"; then
-            smpi_gave_up="N=$n took ${smpi_wall} s; 2.5 x that exceeds the ${smpi_max} s limit"
-        fi
+        [ "$smpi_status" = 0 ] && prev_n=$n prev_wall=$smpi_wall
     else
         smpi_wall="skipped" smpi_sim="-" smpi_status=1
     fi
-    timed "xsim2_$n" "$xsim_max" "$MPIRUN" --oversubscribe -np 2 "$work/ring_allreduce_xsim" -xsim-np "$n" \
-        -xsim-compute none -xsim-set "$XSIM_NET"
+    run_timed "$work" "xsim2_$n" "$xsim_max" "$MPIRUN" --oversubscribe -np 2 "$work/ring_allreduce_xsim" -xsim-np "$n" \
+        -xsim-compute none -xsim-set "$XSIM_FLAT_NET"
     x2_wall=$WALL x2_sim=$SIM x2_status=$STATUS
-    timed "xsim1_$n" "$xsim_max" "$MPIRUN" -np 1 "$work/ring_allreduce_xsim" -xsim-np "$n" \
-        -xsim-compute none -xsim-set "$XSIM_NET"
+    run_timed "$work" "xsim1_$n" "$xsim_max" "$MPIRUN" -np 1 "$work/ring_allreduce_xsim" -xsim-np "$n" \
+        -xsim-compute none -xsim-set "$XSIM_FLAT_NET"
     x1_wall=$WALL x1_sim=$SIM x1_status=$STATUS
     if [ "$x1_sim" != "$x2_sim" ]; then
         echo "# WARNING: xsim simulated time differs between P=1 ($x1_sim) and P=2 ($x2_sim) at N=$n" >&2
@@ -142,11 +99,9 @@ if [ "$write" = 1 ]; then
     body="$work/body.md"
     {
         machine_description
-        echo "- SimGrid: $(smpirun -version 2>/dev/null | head -n1)"
         echo "- command: \`bench/smpi_compare.sh --ranks \"$ranks\"\` (one run per cell; wall = whole process, /usr/bin/time)"
-        echo "- network in both: every pair 12 us, 1834e6 B/s (xsim: one flat level via -xsim-set; SMPI: cluster, 6 us + 6 us private split-duplex links, no backbone, lat/bw factors 1, no cross-traffic)"
-        echo "- SMPI: \`smpirun -np N -platform cluster.xml -hostfile hosts ring_allreduce_smpi ${SMPI_CFG[*]}\`"
-        echo "- xsim: \`mpirun -np P ring_allreduce -xsim-np N -xsim-compute none -xsim-set '$XSIM_NET'\`"
+        smpi_description
+        echo "- xsim: \`mpirun -np P ring_allreduce -xsim-np N -xsim-compute none -xsim-set '$XSIM_FLAT_NET'\`"
         [ -n "$smpi_gave_up" ] && echo "- SMPI: larger N skipped ($smpi_gave_up)"
         echo
         cat "$table"
