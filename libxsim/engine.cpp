@@ -191,7 +191,9 @@ void Engine::run_fiber(Rank& rank) {
 void Engine::rank_entry(void* arg) {
     Rank& rank = *static_cast<Rank*>(arg);
     Engine& engine = *g_engine;
-    if (engine.options_.compute == ComputeMode::Measured) prefault_stack();
+    // (Small stacks have no room for the probe; their one page is touched by make_fcontext.)
+    if (engine.options_.compute == ComputeMode::Measured && engine.stacks_.stack_bytes() >= 16 * 1024)
+        prefault_stack();
     rank.last_exit_ns = host_clock_ns();
     const int code = engine.main_(engine.argc_, engine.argv_, engine.envp_);
     engine.finish_rank(rank, code);
@@ -223,8 +225,8 @@ void Engine::enter(Rank& rank, const char* call) {
 
 void Engine::check_stack(Rank& rank, const char* call) {
     const char* depth = static_cast<const char*>(__builtin_frame_address(0));
-    const char* bottom = stacks_.bottom(static_cast<std::size_t>(rank.world - first_));
-    if (depth >= bottom + kStackSafetyMargin) return;
+    const char* bottom = stacks_.usable_bottom(static_cast<std::size_t>(rank.world - first_));
+    if (depth >= bottom + stack_safety_margin(stacks_.stack_bytes())) return;
     abort_run(1, "stack overflow in simulated rank " + std::to_string(rank.world) + " (detected in " + call +
                      "): its stack of " + std::to_string(stacks_.stack_bytes()) +
                      " bytes is used up; rerun with a larger -xsim-stack, e.g. -xsim-stack " +

@@ -20,7 +20,7 @@ constexpr OptionSpec kOptions[] = {
     {"-xsim-compute", "measured|none",
      "charge the host time ranks spend between MPI calls (measured, scaled by the processor "
      "model) or only modeled time (none: fully reproducible runs)"},
-    {"-xsim-stack", "SIZE", "stack per simulated rank, e.g. 64k, 256k, 1m (default 64k)"},
+    {"-xsim-stack", "SIZE", "stack per simulated rank, e.g. 64k, 256k, 1m (default 64k); 2k, 4k, 8k for shallow skeletons at 2^22+ ranks"},
     {"-xsim-report", "FILE.json", "write a JSON run report when the simulation ends"},
     {"-xsim-config", "FILE.toml", "load the simulated machine from a TOML file"},
     {"-xsim-set", "KEY=VALUE", "override one machine key, e.g. network.level.node.latency=2e-6 (repeatable)"},
@@ -60,8 +60,12 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         else throw OptionError("-xsim-compute: expected 'measured' or 'none', got '" + value + "'");
     } else if (name == "-xsim-stack") {
         o.stack_bytes = parse_size(name, value);
-        if (o.stack_bytes < 16 * 1024)
-            throw OptionError("-xsim-stack: " + value + " is too small; at least 16k is needed");
+        // Below 16k only 2k, 4k and 8k: stacks that share pages must tile them exactly.
+        const std::size_t s = o.stack_bytes;
+        if (s < 2 * 1024)
+            throw OptionError("-xsim-stack: " + value + " is too small; at least 2k is needed");
+        if (s < 16 * 1024 && s != 2 * 1024 && s != 4 * 1024 && s != 8 * 1024)
+            throw OptionError("-xsim-stack: " + value + " is not a usable small stack; below 16k use 2k, 4k or 8k");
     } else if (name == "-xsim-report") {
         o.report_path = value;
     } else if (name == "-xsim-config") {

@@ -10,8 +10,11 @@
 
 namespace xsim {
 
-// Bytes kept free at the bottom of every rank's stack for xsim's own frames.
-constexpr std::size_t kStackSafetyMargin = 4096;
+// Bytes kept free at the bottom of every rank's stack for xsim's own frames: 4 KiB, or
+// half of a small stack (-xsim-stack 2k/4k/8k, where less is left for the application).
+constexpr std::size_t stack_safety_margin(std::size_t stack_bytes) {
+    return stack_bytes / 2 < 4096 ? stack_bytes / 2 : 4096;
+}
 
 void install_fault_handler();
 

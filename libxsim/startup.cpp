@@ -3,11 +3,14 @@
 // library once per real process, reads the -xsim-* options, builds the machine and the
 // engine, and runs the application's main once per simulated rank, each in a fiber.
 #include <dlfcn.h>
+#include <unistd.h>
 #include <mpi.h>
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 
@@ -43,7 +46,28 @@ int worst_exit_code(Engine& engine) {
     return code;
 }
 
+// Lazy binding resolves a function on its first call in _dl_runtime_resolve, which saves
+// the whole vector register state (about 3 KiB with AVX-512) on the caller's stack: more
+// than a small fiber stack (-xsim-stack 2k/4k/8k) has room for. Such runs restart the
+// program once, before MPI starts, with LD_BIND_NOW=1 so that every function is bound at
+// load time, on the main stack.
+void bind_now_for_small_stacks(int argc, char** argv) {
+    if (std::getenv("LD_BIND_NOW")) return;
+    CommandLine cl;
+    try {
+        cl = parse_command_line(argc, argv, std::getenv("XSIM_OPTIONS"));
+    } catch (const OptionError&) {
+        return;  // reported after MPI starts
+    }
+    if (cl.options.stack_bytes >= 16 * 1024) return;
+    setenv("LD_BIND_NOW", "1", 1);
+    execv("/proc/self/exe", argv);
+    std::fprintf(stderr, "xsim: warning: could not restart with LD_BIND_NOW=1 (%s); small stacks may overflow\n",
+                 std::strerror(errno));
+}
+
 int simulate(int argc, char** argv, char** envp) {
+    bind_now_for_small_stacks(argc, argv);
     int provided = 0, process = 0, processes = 1;
     PMPI_Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided);
     // Errors of the real library come back to xsim, which reports them per simulated rank.

@@ -10,8 +10,11 @@ namespace xsim {
 // Empty when the run fits this machine; otherwise the reason, with the figures.
 std::string check_memory_budget(const Options& options, const Engine::Placement& placement);
 
-// Bytes a simulated rank is expected to need at least: its state plus one touched page
-// of stack (the floor; deeper stacks touch more).
-std::size_t expected_bytes_per_rank();
+// Bytes of a rank's stack that are touched at least: one page, or the whole stack when
+// small stacks share pages.
+std::size_t stack_bytes_touched(std::size_t stack_bytes);
+// Bytes a simulated rank is expected to need at its peak: its state, what it has in flight
+// and its touched stack (the floor; deeper stacks touch more).
+std::size_t expected_bytes_per_rank(std::size_t stack_bytes);
 
 }  // namespace xsim

@@ -17,20 +17,27 @@ public:
     StackArena& operator=(const StackArena&) = delete;
     ~StackArena();
 
-    // Reserves `count` stacks of `stack_bytes` (rounded up to whole pages). Throws on failure.
+    // Reserves `count` stacks of `stack_bytes`, rounded up to whole pages, or below a page to
+    // a power of two (several stacks per page, for very many shallow ranks). Throws on failure.
     void reserve(std::size_t count, std::size_t stack_bytes);
 
     std::size_t stack_bytes() const { return stack_bytes_; }
     std::size_t count() const { return count_; }
     // Lowest and one-past-highest address of stack `i`; stacks grow down from top().
     char* bottom(std::size_t i) const { return base_ + i * stack_bytes_; }
+    // The lowest address stack `i` may grow to: its bottom, except for stack 0 when stacks
+    // are smaller than a page, which may also use the spill area under it (kSmallStackSpill:
+    // the first rank, usually the one that prints, and printf alone needs about 2 KiB).
+    char* usable_bottom(std::size_t i) const { return i == 0 ? base_ - spill_bytes_ : bottom(i); }
+    static constexpr std::size_t kSmallStackSpill = 64 * 1024;
     char* top(std::size_t i) const { return bottom(i) + stack_bytes_; }
-    // Index of the stack that holds `address`, or -1 when it is outside the stacks.
+    // Index of the stack that holds `address` (the spill area counts as stack 0's), or -1
+    // when it is outside the stacks.
     long owner_of(const void* address) const;
-    // True for the guard page under stack 0 (where stack 0 overflows to).
+    // True for the guard page under stack 0 (and its spill area), where stack 0 overflows to.
     bool in_guard_page(const void* address) const {
         const char* p = static_cast<const char*>(address);
-        return mapping_ && p >= mapping_ && p < base_;
+        return mapping_ && p >= mapping_ && p < base_ - spill_bytes_;
     }
     // Gives the pages of stack `i` back to the kernel (the rank finished) at once.
     void release(std::size_t i);
@@ -41,10 +48,11 @@ public:
     static constexpr std::size_t kChunkStacks = 256;
 
 private:
-    char* mapping_ = nullptr;   // guard page + stacks
+    char* mapping_ = nullptr;   // guard page + spill area (small stacks only) + stacks
     std::size_t mapping_bytes_ = 0;
     char* base_ = nullptr;      // first stack
     std::size_t stack_bytes_ = 0;
+    std::size_t spill_bytes_ = 0;
     std::size_t count_ = 0;
     std::vector<std::uint16_t> finished_in_chunk_;
 };

@@ -115,6 +115,22 @@ TEST(StackArena, StacksAreDisjointPageMultiplesAndOwnerIsFound) {
     EXPECT_EQ(arena.top(500)[-1], 0);                    // released pages read as zero again
 }
 
+// -xsim-stack 2k: stacks share pages; stack 0 may also grow into the spill area under it.
+TEST(StackArena, SmallStacksTilePagesAndTheFirstHasASpillArea) {
+    StackArena arena;
+    arena.reserve(100, 2000);
+    EXPECT_EQ(arena.stack_bytes(), 2048u);
+    EXPECT_EQ(page_size() % arena.stack_bytes(), 0u);
+    EXPECT_EQ(arena.top(3), arena.bottom(4));
+    EXPECT_EQ(arena.owner_of(arena.bottom(5) + 2047), 5);
+    EXPECT_EQ(arena.usable_bottom(5), arena.bottom(5));
+    EXPECT_EQ(arena.usable_bottom(0), arena.bottom(0) - StackArena::kSmallStackSpill);
+    EXPECT_EQ(arena.owner_of(arena.bottom(0) - 1), 0);  // the spill area is stack 0's
+    EXPECT_FALSE(arena.in_guard_page(arena.usable_bottom(0)));
+    EXPECT_TRUE(arena.in_guard_page(arena.usable_bottom(0) - 1));
+    arena.usable_bottom(0)[0] = 1;  // usable memory
+}
+
 TEST(StackArena, ReservesMillionsOfStacksWithOneMapping) {
     StackArena arena;
     arena.reserve(1u << 21, 64 * 1024);  // 128 GiB of address space, nothing committed

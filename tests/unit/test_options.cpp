@@ -69,7 +69,8 @@ TEST(Options, BadInputNamesTheOption) {
     EXPECT_NE(message({"a", "-xsim-np"}).find("missing value"), std::string::npos);
     EXPECT_NE(message({"a", "-xsim-npp", "4"}).find("unknown option '-xsim-npp'"), std::string::npos);
     EXPECT_NE(message({"a", "-xsim-compute", "fast"}).find("-xsim-compute"), std::string::npos);
-    EXPECT_NE(message({"a", "-xsim-stack", "4k"}).find("too small"), std::string::npos);
+    EXPECT_NE(message({"a", "-xsim-stack", "1k"}).find("too small"), std::string::npos);
+    EXPECT_NE(message({"a", "-xsim-stack", "3k"}).find("use 2k, 4k or 8k"), std::string::npos);
     EXPECT_NE(message({"a", "-xsim-stack", "64q"}).find("unit"), std::string::npos);
     EXPECT_NE(message({"a", "-xsim-set", "novalue"}).find("KEY=VALUE"), std::string::npos);
     EXPECT_NE(message({"a", "-xsim-help=1"}).find("takes no value"), std::string::npos);
