@@ -89,13 +89,13 @@ std::int64_t Engine::run(MainFunction main, int argc, char** argv, char** envp, 
     return unfinished;
 }
 
-// The next event's memory is almost always cold at 10^5+ ranks (thousands of other ranks
-// ran since it was last touched). Asking for it now overlaps those cache and TLB misses
-// with the processing of the current event instead of stalling on them one by one.
 // The part of a collective call's state (colls/collective_call.hpp) that a round touches: its
 // fields and the start of its arena (coroutine frame, transfer list, small scratch).
 constexpr std::size_t kCallPrefetchBytes = 640;
 
+// The next event's memory is almost always cold at 10^5+ ranks (thousands of other ranks
+// ran since it was last touched). Asking for it now overlaps those cache and TLB misses
+// with the processing of the current event instead of stalling on them one by one.
 void Engine::prefetch(const Event& next) const {
     if (event_class(next.key.order) == EventClass::Message) {
         const auto* m = static_cast<const Message*>(next.object);
