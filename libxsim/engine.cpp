@@ -93,27 +93,48 @@ std::int64_t Engine::run(MainFunction main, int argc, char** argv, char** envp, 
 // fields and the start of its arena (coroutine frame, transfer list, small scratch).
 constexpr std::size_t kCallPrefetchBytes = 640;
 
+namespace {
+
+// Asks for the cache lines of [p, p + bytes) (for writing when `write`).
+void prefetch_lines(const void* p, std::size_t bytes, bool write = false) {
+    const char* c = static_cast<const char*>(p);
+    for (std::size_t at = 0; at < bytes; at += 64) {
+        if (write) __builtin_prefetch(c + at, 1);
+        else __builtin_prefetch(c + at);
+    }
+}
+
+// Both lines of a message (it straddles two).
+void prefetch_message(const Message* m) {
+    __builtin_prefetch(m);
+    __builtin_prefetch(reinterpret_cast<const char*>(m) + sizeof(Message) - 1);
+}
+
+}  // namespace
+
+// The first receive posted by the local receiver of `m` (the one a collective's message
+// matches), or null.
+const Request* Engine::first_posted_receive(const Message& m) const {
+    return is_local(m.dst) ? ranks_[m.dst - first_].posted.head : nullptr;
+}
+
 // The next event's memory is almost always cold at 10^5+ ranks (thousands of other ranks
 // ran since it was last touched). Asking for it now overlaps those cache and TLB misses
 // with the processing of the current event instead of stalling on them one by one.
 void Engine::prefetch(const Event& next) const {
     if (event_class(next.key.order) == EventClass::Message) {
         const auto* m = static_cast<const Message*>(next.object);
-        __builtin_prefetch(m);  // already asked for unless it came from the heap
-        __builtin_prefetch(reinterpret_cast<const char*>(m) + sizeof(Message) - 1);
+        prefetch_message(m);  // already asked for unless it came from the heap
         // The call was asked for in prefetch_ahead; now the buffer its steps resume on.
-        if (is_local(m->dst))
-            if (const Request* q = ranks_[m->dst - first_].posted.head; q && q->parent_call)
-                if (const void* hint = q->parent_call->resume_hint()) __builtin_prefetch(hint, 1);
+        if (const Request* q = first_posted_receive(*m); q && q->parent_call)
+            if (const void* hint = q->parent_call->resume_hint()) __builtin_prefetch(hint, 1);
         return;
     }
-    const auto* rank = static_cast<const Rank*>(next.object);
-    const char* r = reinterpret_cast<const char*>(rank);
-    for (std::size_t at = 0; at < sizeof(Rank); at += 64) __builtin_prefetch(r + at);
+    prefetch_lines(next.object, sizeof(Rank));
     // The frames a resumed fiber returns through: from where it suspended up to main.
     const std::uint32_t index = static_cast<std::uint32_t>(next.key.order >> 32) & 0x7fffffffu;
     const char* top = stacks_.top(index - static_cast<std::uint32_t>(first_));
-    for (const char* p = top - resume_bytes_; p < top; p += 64) __builtin_prefetch(p, 1);
+    prefetch_lines(top - resume_bytes_, resume_bytes_, true);
 }
 
 // Deeper lookahead for message events, in stages some events apart so that each stage
@@ -126,27 +147,15 @@ void Engine::prefetch_ahead() const {
         const Event* e = queue_.peek_run(k);
         return e && event_class(e->key.order) == EventClass::Message ? static_cast<const Message*>(e->object) : nullptr;
     };
-    if (const Message* m = message_at(4 * s)) {
-        __builtin_prefetch(m);
-        __builtin_prefetch(reinterpret_cast<const char*>(m) + sizeof(Message) - 1);
-    }
-    if (const Message* m = message_at(3 * s); m && is_local(m->dst)) {
-        const char* r = reinterpret_cast<const char*>(&ranks_[m->dst - first_]);
-        for (std::size_t at = 0; at < sizeof(Rank); at += 64) __builtin_prefetch(r + at);
-    }
-    if (const Message* m = message_at(2 * s); m && is_local(m->dst)) {
-        if (const Request* q = ranks_[m->dst - first_].posted.head) {
-            const char* r = reinterpret_cast<const char*>(q);
-            for (std::size_t at = 0; at < sizeof(Request); at += 64) __builtin_prefetch(r + at, 1);
-        }
+    if (const Message* m = message_at(4 * s)) prefetch_message(m);
+    if (const Message* m = message_at(3 * s); m && is_local(m->dst)) prefetch_lines(&ranks_[m->dst - first_], sizeof(Rank));
+    if (const Message* m = message_at(2 * s)) {
+        if (const Request* q = first_posted_receive(*m)) prefetch_lines(q, sizeof(Request), true);
         if (m->payload) __builtin_prefetch(m->payload);
     }
-    if (const Message* m = message_at(s); m && is_local(m->dst)) {
-        if (const Request* q = ranks_[m->dst - first_].posted.head; q && q->parent_call) {
-            const char* call = reinterpret_cast<const char*>(q->parent_call);
-            for (std::size_t at = 0; at < kCallPrefetchBytes; at += 64) __builtin_prefetch(call + at, 1);
-        }
-    }
+    if (const Message* m = message_at(s))
+        if (const Request* q = first_posted_receive(*m); q && q->parent_call)
+            prefetch_lines(q->parent_call, kCallPrefetchBytes, true);
 }
 
 void Engine::note_suspend_depth(const Rank& rank) {
@@ -192,7 +201,7 @@ void Engine::rank_entry(void* arg) {
     Rank& rank = *static_cast<Rank*>(arg);
     Engine& engine = *g_engine;
     // (Small stacks have no room for the probe; their one page is touched by make_fcontext.)
-    if (engine.options_.compute == ComputeMode::Measured && engine.stacks_.stack_bytes() >= 16 * 1024)
+    if (engine.options_.compute == ComputeMode::Measured && !is_small_stack(engine.stacks_.stack_bytes()))
         prefault_stack();
     rank.last_exit_ns = host_clock_ns();
     const int code = engine.main_(engine.argc_, engine.argv_, engine.envp_);

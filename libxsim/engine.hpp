@@ -131,6 +131,7 @@ private:
     [[noreturn]] void finish_rank(Rank& rank, int exit_code);
     void prefetch(const Event& next) const;
     void prefetch_ahead() const;
+    const Request* first_posted_receive(const Message& m) const;
     [[gnu::noinline]] void note_suspend_depth(const Rank& rank);
 
     Options options_;

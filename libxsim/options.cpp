@@ -6,6 +6,8 @@
 #include <cstring>
 #include <sstream>
 
+#include "libxsim/stack_guard.hpp"
+
 namespace xsim {
 namespace {
 
@@ -64,7 +66,7 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         const std::size_t s = o.stack_bytes;
         if (s < 2 * 1024)
             throw OptionError("-xsim-stack: " + value + " is too small; at least 2k is needed");
-        if (s < 16 * 1024 && s != 2 * 1024 && s != 4 * 1024 && s != 8 * 1024)
+        if (is_small_stack(s) && s != 2 * 1024 && s != 4 * 1024 && s != 8 * 1024)
             throw OptionError("-xsim-stack: " + value + " is not a usable small stack; below 16k use 2k, 4k or 8k");
     } else if (name == "-xsim-report") {
         o.report_path = value;

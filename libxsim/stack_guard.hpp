@@ -10,6 +10,11 @@
 
 namespace xsim {
 
+// Stacks below this size (-xsim-stack 2k, 4k, 8k) are "small": they share pages, keep a
+// smaller safety margin, have no room for prefaulting, and need functions bound at load time.
+constexpr std::size_t kSmallStackLimit = 16 * 1024;
+constexpr bool is_small_stack(std::size_t stack_bytes) { return stack_bytes < kSmallStackLimit; }
+
 // Bytes kept free at the bottom of every rank's stack for xsim's own frames: 4 KiB, or
 // half of a small stack (-xsim-stack 2k/4k/8k, where less is left for the application).
 constexpr std::size_t stack_safety_margin(std::size_t stack_bytes) {

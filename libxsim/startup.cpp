@@ -59,7 +59,7 @@ void bind_now_for_small_stacks(int argc, char** argv) {
     } catch (const OptionError&) {
         return;  // reported after MPI starts
     }
-    if (cl.options.stack_bytes >= 16 * 1024) return;
+    if (!is_small_stack(cl.options.stack_bytes)) return;
     setenv("LD_BIND_NOW", "1", 1);
     execv("/proc/self/exe", argv);
     std::fprintf(stderr, "xsim: warning: could not restart with LD_BIND_NOW=1 (%s); small stacks may overflow\n",
