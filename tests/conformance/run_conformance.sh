@@ -6,8 +6,8 @@
 # options:
 #   --env VAR=VALUE       set and forward (mpirun -x) an environment variable (repeatable)
 #   --xsim "OPTS"         more xsim options, after -xsim-compute none
-#   --expect-fail REGEX   the run must fail (non-zero exit, no time-out) and its output
-#                         must match REGEX (grep -E)
+#   --expect-fail REGEX   the run must fail (non-zero exit, no time-out, no PASS line) and
+#                         its output must match REGEX (grep -E)
 #   --expect-stderr REGEX stderr must match REGEX (besides passing)
 #   --real                run on plain MPI: mpirun -np N <exe>, no xsim options
 #   --timeout SEC         wall-clock limit (default 600)
@@ -59,6 +59,7 @@ if [[ $status == 124 ]]; then echo "TIMEOUT after ${timeout_s}s"; exit 1; fi
 
 if [[ -n $expect_fail ]]; then
     [[ $status != 0 ]] || { echo "expected a failure, got exit status 0"; exit 1; }
+    grep -q '^PASS ' "$out" && { echo "expected a failure, but the program printed PASS"; exit 1; }
     grep -Eq "$expect_fail" "$out" "$err" || { echo "output does not match /$expect_fail/"; exit 1; }
     echo "failed as expected (status $status)"
     exit 0
