@@ -20,6 +20,18 @@ Rank& calling_rank(const char* call) {
 
 }  // namespace
 
+Rank* running_rank() { return g_engine && on_simulation_thread() ? g_engine->current() : nullptr; }
+
+int AnytimeCall::result(int code) {
+    if (code == MPI_SUCCESS || !rank_) return code;
+    int error_class = code;
+    PMPI_Error_class(code, &error_class);
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    PMPI_Error_string(code, text, &len);
+    return raise(*rank_, nullptr, call_, error_class, text);
+}
+
 CallScope::CallScope(const char* name) : engine(*g_engine), rank(calling_rank(name)), call(name) {
     engine.enter(rank, call);
 }

@@ -32,6 +32,40 @@ public:
     const char* call;
 };
 
+// The simulated rank running application code on this thread, or null: before the
+// simulation starts (static constructors), after it ends (static destructors, atexit
+// handlers) and on any other thread.
+Rank* running_rank();
+
+// For the calls the standard allows at any time, before MPI_Init and after MPI_Finalize
+// too (MPI-4.0 section 11.4.1, Table 11.1: MPI_Initialized, MPI_Finalized,
+// MPI_Get_version, MPI_Get_library_version, MPI_Error_string, MPI_Error_class), and for
+// local calls that work before a rank calls MPI_Init. Inside a simulated rank it charges
+// compute like CallScope and reports errors through the rank's error handler; outside
+// one it returns error classes as they are.
+class AnytimeCall {
+public:
+    explicit AnytimeCall(const char* call) : call_(call), rank_(running_rank()) {
+        if (rank_) g_engine->enter(*rank_, call_);
+    }
+    ~AnytimeCall() {
+        if (rank_) g_engine->leave(*rank_);
+    }
+    AnytimeCall(const AnytimeCall&) = delete;
+    AnytimeCall& operator=(const AnytimeCall&) = delete;
+
+    Rank* rank() const { return rank_; }
+    int fail(int error_class, const std::string& detail) {
+        return rank_ ? raise(*rank_, nullptr, call_, error_class, detail) : error_class;
+    }
+    // A return code of the real library: success as it is, an error like fail().
+    int result(int code);
+
+private:
+    const char* call_;
+    Rank* rank_;
+};
+
 // Handle translation. Null when the handle is not a valid communicator.
 const Comm* resolve_comm(MPI_Comm handle);
 inline MPI_Comm comm_handle(const Comm* c) { return reinterpret_cast<MPI_Comm>(const_cast<Comm*>(c)); }

@@ -55,17 +55,22 @@ int MPI_Is_thread_main(int* flag) {
     return MPI_SUCCESS;
 }
 
+// Outside a simulated rank these answer for the real process: before the simulation
+// (static constructors, such as those of Open MPI's C++ bindings) MPI is not initialized;
+// after it (static destructors, atexit handlers) every rank has finalized.
 int MPI_Initialized(int* flag) {
-    CallScope scope("MPI_Initialized");
-    if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
-    *flag = scope.rank.phase != MpiPhase::Before;
+    AnytimeCall call("MPI_Initialized");
+    if (!flag) return call.fail(MPI_ERR_ARG, "flag is a null pointer");
+    if (!call.rank()) return PMPI_Initialized(flag);
+    *flag = call.rank()->phase != MpiPhase::Before;
     return MPI_SUCCESS;
 }
 
 int MPI_Finalized(int* flag) {
-    CallScope scope("MPI_Finalized");
-    if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
-    *flag = scope.rank.phase == MpiPhase::Finalized;
+    AnytimeCall call("MPI_Finalized");
+    if (!flag) return call.fail(MPI_ERR_ARG, "flag is a null pointer");
+    if (!call.rank()) return PMPI_Finalized(flag);
+    *flag = call.rank()->phase == MpiPhase::Finalized;
     return MPI_SUCCESS;
 }
 
@@ -109,14 +114,18 @@ int MPI_Get_processor_name(char* name, int* resultlen) {
 }
 
 int MPI_Get_version(int* version, int* subversion) {
-    if (!version || !subversion) return MPI_ERR_ARG;
+    AnytimeCall call("MPI_Get_version");
+    if (!version) return call.fail(MPI_ERR_ARG, "version is a null pointer");
+    if (!subversion) return call.fail(MPI_ERR_ARG, "subversion is a null pointer");
     *version = MPI_VERSION;
     *subversion = MPI_SUBVERSION;
     return MPI_SUCCESS;
 }
 
 int MPI_Get_library_version(char* version, int* resultlen) {
-    if (!version || !resultlen) return MPI_ERR_ARG;
+    AnytimeCall call("MPI_Get_library_version");
+    if (!version) return call.fail(MPI_ERR_ARG, "version is a null pointer");
+    if (!resultlen) return call.fail(MPI_ERR_ARG, "resultlen is a null pointer");
     char real[MPI_MAX_LIBRARY_VERSION_STRING];
     int real_len = 0;
     PMPI_Get_library_version(real, &real_len);

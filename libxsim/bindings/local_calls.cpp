@@ -1,5 +1,5 @@
 // MPI calls that involve no communication (datatypes, ops, info objects, packing,
-// error strings): the real library does them well, so they go straight to PMPI. The
+// user error classes): the real library does them well, so they go straight to PMPI. The
 // real library's own error handlers are set to return, and its errors are reported
 // through the simulated rank's handler like any other.
 #include <mpi.h>
@@ -9,34 +9,8 @@
 
 using namespace xsim;
 
-namespace {
-
-// Charges and restarts compute measurement like CallScope, but also works before the
-// engine runs a rank (nothing to charge then).
-class LocalCall {
-public:
-    explicit LocalCall(const char* call) : call_(call), rank_(g_engine ? g_engine->current() : nullptr) {
-        if (rank_) g_engine->enter(*rank_, call);
-    }
-    ~LocalCall() {
-        if (rank_) g_engine->leave(*rank_);
-    }
-    int result(int code) {
-        if (code == MPI_SUCCESS || !rank_) return code;
-        int error_class = code;
-        PMPI_Error_class(code, &error_class);
-        char text[MPI_MAX_ERROR_STRING];
-        int len = 0;
-        PMPI_Error_string(code, text, &len);
-        return raise(*rank_, nullptr, call_, error_class, text);
-    }
-
-private:
-    const char* call_;
-    Rank* rank_;
-};
-
-}  // namespace
+// Charges compute like any binding; also works outside a simulated rank (call_scope.hpp).
+using LocalCall = AnytimeCall;
 
 #define XSIM_LOCAL(name, params, args)            \
     int MPI_##name params {                       \
@@ -112,8 +86,6 @@ XSIM_LOCAL(Op_create, (MPI_User_function * f, int commute, MPI_Op* op), (f, comm
 XSIM_LOCAL(Op_free, (MPI_Op * op), (op))
 XSIM_LOCAL(Op_commutative, (MPI_Op op, int* commute), (op, commute))
 XSIM_LOCAL(Reduce_local, (const void* in, void* inout, int n, MPI_Datatype t, MPI_Op op), (in, inout, n, t, op))
-XSIM_LOCAL(Error_string, (int code, char* text, int* len), (code, text, len))
-XSIM_LOCAL(Error_class, (int code, int* cls), (code, cls))
 // User error classes and codes live in the real library's per-process table, shared by
 // the simulated ranks of the process; MPI makes no promise that they agree across
 // processes anyway.
