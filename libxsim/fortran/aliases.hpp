@@ -1,0 +1,14 @@
+// The other names of a hand-written Fortran entry point mpi_<lower>_: every gfortran
+// mangling (mpi_x__, mpi_x, MPI_X) and the profiling forms (pmpi_...), as the generated
+// ones have (generate_bindings.py).
+#pragma once
+
+#define XSIM_FORTRAN_ALIAS(target, name) extern "C" decltype(target) name __attribute__((alias(#target)));
+#define XSIM_FORTRAN_ALIASES(lower, UPPER)                \
+    XSIM_FORTRAN_ALIAS(mpi_##lower##_, mpi_##lower##__)   \
+    XSIM_FORTRAN_ALIAS(mpi_##lower##_, mpi_##lower)       \
+    XSIM_FORTRAN_ALIAS(mpi_##lower##_, MPI_##UPPER)       \
+    XSIM_FORTRAN_ALIAS(mpi_##lower##_, pmpi_##lower##_)   \
+    XSIM_FORTRAN_ALIAS(mpi_##lower##_, pmpi_##lower##__)  \
+    XSIM_FORTRAN_ALIAS(mpi_##lower##_, pmpi_##lower)      \
+    XSIM_FORTRAN_ALIAS(mpi_##lower##_, PMPI_##UPPER)

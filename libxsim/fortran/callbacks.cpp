@@ -1,0 +1,99 @@
+// User callbacks written in Fortran: reduction functions (MPI_OP_CREATE) and error
+// handlers (MPI_COMM_CREATE_ERRHANDLER). The C side calls a C function with C handles; a
+// Fortran one wants INTEGER handles by reference. Each distinct Fortran function gets a
+// slot with its own C trampoline that converts the handles and calls it; the same function
+// registered again (by every simulated rank, typically) reuses its slot.
+#include <mpi.h>
+
+#include <array>
+#include <string>
+#include <utility>
+
+#include "libxsim/engine.hpp"
+#include "libxsim/fortran/aliases.hpp"
+#include "libxsim/fortran/convert.hpp"
+
+using namespace xsim::fortran;
+
+namespace {
+
+constexpr std::size_t kSlots = 64;
+
+using FortranReduction = void (*)(void* in, void* inout, MPI_Fint* len, MPI_Fint* datatype);
+using FortranErrhandler = void (*)(MPI_Fint* comm, MPI_Fint* error_code);
+
+template <class Function>
+struct Slots {
+    std::array<Function, kSlots> functions{};
+
+    // The slot of `f`, or kSlots when every slot holds another function.
+    std::size_t slot_of(Function f) {
+        for (std::size_t i = 0; i < kSlots; ++i) {
+            if (functions[i] == f) return i;
+            if (!functions[i]) {
+                functions[i] = f;
+                return i;
+            }
+        }
+        return kSlots;
+    }
+};
+
+Slots<FortranReduction> g_reductions;
+Slots<FortranErrhandler> g_errhandlers;
+
+template <std::size_t K>
+void reduction_trampoline(void* in, void* inout, int* len, MPI_Datatype* type) {
+    MPI_Fint f_type = type_c2f(*type);
+    g_reductions.functions[K](in, inout, len, &f_type);
+}
+
+template <std::size_t K>
+void errhandler_trampoline(MPI_Comm* comm, int* code, ...) {
+    MPI_Fint f_comm = comm_c2f(*comm);
+    g_errhandlers.functions[K](&f_comm, code);
+}
+
+template <std::size_t... K>
+constexpr std::array<MPI_User_function*, kSlots> reduction_table(std::index_sequence<K...>) {
+    return {&reduction_trampoline<K>...};
+}
+template <std::size_t... K>
+constexpr std::array<MPI_Comm_errhandler_function*, kSlots> errhandler_table(std::index_sequence<K...>) {
+    return {&errhandler_trampoline<K>...};
+}
+
+constexpr auto kReductionTrampolines = reduction_table(std::make_index_sequence<kSlots>());
+constexpr auto kErrhandlerTrampolines = errhandler_table(std::make_index_sequence<kSlots>());
+
+[[noreturn]] void out_of_slots(const char* call) {
+    const std::string why = std::string(call) + ": more than " + std::to_string(kSlots) +
+                            " distinct Fortran callback functions; xsim supports at most that many";
+    if (xsim::g_engine) xsim::g_engine->abort_run(1, why);
+    unsupported(call);
+}
+
+}  // namespace
+
+extern "C" {
+
+void mpi_op_create_(FortranReduction function, const MPI_Fint* commute, MPI_Fint* op, MPI_Fint* ierror) {
+    const std::size_t k = g_reductions.slot_of(function);
+    if (k == kSlots) out_of_slots("MPI_OP_CREATE");
+    MPI_Op c = MPI_OP_NULL;
+    *ierror = MPI_Op_create(kReductionTrampolines[k], *commute, &c);
+    *op = op_c2f(c);
+}
+
+void mpi_comm_create_errhandler_(FortranErrhandler function, MPI_Fint* errhandler, MPI_Fint* ierror) {
+    const std::size_t k = g_errhandlers.slot_of(function);
+    if (k == kSlots) out_of_slots("MPI_COMM_CREATE_ERRHANDLER");
+    MPI_Errhandler c = MPI_ERRHANDLER_NULL;
+    *ierror = MPI_Comm_create_errhandler(kErrhandlerTrampolines[k], &c);
+    *errhandler = errhandler_c2f(c);
+}
+
+}  // extern "C"
+
+XSIM_FORTRAN_ALIASES(op_create, OP_CREATE)
+XSIM_FORTRAN_ALIASES(comm_create_errhandler, COMM_CREATE_ERRHANDLER)

@@ -1,0 +1,79 @@
+// What a Fortran entry point needs to call the C binding: INTEGER handles to C handles and
+// back, the sentinels of mpif.h / `use mpi` (recognised by address), statuses as INTEGER
+// arrays of MPI_STATUS_SIZE, CHARACTER arguments with their hidden lengths, LOGICALs.
+#pragma once
+#include <mpi.h>
+
+#include <cstddef>
+#include <string>
+#include <vector>
+
+namespace xsim::fortran {
+
+// INTEGER handles. Communicators, groups, requests and error handlers are xsim's objects,
+// numbered by xsim's own tables (MPI_COMM_WORLD = 0, ... as in Open MPI's mpif.h; new
+// handles get the lowest free number, the same one for as long as the object lives).
+// Datatypes, operations and info objects are the real library's and use its numbering.
+// An INTEGER that names nothing becomes a handle the C binding rejects as invalid.
+MPI_Comm comm_f2c(MPI_Fint f);
+MPI_Fint comm_c2f(MPI_Comm c);
+MPI_Group group_f2c(MPI_Fint f);
+MPI_Fint group_c2f(MPI_Group c);
+MPI_Request request_f2c(MPI_Fint f);
+MPI_Fint request_c2f(MPI_Request c);
+MPI_Errhandler errhandler_f2c(MPI_Fint f);
+MPI_Fint errhandler_c2f(MPI_Errhandler c);
+inline MPI_Datatype type_f2c(MPI_Fint f) { return PMPI_Type_f2c(f); }
+inline MPI_Fint type_c2f(MPI_Datatype c) { return PMPI_Type_c2f(c); }
+inline MPI_Op op_f2c(MPI_Fint f) { return PMPI_Op_f2c(f); }
+inline MPI_Fint op_c2f(MPI_Op c) { return PMPI_Op_c2f(c); }
+inline MPI_Info info_f2c(MPI_Fint f) { return PMPI_Info_f2c(f); }
+inline MPI_Fint info_c2f(MPI_Info c) { return PMPI_Info_c2f(c); }
+
+// After a call that may free or complete the object behind INTEGER `before` and left C
+// handle `now`: the INTEGER to give back (the old number is released if the object went).
+MPI_Fint comm_update(MPI_Fint before, MPI_Comm now);
+MPI_Fint group_update(MPI_Fint before, MPI_Group now);
+MPI_Fint request_update(MPI_Fint before, MPI_Request now);
+MPI_Fint errhandler_update(MPI_Fint before, MPI_Errhandler now);
+inline MPI_Fint type_update(MPI_Fint, MPI_Datatype now) { return type_c2f(now); }
+inline MPI_Fint op_update(MPI_Fint, MPI_Op now) { return op_c2f(now); }
+inline MPI_Fint info_update(MPI_Fint, MPI_Info now) { return info_c2f(now); }
+
+std::vector<MPI_Datatype> types_f2c(const MPI_Fint* handles, MPI_Fint count);
+std::vector<MPI_Request> requests_f2c(const MPI_Fint* handles, MPI_Fint count);
+
+// Sentinels: the addresses of Open MPI's common blocks (mpi_fortran_bottom_, ...).
+void* buffer(void* f);              // MPI_BOTTOM -> C MPI_BOTTOM, MPI_IN_PLACE -> C MPI_IN_PLACE
+int* weights(MPI_Fint* f);          // MPI_UNWEIGHTED, MPI_WEIGHTS_EMPTY
+bool is_status_ignore(const MPI_Fint* f);
+bool is_statuses_ignore(const MPI_Fint* f);
+
+// Statuses: Open MPI's Fortran status is its C MPI_Status as MPI_STATUS_SIZE INTEGERs.
+constexpr int kStatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);
+MPI_Status load_status(const MPI_Fint* f);
+void store_status(MPI_Fint* f, const MPI_Status& c);  // nothing for MPI_STATUS_IGNORE
+inline MPI_Status* status_arg(MPI_Fint* f, MPI_Status* c) { return is_status_ignore(f) ? MPI_STATUS_IGNORE : c; }
+
+// LOGICAL results: gfortran's .TRUE. is 1.
+inline MPI_Fint logical(int c) { return c ? 1 : 0; }
+
+// CHARACTER arguments: input without its trailing blanks; output written into a C buffer
+// large enough for any MPI string, then copied back blank padded (and cut at the length).
+std::string from_fortran(const char* s, std::size_t length);
+class OutString {
+public:
+    OutString(char* f, std::size_t length);
+    char* data() { return buffer_.data(); }
+    void store() const;
+
+private:
+    char* f_;
+    std::size_t length_;
+    std::vector<char> buffer_;
+};
+
+// A Fortran entry point xsim does not implement: stops the run naming it.
+[[noreturn]] void unsupported(const char* name);
+
+}  // namespace xsim::fortran

@@ -1,0 +1,82 @@
+// Hand-written Fortran calls whose arguments or results do not fit calls.def: the clock
+// functions (DOUBLE PRECISION results), MPI_BUFFER_DETACH (no address comes back to
+// Fortran), attribute values (INTEGERs in Fortran, pointers in C) and
+// MPI_TYPE_GET_CONTENTS (an array of datatype handles out).
+#include <mpi.h>
+
+#include <vector>
+
+#include "libxsim/fortran/aliases.hpp"
+#include "libxsim/fortran/convert.hpp"
+
+using namespace xsim::fortran;
+
+namespace {
+
+// The predefined attributes are C pointers to an int; Fortran sees the int. Any other
+// attribute was set from C (Fortran cannot create keyvals under xsim): its value is the
+// pointer itself, as in Open MPI.
+MPI_Aint attribute_value(int keyval, void* c) {
+    switch (keyval) {
+    case MPI_TAG_UB:
+    case MPI_HOST:
+    case MPI_IO:
+    case MPI_WTIME_IS_GLOBAL:
+    case MPI_APPNUM:
+    case MPI_UNIVERSE_SIZE:
+    case MPI_LASTUSEDCODE:
+        return *static_cast<int*>(c);
+    default:
+        return reinterpret_cast<MPI_Aint>(c);
+    }
+}
+
+}  // namespace
+
+extern "C" {
+
+double mpi_wtime_() { return MPI_Wtime(); }
+double mpi_wtick_() { return MPI_Wtick(); }
+
+void mpi_buffer_detach_(void* /*buffer_addr*/, MPI_Fint* size, MPI_Fint* ierror) {
+    void* buffer = nullptr;
+    int bytes = 0;
+    *ierror = MPI_Buffer_detach(&buffer, &bytes);
+    *size = bytes;
+}
+
+void mpi_comm_get_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Aint* value, MPI_Fint* flag,
+                        MPI_Fint* ierror) {
+    void* c = nullptr;
+    int found = 0;
+    *ierror = MPI_Comm_get_attr(comm_f2c(*comm), *keyval, &c, &found);
+    *flag = logical(found);
+    if (*ierror == MPI_SUCCESS && found) *value = attribute_value(*keyval, c);
+}
+
+void mpi_attr_get_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Fint* value, MPI_Fint* flag, MPI_Fint* ierror) {
+    void* c = nullptr;
+    int found = 0;
+    *ierror = MPI_Comm_get_attr(comm_f2c(*comm), *keyval, &c, &found);
+    *flag = logical(found);
+    if (*ierror == MPI_SUCCESS && found) *value = static_cast<MPI_Fint>(attribute_value(*keyval, c));
+}
+
+void mpi_type_get_contents_(const MPI_Fint* type, const MPI_Fint* max_integers, const MPI_Fint* max_addresses,
+                            const MPI_Fint* max_datatypes, MPI_Fint* integers, MPI_Aint* addresses,
+                            MPI_Fint* datatypes, MPI_Fint* ierror) {
+    std::vector<MPI_Datatype> c(*max_datatypes > 0 ? static_cast<std::size_t>(*max_datatypes) : 0, MPI_DATATYPE_NULL);
+    *ierror = MPI_Type_get_contents(type_f2c(*type), *max_integers, *max_addresses, *max_datatypes, integers,
+                                    addresses, c.data());
+    if (*ierror != MPI_SUCCESS) return;
+    for (std::size_t i = 0; i < c.size(); ++i) datatypes[i] = type_c2f(c[i]);
+}
+
+}  // extern "C"
+
+XSIM_FORTRAN_ALIASES(wtime, WTIME)
+XSIM_FORTRAN_ALIASES(wtick, WTICK)
+XSIM_FORTRAN_ALIASES(buffer_detach, BUFFER_DETACH)
+XSIM_FORTRAN_ALIASES(comm_get_attr, COMM_GET_ATTR)
+XSIM_FORTRAN_ALIASES(attr_get, ATTR_GET)
+XSIM_FORTRAN_ALIASES(type_get_contents, TYPE_GET_CONTENTS)

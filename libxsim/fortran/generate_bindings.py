@@ -1,0 +1,211 @@
+#!/usr/bin/env python3
+"""Writes xsim's Fortran entry points from one list of calls (calls.def).
+
+usage: generate_bindings.py CALLS_DEF OUTPUT_CPP [NM LIBMPI_MPIFH]
+
+For every call of CALLS_DEF: a function mpi_x_ taking Fortran arguments (all by reference,
+IERROR last, hidden CHARACTER lengths after it) that converts them and calls the C binding
+MPI_X, plus the other gfortran manglings (mpi_x__, mpi_x, MPI_X) and the pmpi_ forms as
+aliases. Given NM and Open MPI's libmpi_mpifh.so, every mpi_*_ entry point that library exports that is neither generated here nor
+hand-written (HAND_WRITTEN) gets a stub that stops the run naming the call.
+"""
+import re
+import subprocess
+import sys
+
+# Fortran calls written by hand in libxsim/fortran/*.cpp (irregular arguments or results).
+HAND_WRITTEN = {
+    "wtime", "wtick", "waitall", "waitany", "waitsome", "testall", "testany", "testsome",
+    "alltoallw", "ialltoallw", "neighbor_alltoallw", "ineighbor_alltoallw",
+    "op_create", "comm_create_errhandler", "buffer_detach", "comm_get_attr", "attr_get",
+    "type_get_contents",
+}
+
+NULLS = {"comm": "MPI_COMM_NULL", "group": "MPI_GROUP_NULL", "type": "MPI_DATATYPE_NULL", "op": "MPI_OP_NULL",
+         "info": "MPI_INFO_NULL", "errhandler": "MPI_ERRHANDLER_NULL", "request": "MPI_REQUEST_NULL"}
+HANDLES = {"comm": "MPI_Comm", "group": "MPI_Group", "type": "MPI_Datatype", "op": "MPI_Op",
+           "info": "MPI_Info", "errhandler": "MPI_Errhandler", "request": "MPI_Request"}
+
+
+class Arg:
+    """One Fortran argument: its C++ parameter, the setup before the call, the C argument,
+    the C parameter type (for prototypes) and what is written back after the call."""
+
+    def __init__(self, i, kind):
+        self.i, self.kind = i, kind
+        self.params, self.setup, self.after, self.hidden = [], [], [], []
+        self.c_arg = self.c_type = None
+
+
+def convert(i, kind):
+    a = Arg(i, kind)
+    v = f"a{i}"
+    m = re.fullmatch(r"(types|requests)\[(\d+)\]", kind)
+    if kind == "null":
+        a.c_arg, a.c_type = "nullptr", "void*"
+    elif kind == "buf":
+        a.params.append(f"void* {v}")
+        a.c_arg, a.c_type = f"fortran::buffer({v})", "void*"
+    elif kind in ("int", "bool"):
+        a.params.append(f"const MPI_Fint* {v}")
+        a.c_arg, a.c_type = f"*{v}", "int"
+    elif kind in ("int*",):
+        a.params.append(f"MPI_Fint* {v}")
+        a.c_arg, a.c_type = v, "int*"
+    elif kind in ("aint", "count"):
+        t = "MPI_Aint" if kind == "aint" else "MPI_Count"
+        a.params.append(f"const {t}* {v}")
+        a.c_arg, a.c_type = f"*{v}", t
+    elif kind in ("aint*", "count*"):
+        t = "MPI_Aint" if kind == "aint*" else "MPI_Count"
+        a.params.append(f"{t}* {v}")
+        a.c_arg, a.c_type = v, f"{t}*"
+    elif kind == "bool*":
+        a.params.append(f"MPI_Fint* {v}")
+        a.setup.append(f"int c{i} = 0;")
+        a.c_arg, a.c_type = f"&c{i}", "int*"
+        a.after.append(f"*{v} = fortran::logical(c{i});")
+    elif kind in HANDLES:
+        a.params.append(f"const MPI_Fint* {v}")
+        a.c_arg, a.c_type = f"fortran::{kind}_f2c(*{v})", HANDLES[kind]
+    elif kind.endswith("*") and kind[:-1] in HANDLES:
+        h = kind[:-1]
+        a.params.append(f"MPI_Fint* {v}")
+        a.setup.append(f"{HANDLES[h]} c{i} = {NULLS[h]};")
+        a.c_arg, a.c_type = f"&c{i}", HANDLES[h] + "*"
+        a.after.append(f"*{v} = fortran::{h}_c2f(c{i});")
+    elif kind.endswith("&") and kind[:-1] in HANDLES:
+        h = kind[:-1]
+        a.params.append(f"MPI_Fint* {v}")
+        a.setup.append(f"{HANDLES[h]} c{i} = fortran::{h}_f2c(*{v});")
+        a.c_arg, a.c_type = f"&c{i}", HANDLES[h] + "*"
+        a.after.append(f"*{v} = fortran::{h}_update(*{v}, c{i});")
+    elif m:
+        h = "type" if m.group(1) == "types" else "request"
+        a.params.append(f"const MPI_Fint* {v}")
+        a.setup.append(f"auto c{i} = fortran::{h}s_f2c({v}, *a{m.group(2)});")
+        a.c_arg, a.c_type = f"c{i}.data()", HANDLES[h] + "*"
+    elif kind == "status*":
+        a.params.append(f"MPI_Fint* {v}")
+        a.setup.append(f"MPI_Status c{i}{{}};")
+        a.c_arg, a.c_type = f"fortran::status_arg({v}, &c{i})", "MPI_Status*"
+        a.after.append(f"fortran::store_status({v}, c{i});")
+    elif kind == "status":
+        a.params.append(f"const MPI_Fint* {v}")
+        a.setup.append(f"MPI_Status c{i} = fortran::load_status({v});")
+        a.c_arg, a.c_type = f"&c{i}", "MPI_Status*"
+    elif kind == "status&":
+        a.params.append(f"MPI_Fint* {v}")
+        a.setup.append(f"MPI_Status c{i} = fortran::load_status({v});")
+        a.c_arg, a.c_type = f"&c{i}", "MPI_Status*"
+        a.after.append(f"fortran::store_status({v}, c{i});")
+    elif kind == "str":
+        a.params.append(f"const char* {v}")
+        a.hidden.append(f"std::size_t l{i}")
+        a.setup.append(f"const std::string c{i} = fortran::from_fortran({v}, l{i});")
+        a.c_arg, a.c_type = f"c{i}.c_str()", "const char*"
+    elif kind == "str*":
+        a.params.append(f"char* {v}")
+        a.hidden.append(f"std::size_t l{i}")
+        a.setup.append(f"fortran::OutString c{i}({v}, l{i});")
+        a.c_arg, a.c_type = f"c{i}.data()", "char*"
+        a.after.append(f"c{i}.store();")
+    elif kind == "ranges":
+        a.params.append(f"MPI_Fint* {v}")
+        a.c_arg, a.c_type = f"reinterpret_cast<int(*)[3]>({v})", "int(*)[3]"
+    elif kind == "weights":
+        a.params.append(f"MPI_Fint* {v}")
+        a.c_arg, a.c_type = f"fortran::weights({v})", "int*"
+    else:
+        raise SystemExit(f"generate_bindings.py: unknown argument kind '{kind}'")
+    return a
+
+
+def manglings(lower):
+    """Every name gfortran (and g77's second underscore) may call, with the pmpi_ forms."""
+    names = []
+    for prefix in ("mpi_", "pmpi_"):
+        base = prefix + lower
+        names += [base + "__", base, base.upper()]
+    return names
+
+
+def binding(name, kinds, removed):
+    lower = name.lower()
+    args = [convert(i, k) for i, k in enumerate(kinds)]
+    params = [p for a in args for p in a.params] + ["MPI_Fint* ierror"] + [h for a in args for h in a.hidden]
+    out = []
+    c_name = f"MPI_{name}"
+    if removed:  # MPI-1 names mpi.h refuses to let us call: declared under another name
+        c_name = f"xsim_c_{name}"
+        out.append(f'extern "C" int {c_name}({", ".join(a.c_type for a in args)}) __asm__("MPI_{name}");')
+    out.append(f'extern "C" void mpi_{lower}_({", ".join(params)}) {{')
+    for a in args:
+        out += ["    " + s for s in a.setup]
+    out.append(f"    *ierror = {c_name}({', '.join(a.c_arg for a in args)});")
+    for a in args:
+        out += ["    " + s for s in a.after]
+    out.append("}")
+    for alias in manglings(lower):
+        out.append(f'extern "C" decltype(mpi_{lower}_) {alias} __attribute__((alias("mpi_{lower}_")));')
+    out.append(f'extern "C" decltype(mpi_{lower}_) pmpi_{lower}_ __attribute__((alias("mpi_{lower}_")));')
+    return out
+
+
+def stub(lower):
+    out = [f'extern "C" void mpi_{lower}_() {{ xsim::fortran::unsupported("MPI_{lower.upper()}"); }}']
+    for alias in manglings(lower) + [f"pmpi_{lower}_"]:
+        out.append(f'extern "C" decltype(mpi_{lower}_) {alias} __attribute__((alias("mpi_{lower}_")));')
+    return out
+
+
+def main():
+    if len(sys.argv) not in (3, 5):
+        raise SystemExit(__doc__)
+    calls = []
+    for number, line in enumerate(open(sys.argv[1]), 1):
+        line = line.split("#", 1)[0].split()
+        if not line:
+            continue
+        name, removed = line[0], False
+        if name.endswith("@removed"):
+            name, removed = name[: -len("@removed")], True
+        calls.append((name, line[1:], removed, number))
+
+    out = ["// Generated by libxsim/fortran/generate_bindings.py from calls.def. Do not edit.",
+           "#include <mpi.h>", "",
+           "// Fortran still has the MPI-1 names the C header marks deprecated.",
+           '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"', "", "#include <cstddef>", "#include <string>", "",
+           '#include "libxsim/fortran/convert.hpp"', "", "using namespace xsim;", ""]
+    covered = set(HAND_WRITTEN)
+    for name, kinds, removed, number in calls:
+        if name.lower() in covered:
+            raise SystemExit(f"{sys.argv[1]}:{number}: {name} is listed twice (or also written by hand)")
+        covered.add(name.lower())
+        out += binding(name, kinds, removed) + [""]
+
+    if len(sys.argv) == 5:
+        exported = set()
+        listing = subprocess.run([sys.argv[3], "-D", "--defined-only", sys.argv[4]], check=True,
+                                 capture_output=True, text=True).stdout
+        for line in listing.splitlines():
+            fields = line.split()
+            if not fields:
+                continue
+            m = re.fullmatch(r"mpi_([a-z0-9_]+?)_", fields[-1])
+            if m and not fields[-1].endswith("__"):
+                exported.add(m.group(1))
+        out.append("// Every other Fortran entry point of Open MPI's libmpi_mpifh.so stops the run.")
+        for lower in sorted(exported - covered):
+            out += stub(lower)
+    text = "\n".join(out) + "\n"
+    try:
+        if open(sys.argv[2]).read() == text:
+            return
+    except OSError:
+        pass
+    open(sys.argv[2], "w").write(text)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,150 @@
+// Fortran INTEGER handles of xsim's own objects (communicators, groups, requests, error
+// handlers), and the C API's MPI_*_f2c / MPI_*_c2f for every kind of handle. One table per
+// kind and real process, shared by its simulated ranks: an object keeps one number while
+// it lives, numbers of freed objects are reused, lookups are O(1) both ways.
+#include <mpi.h>
+
+#include <cstdint>
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+#include "libxsim/call_scope.hpp"
+#include "libxsim/fortran/convert.hpp"
+
+namespace xsim::fortran {
+namespace {
+
+// What an INTEGER that names nothing becomes: an address no xsim object lives at, with
+// no valid magic number, so the C binding reports an invalid handle.
+alignas(64) const unsigned char g_no_object[64] = {};
+
+template <class Handle>
+class HandleTable {
+public:
+    // predefined[i] is the object Open MPI's mpif.h calls i.
+    HandleTable(std::initializer_list<Handle> predefined) : slots_(predefined) {
+        for (std::size_t i = 0; i < slots_.size(); ++i) numbers_.emplace(slots_[i], static_cast<MPI_Fint>(i));
+        predefined_ = static_cast<MPI_Fint>(slots_.size());
+    }
+
+    Handle f2c(MPI_Fint f) const {
+        if (f >= 0 && static_cast<std::size_t>(f) < slots_.size() && slots_[static_cast<std::size_t>(f)] != free_mark())
+            return slots_[static_cast<std::size_t>(f)];
+        return reinterpret_cast<Handle>(const_cast<unsigned char*>(g_no_object));
+    }
+
+    MPI_Fint c2f(Handle c) {
+        if (reinterpret_cast<const void*>(c) == g_no_object) return -1;
+        if (auto it = numbers_.find(c); it != numbers_.end()) return it->second;
+        MPI_Fint f;
+        if (!free_.empty()) {
+            f = free_.back();
+            free_.pop_back();
+            slots_[static_cast<std::size_t>(f)] = c;
+        } else {
+            f = static_cast<MPI_Fint>(slots_.size());
+            slots_.push_back(c);
+        }
+        numbers_.emplace(c, f);
+        return f;
+    }
+
+    MPI_Fint update(MPI_Fint before, Handle now) {
+        const Handle was = f2c(before);
+        if (was == now) return before;
+        if (before >= predefined_ && reinterpret_cast<const void*>(was) != g_no_object) {
+            numbers_.erase(was);
+            slots_[static_cast<std::size_t>(before)] = free_mark();
+            free_.push_back(before);
+        }
+        return c2f(now);
+    }
+
+private:
+    static Handle free_mark() { return reinterpret_cast<Handle>(const_cast<unsigned char*>(g_no_object + 1)); }
+
+    std::vector<Handle> slots_;
+    std::vector<MPI_Fint> free_;
+    std::unordered_map<Handle, MPI_Fint> numbers_;
+    MPI_Fint predefined_ = 0;
+};
+
+// Constructed on first use: the predefined handles are addresses in the real library.
+struct Tables {
+    HandleTable<MPI_Comm> comms{MPI_COMM_WORLD, MPI_COMM_SELF, MPI_COMM_NULL};
+    HandleTable<MPI_Group> groups{MPI_GROUP_NULL, MPI_GROUP_EMPTY};
+    HandleTable<MPI_Request> requests{MPI_REQUEST_NULL};
+    HandleTable<MPI_Errhandler> errhandlers{MPI_ERRHANDLER_NULL, MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN};
+};
+
+Tables& tables() {
+    static Tables t;
+    return t;
+}
+
+}  // namespace
+
+MPI_Comm comm_f2c(MPI_Fint f) { return tables().comms.f2c(f); }
+MPI_Fint comm_c2f(MPI_Comm c) {
+    // The engine's own WORLD and SELF objects (handed to error handlers) are the predefined ones.
+    const bool other = c != MPI_COMM_NULL && c != MPI_COMM_WORLD && c != MPI_COMM_SELF && g_engine;
+    if (const Comm* comm = other ? resolve_comm(c) : nullptr) {
+        if (comm->kind == CommKind::World) c = MPI_COMM_WORLD;
+        if (comm->kind == CommKind::Self) c = MPI_COMM_SELF;
+    }
+    return tables().comms.c2f(c);
+}
+MPI_Fint comm_update(MPI_Fint before, MPI_Comm now) { return tables().comms.update(before, now); }
+MPI_Group group_f2c(MPI_Fint f) { return tables().groups.f2c(f); }
+MPI_Fint group_c2f(MPI_Group c) { return tables().groups.c2f(c); }
+MPI_Fint group_update(MPI_Fint before, MPI_Group now) { return tables().groups.update(before, now); }
+MPI_Request request_f2c(MPI_Fint f) { return tables().requests.f2c(f); }
+MPI_Fint request_c2f(MPI_Request c) { return tables().requests.c2f(c); }
+MPI_Fint request_update(MPI_Fint before, MPI_Request now) { return tables().requests.update(before, now); }
+MPI_Errhandler errhandler_f2c(MPI_Fint f) { return tables().errhandlers.f2c(f); }
+MPI_Fint errhandler_c2f(MPI_Errhandler c) { return tables().errhandlers.c2f(c); }
+MPI_Fint errhandler_update(MPI_Fint before, MPI_Errhandler now) { return tables().errhandlers.update(before, now); }
+
+std::vector<MPI_Datatype> types_f2c(const MPI_Fint* handles, MPI_Fint count) {
+    std::vector<MPI_Datatype> c(count > 0 ? static_cast<std::size_t>(count) : 0);
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = type_f2c(handles[i]);
+    return c;
+}
+
+std::vector<MPI_Request> requests_f2c(const MPI_Fint* handles, MPI_Fint count) {
+    std::vector<MPI_Request> c(count > 0 ? static_cast<std::size_t>(count) : 0);
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = request_f2c(handles[i]);
+    return c;
+}
+
+}  // namespace xsim::fortran
+
+// The C API's conversions (C code mixed with Fortran, and libraries written in C).
+using namespace xsim::fortran;
+extern "C" {
+MPI_Comm MPI_Comm_f2c(MPI_Fint f) { return comm_f2c(f); }
+MPI_Fint MPI_Comm_c2f(MPI_Comm c) { return comm_c2f(c); }
+MPI_Group MPI_Group_f2c(MPI_Fint f) { return group_f2c(f); }
+MPI_Fint MPI_Group_c2f(MPI_Group c) { return group_c2f(c); }
+MPI_Request MPI_Request_f2c(MPI_Fint f) { return request_f2c(f); }
+MPI_Fint MPI_Request_c2f(MPI_Request c) { return request_c2f(c); }
+MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint f) { return errhandler_f2c(f); }
+MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler c) { return errhandler_c2f(c); }
+MPI_Datatype MPI_Type_f2c(MPI_Fint f) { return type_f2c(f); }
+MPI_Fint MPI_Type_c2f(MPI_Datatype c) { return type_c2f(c); }
+MPI_Op MPI_Op_f2c(MPI_Fint f) { return op_f2c(f); }
+MPI_Fint MPI_Op_c2f(MPI_Op c) { return op_c2f(c); }
+MPI_Info MPI_Info_f2c(MPI_Fint f) { return info_f2c(f); }
+MPI_Fint MPI_Info_c2f(MPI_Info c) { return info_c2f(c); }
+int MPI_Status_f2c(const MPI_Fint* f, MPI_Status* c) {
+    if (!f || !c || is_status_ignore(f) || is_statuses_ignore(f)) return MPI_ERR_ARG;
+    *c = load_status(f);
+    return MPI_SUCCESS;
+}
+int MPI_Status_c2f(const MPI_Status* c, MPI_Fint* f) {
+    if (!c || !f || c == MPI_STATUS_IGNORE || c == MPI_STATUSES_IGNORE) return MPI_ERR_ARG;
+    std::memcpy(f, c, sizeof(MPI_Status));
+    return MPI_SUCCESS;
+}
+}
