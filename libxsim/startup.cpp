@@ -76,6 +76,9 @@ int simulate(int argc, char** argv, char** envp) {
     PMPI_Comm_rank(MPI_COMM_WORLD, &process);
     PMPI_Comm_size(MPI_COMM_WORLD, &processes);
     const double wall_start = PMPI_Wtime();
+    if (executable_uses_mpi_f08())
+        return refuse(process, "this program uses the Fortran 2008 bindings (use mpi_f08), which xsim does not "
+                               "simulate; build it with `use mpi` or `include 'mpif.h'`");
 
     CommandLine cl;
     try {
