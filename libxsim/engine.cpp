@@ -191,6 +191,7 @@ void Engine::run_fiber(Rank& rank) {
     inside_xsim_ = !first_start;
     rank.state = RankState::Running;
     ++stats_.context_switches;
+    privatization_.switch_to(static_cast<std::size_t>(rank.world - first_));  // before resume: not measured compute
     rank.fiber.resume();
     current_ = nullptr;
     inside_xsim_ = true;

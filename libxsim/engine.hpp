@@ -15,6 +15,8 @@
 #include "libxsim/progress.hpp"
 #include "libxsim/rank.hpp"
 #include "libxsim/request.hpp"
+#include "libxsim/runtime/libc_rank_state.hpp"
+#include "libxsim/runtime/privatization.hpp"
 #include "netmodels/machine.hpp"
 #include "pdes/conservative_loop.hpp"
 #include "pdes/event_queue.hpp"
@@ -70,6 +72,9 @@ public:
     RunStats& stats() { return stats_; }
     const Comm& world_comm() const { return world_; }
     const Comm& self_comm() const { return self_; }
+    // Per-rank globals (index = world rank - first_local()) and per-rank C library state.
+    runtime::Privatization& privatization() { return privatization_; }
+    runtime::LibcRankState& libc_state() { return libc_state_; }
 
     // The rank whose fiber is running, or null in the scheduler.
     Rank* current() const { return current_; }
@@ -152,6 +157,8 @@ private:
     RunStats stats_;
     Rank* current_ = nullptr;
     bool inside_xsim_ = false;
+    runtime::Privatization privatization_;
+    runtime::LibcRankState libc_state_;
     std::size_t resume_bytes_ = 1024;  // stack bytes a resumed rank touches (see prefetch)
     std::int64_t live_ = 0;
     // The application's main and its argument vector (shared by all ranks).

@@ -30,6 +30,9 @@ constexpr OptionSpec kOptions[] = {
      "off: application-model mode, only message envelopes move (no payload, buffers untouched)"},
     {"-xsim-progress", "auto|on|off", "progress line on stderr (auto: only when stderr is a terminal)"},
     {"-xsim-quiet", nullptr, "same as -xsim-progress off"},
+    {"-xsim-privatize", "auto|on|off",
+     "per-rank copies of the program's globals and thread-locals (auto: on when several ranks share a "
+     "real process; on also lists the libraries left shared)"},
     {"-xsim-regions-out", "FILE", "record the simulated time of xsim_region_begin/end regions into FILE"},
     {"-xsim-regions-in", "FILE", "model run: each xsim_region_end advances the clock by FILE's recorded mean"},
     {"-xsim-help", nullptr, "print this help and exit"},
@@ -85,6 +88,11 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         else if (value == "on") o.progress = ProgressMode::On;
         else if (value == "off") o.progress = ProgressMode::Off;
         else throw OptionError("-xsim-progress: expected 'auto', 'on' or 'off', got '" + value + "'");
+    } else if (name == "-xsim-privatize") {
+        if (value == "auto") o.privatize = PrivatizeMode::Auto;
+        else if (value == "on") o.privatize = PrivatizeMode::On;
+        else if (value == "off") o.privatize = PrivatizeMode::Off;
+        else throw OptionError("-xsim-privatize: expected 'auto', 'on' or 'off', got '" + value + "'");
     } else if (name == "-xsim-quiet") {
         o.progress = ProgressMode::Off;
     } else if (name == "-xsim-regions-out" || name == "-xsim-regions-in") {

@@ -10,6 +10,7 @@ namespace xsim {
 
 enum class ComputeMode { Measured, None };
 enum class ProgressMode { Auto, On, Off };
+enum class PrivatizeMode { Auto, On, Off };  // per-rank globals (runtime/privatization.hpp)
 
 struct Options {
     long long np = 0;                   // simulated ranks; 0 = one per real process
@@ -20,6 +21,7 @@ struct Options {
     std::vector<std::string> overrides;  // -xsim-set key=value
     bool payload = true;
     ProgressMode progress = ProgressMode::Auto;
+    PrivatizeMode privatize = PrivatizeMode::Auto;  // auto: on when ranks share a real process
     bool help = false;
     std::string regions_out;            // -xsim-regions-out: record region times into this file
     std::string regions_in;             // -xsim-regions-in: replay region times from this file

@@ -23,6 +23,8 @@
 #include "libxsim/region_file.hpp"
 #include "libxsim/regions.hpp"
 #include "libxsim/run_report.hpp"
+#include "libxsim/runtime/libc_rank_state.hpp"
+#include "libxsim/runtime/privatization_plan.hpp"
 #include "libxsim/stack_guard.hpp"
 #include "libxsim/startup_checks.hpp"
 
@@ -108,7 +110,12 @@ int simulate(int argc, char** argv, char** envp) {
         return refuse(process, "-xsim-regions-in " + std::string(e.what()));
     }
     const Engine::Placement placement{static_cast<int>(ranks), process, processes};
-    if (std::string why = check_memory_budget(cl.options, placement); !why.empty()) return refuse(process, why);
+    // Per-rank globals: found and sized now (the memory check counts them), copied once the
+    // engine exists, after the program's static constructors and before its first rank.
+    runtime::PrivatizationPlan privatization = runtime::plan_privatization(
+        cl.options.privatize, (ranks + processes - 1) / processes, runtime::libc_private_segments());
+    if (std::string why = check_memory_budget(cl.options, placement, privatization.bytes_per_rank); !why.empty())
+        return refuse(process, why);
 
     int code = 0;
     {
@@ -116,11 +123,20 @@ int simulate(int argc, char** argv, char** envp) {
         mark_simulation_thread();
         g_engine = &engine;
         install_fault_handler();
+        if (process == 0)
+            for (const std::string& line : privatization.lines) std::fprintf(stderr, "%s\n", line.c_str());
+        if (privatization.enabled) {
+            const std::string why =
+                engine.privatization().start(std::move(privatization.segments), static_cast<std::size_t>(engine.local_count()));
+            if (!why.empty()) engine.abort_run(1, why);
+        }
         PmpiLink link(engine, processes);
         SoloLink solo;
         ProcessLink& used = processes > 1 ? static_cast<ProcessLink&>(link) : solo;
         const int app_argc = static_cast<int>(cl.app_argv.size()) - 1;
         const std::int64_t unfinished = engine.run(g_application_main, app_argc, cl.app_argv.data(), envp, used, &link);
+        // The program's exit-time destructors run once per real process, on its first rank's globals.
+        engine.privatization().switch_to(0);
         if (unfinished > 0) {
             report_deadlock(engine, unfinished);
             code = 1;

@@ -40,10 +40,11 @@ std::size_t expected_bytes_per_rank(std::size_t stack_bytes) {
     return sizeof(Rank) + kInFlightBytesPerRank + stack_bytes_touched(stack_bytes);
 }
 
-std::string check_memory_budget(const Options& options, const Engine::Placement& placement) {
+std::string check_memory_budget(const Options& options, const Engine::Placement& placement,
+                                std::size_t privatized_bytes) {
     const double available = available_bytes();
     // All real processes of a run share this machine (mpirun on one host).
-    const std::size_t per_rank = expected_bytes_per_rank(options.stack_bytes);
+    const std::size_t per_rank = expected_bytes_per_rank(options.stack_bytes) + privatized_bytes;
     const double need = static_cast<double>(placement.world_size) * static_cast<double>(per_rank);
     const double reserve = static_cast<double>(placement.world_size) * static_cast<double>(options.stack_bytes);
     char text[600];
@@ -51,10 +52,11 @@ std::string check_memory_budget(const Options& options, const Engine::Placement&
         const bool small_helps = options.stack_bytes > 2048;
         std::snprintf(text, sizeof text,
                       "%d simulated ranks at %s stacks need about %.1f GiB (%zu bytes each: %s of touched stack, "
-                      "%zu of rank state, %zu of messages and calls in flight), this machine has %.1f GiB available%s",
+                      "%zu of rank state, %zu of messages and calls in flight, %zu of privatized globals), "
+                      "this machine has %.1f GiB available%s",
                       placement.world_size, size_text(options.stack_bytes).c_str(), need / (1 << 30), per_rank,
                       size_text(stack_bytes_touched(options.stack_bytes)).c_str(), sizeof(Rank),
-                      kInFlightBytesPerRank, available / (1 << 30),
+                      kInFlightBytesPerRank, privatized_bytes, available / (1 << 30),
                       small_helps ? "; fewer ranks, or -xsim-stack 2k for a program with a shallow stack, may fit"
                                   : "; run fewer ranks");
         return text;

@@ -8,7 +8,9 @@
 namespace xsim {
 
 // Empty when the run fits this machine; otherwise the reason, with the figures.
-std::string check_memory_budget(const Options& options, const Engine::Placement& placement);
+// `privatized_bytes`: each rank's copy of the program's globals (runtime/privatization).
+std::string check_memory_budget(const Options& options, const Engine::Placement& placement,
+                                std::size_t privatized_bytes = 0);
 
 // Bytes of a rank's stack that are touched at least: one page, or the whole stack when
 // small stacks share pages.

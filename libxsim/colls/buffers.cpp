@@ -1,6 +1,7 @@
 #include "libxsim/colls/buffers.hpp"
 
 #include "libxsim/datatype.hpp"
+#include "libxsim/engine.hpp"
 
 namespace xsim::colls {
 namespace {
@@ -15,6 +16,14 @@ MPI_Aint extent_of(MPI_Datatype type) {
     MPI_Aint lb = 0, extent = 0;
     PMPI_Type_get_extent(type, &lb, &extent);
     return extent;
+}
+
+bool is_predefined_op(MPI_Op op) {
+    const MPI_Op predefined[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
+                                 MPI_BOR,  MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP};
+    for (MPI_Op p : predefined)
+        if (op == p) return true;
+    return false;
 }
 
 }  // namespace
@@ -104,6 +113,9 @@ void unpack_block(bool payload, const char* in, const Block& to) {
 
 void combine(bool payload, const void* in, void* inout, int count, MPI_Datatype type, MPI_Op op) {
     if (!payload || count == 0) return;
+    // A user-defined operation is application code: it sees its rank's globals, also when
+    // it runs as a message arrives, outside the rank's fiber (see CollectiveCall::advance).
+    if (g_engine && !is_predefined_op(op)) g_engine->privatization().load_for_callback();
     PMPI_Reduce_local(in, inout, count, type, op);
 }
 

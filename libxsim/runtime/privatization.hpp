@@ -1,0 +1,125 @@
+// Per-rank globals: every simulated rank of a real process gets its own copy of the
+// program's writable data (.data, .bss, COMMON blocks) and thread-locals, and of those of
+// the program's own shared libraries. The live segments hold one rank's image at a time;
+// switching copies the loaded rank's bytes out and the next rank's in (as ORNL xSim did),
+// lazily: only when the rank about to run is not the one loaded.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace xsim::runtime {
+
+// A byte range of the running process that becomes per rank.
+struct Segment {
+    char* start = nullptr;
+    std::size_t bytes = 0;
+    std::string what;  // e.g. "data of /path/app", for messages
+};
+
+// [begin, end) in an ELF file's virtual addresses (add the load bias for the live range).
+struct Range {
+    std::uintptr_t begin = 0;
+    std::uintptr_t end = 0;
+};
+
+// What one ELF file says about its writable program data.
+struct ElfData {
+    std::vector<Range> data;    // program data sections, minus copies and RELRO
+    std::vector<Range> copies;  // R_X86_64_COPY targets: other libraries' objects
+    std::size_t tls_bytes = 0;  // PT_TLS p_memsz
+    std::string error;          // why the file could not be read (then nothing else is set)
+};
+
+// Reads the section headers, program headers and dynamic relocations of `path`.
+ElfData read_elf_data(const std::string& path);
+
+// True for loaded objects whose data stays shared: system directories, libxsim, MPI
+// libraries (and what they load), the loader and the vDSO.
+bool is_foreign_object(const std::string& path);
+
+// The loaded objects of this process, seen from the calling thread (its TLS blocks).
+struct Discovery {
+    std::vector<Segment> segments;
+    std::vector<std::string> covered;    // objects whose data and TLS are all in `segments`
+    std::vector<std::string> uncovered;  // objects (not system ones) left shared, with the reason
+    std::size_t uncovered_bytes = 0;     // writable bytes of the program left shared
+};
+Discovery discover();
+
+class Privatization {
+public:
+    static constexpr std::size_t kNone = ~std::size_t{0};
+
+    Privatization() = default;
+    ~Privatization();
+    Privatization(const Privatization&) = delete;
+    Privatization& operator=(const Privatization&) = delete;
+
+    // Takes the live contents of `segments` as every rank's initial image, for `ranks`
+    // ranks (index 0 .. ranks-1). Call before the first rank runs; at most once. Returns
+    // why privatization could not start (then it stays inactive), or an empty string.
+    std::string start(std::vector<Segment> segments, std::size_t ranks);
+    bool active() const { return !segments_.empty(); }
+    // Bytes each rank's copy takes (its slot).
+    std::size_t bytes_per_rank() const { return slot_bytes_; }
+    std::size_t privatized_bytes() const { return image_bytes_; }
+    const std::vector<Segment>& segments() const { return segments_; }
+
+    // Makes rank `index`'s image the live one.
+    void switch_to(std::size_t index) {
+        if (index != loaded_ && active()) exchange(index);
+    }
+    std::size_t loaded() const { return loaded_; }
+
+    // User code that xsim calls outside the rank's own fiber (reduction operations run
+    // when messages arrive, error handlers) must see its rank's globals. While a ForRank
+    // lives, load_for_callback() loads rank `index`'s image; if `restore`, the image loaded
+    // before is loaded again at the end (inside another rank's fiber).
+    class ForRank {
+    public:
+        ForRank(Privatization& p, std::size_t index, bool restore)
+            : p_(p), saved_callback_(p.callback_), saved_loaded_(p.loaded_), restore_(restore) {
+            p.callback_ = index;
+        }
+        ~ForRank() {
+            p_.callback_ = saved_callback_;
+            if (restore_ && saved_loaded_ != kNone) p_.switch_to(saved_loaded_);
+        }
+        ForRank(const ForRank&) = delete;
+        ForRank& operator=(const ForRank&) = delete;
+
+    private:
+        Privatization& p_;
+        std::size_t saved_callback_;
+        std::size_t saved_loaded_;
+        bool restore_;
+    };
+    void load_for_callback() {
+        if (callback_ != kNone) switch_to(callback_);
+    }
+
+private:
+    struct Piece {
+        char* live;
+        std::size_t bytes;
+        std::size_t offset;  // in a slot and in the snapshot
+    };
+    void exchange(std::size_t index);
+    char* slot(std::size_t index) const { return slots_ + index * slot_bytes_; }
+
+    std::vector<Segment> segments_;
+    std::vector<Piece> pieces_;
+    std::vector<char> snapshot_;          // the image at start-up
+    std::vector<std::uint64_t> saved_;    // bit per rank: its slot holds its image
+    char* slots_ = nullptr;               // one reserved mapping, a slot per rank
+    std::size_t reserved_ = 0;
+    std::size_t slot_bytes_ = 0;
+    std::size_t image_bytes_ = 0;
+    std::size_t ranks_ = 0;
+    std::size_t loaded_ = kNone;
+    std::size_t callback_ = kNone;
+};
+
+}  // namespace xsim::runtime

@@ -1,0 +1,28 @@
+// Whether and what to privatize, decided at start-up from -xsim-privatize, the number of
+// ranks sharing a real process and what the loaded objects hold; and the start-up lines
+// that tell the user about globals left shared.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "libxsim/options.hpp"
+#include "libxsim/runtime/privatization.hpp"
+
+namespace xsim::runtime {
+
+struct PrivatizationPlan {
+    bool enabled = false;
+    std::vector<Segment> segments;  // what becomes per rank (empty when not enabled)
+    std::size_t bytes_per_rank = 0; // memory each rank's copy takes
+    std::vector<std::string> lines; // to print at start-up on process 0 (warnings, listing)
+};
+
+// `local_ranks`: the most simulated ranks one real process hosts; `libc` the C library's
+// per-rank globals (libc_private_segments) added to the program's own.
+PrivatizationPlan plan_privatization(PrivatizeMode mode, long long local_ranks, std::vector<Segment> libc);
+
+// Bytes of one rank's copy of `segments` (the layout Privatization::start uses).
+std::size_t slot_bytes_for(const std::vector<Segment>& segments);
+
+}  // namespace xsim::runtime

@@ -1,0 +1,81 @@
+/* privatize: every simulated rank has its own copy of the program's globals.
+ *
+ * Checks, in every rank: an initialised global array starts with its initial values
+ * (whatever other ranks did to theirs); a file-scope static and a function-local static
+ * count this rank's calls only; a thread-local counter is per rank; a global set to the
+ * rank before a barrier still holds this rank's number after it, when every other rank
+ * of the process has run and set its own; a user reduction operation counts its calls in
+ * the globals of the rank whose reduction it computes. Fails (FAIL lines) when ranks share globals
+ * (e.g. -xsim-privatize off with several ranks per real process).
+ *
+ * Unlike the other test programs this one keeps its state in globals on purpose.
+ */
+#define _DEFAULT_SOURCE
+#include "xsim_test.h"
+
+int initialised[8] = {10, 11, 12, 13, 14, 15, 16, 17};
+int my_rank = -1;               /* .bss */
+static long calls_file_scope;   /* .bss, file scope */
+static __thread int tls_counter; /* thread-local */
+
+static int count_call(void)
+{
+    static int calls; /* function-local static */
+    ++calls_file_scope;
+    return ++calls;
+}
+
+/* A user reduction operation is application code: it must run on the globals of the rank
+ * whose reduction it computes, also when xsim runs it as a message arrives. */
+static int op_calls;
+static void counting_sum(void *in, void *inout, int *len, MPI_Datatype *type)
+{
+    int i;
+    (void)type;
+    ++op_calls;
+    for (i = 0; i < *len; ++i) ((int *)inout)[i] += ((int *)in)[i];
+}
+
+static void check_user_op(xt_t *t)
+{
+    MPI_Op op;
+    int sum = 0;
+    MPI_Op_create(counting_sum, 1, &op);
+    MPI_Reduce(&t->rank, &sum, 1, MPI_INT, op, 0, MPI_COMM_WORLD);
+    MPI_Op_free(&op);
+    if (t->rank == 0) {
+        XT_CHECK(t, sum == (int)((long long)t->size * (t->size - 1) / 2), "user-op reduction gave %d", sum);
+        XT_CHECK(t, t->size == 1 || op_calls > 0, "the root's operation calls were counted elsewhere (op_calls %d)", op_calls);
+    }
+    /* Odd ranks are leaves of every reduction tree (and not the root): they never combine. */
+    if (t->rank % 2 == 1) XT_CHECK(t, op_calls == 0, "leaf rank counted %d operation calls of other ranks", op_calls);
+}
+
+int main(int argc, char **argv)
+{
+    xt_t xt, *t = &xt;
+    int i, round;
+
+    xt_init(t, &argc, &argv, "privatize");
+    for (i = 0; i < 8; ++i)
+        XT_CHECK(t, initialised[i] == 10 + i, "initialised[%d] is %d at start, expected %d", i, initialised[i], 10 + i);
+    XT_CHECK(t, my_rank == -1, "my_rank is %d at start, expected -1 (another rank's value?)", my_rank);
+    XT_CHECK(t, tls_counter == 0, "thread-local counter is %d at start, expected 0", tls_counter);
+
+    my_rank = t->rank;
+    for (i = 0; i < 8; ++i) initialised[i] = 1000 * t->rank + i;
+    for (round = 1; round <= 3; ++round) {
+        const int n = count_call();
+        ++tls_counter;
+        MPI_Barrier(MPI_COMM_WORLD); /* every other rank runs in between */
+        XT_CHECK(t, n == round, "function-local static counted %d calls in round %d", n, round);
+        XT_CHECK(t, calls_file_scope == round, "file-scope static is %ld in round %d", calls_file_scope, round);
+        XT_CHECK(t, tls_counter == round, "thread-local counter is %d in round %d", tls_counter, round);
+        XT_CHECK(t, my_rank == t->rank, "global my_rank is %d after a barrier, expected %d", my_rank, t->rank);
+    }
+    for (i = 0; i < 8; ++i)
+        XT_CHECK(t, initialised[i] == 1000 * t->rank + i, "initialised[%d] is %d, expected %d", i, initialised[i],
+                 1000 * t->rank + i);
+    check_user_op(t);
+    return xt_finish(t, NULL);
+}
