@@ -2,14 +2,12 @@
 
 #include <algorithm>
 
-#include "libxsim/colls/collective_call.hpp"
-#include "libxsim/p2p.hpp"
 
 namespace xsim::completion {
 
 void decided(Engine& engine, Request* r) {
     if (r->parent_call) {  // a message of a nonblocking collective: its round may be over
-        colls::child_decided(engine, r);
+        r->parent_call->child_decided(engine, r);
         return;
     }
     Rank& owner = *r->owner;
@@ -46,8 +44,7 @@ void begin_wait(Rank& me, WaitMode mode, Request* const* reqs, int n) {
                 me.blocked.context = r->context;
                 // A blocking collective (driven like a nonblocking one) is reported as the
                 // call itself, by its context.
-                me.blocked.nonblocking_collective =
-                    r->kind == RequestKind::Collective && colls::signature_nonblocking(static_cast<std::uint32_t>(r->tag));
+                me.blocked.nonblocking_collective = r->nonblocking_collective;
             }
         }
     }
@@ -109,7 +106,7 @@ const Message* wait_probe(Engine& engine, Rank& me, int source, int tag, std::ui
     engine.catch_up(me);
     auto find = [&]() {
         return me.unexpected.find_first(
-            [&](const Message& m) { return p2p::envelope_matches(m, source, tag, context); });
+            [&](const Message& m) { return envelope_matches(m, source, tag, context); });
     };
     const Message* found = find();
     while (!found) {

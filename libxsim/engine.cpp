@@ -5,9 +5,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <stdexcept>
 
-#include "libxsim/colls/collective_call.hpp"
-#include "libxsim/p2p.hpp"
 #include "libxsim/payload.hpp"
 #include "libxsim/stack_guard.hpp"
 
@@ -63,6 +62,7 @@ int Engine::process_of(int world) const {
 
 std::int64_t Engine::run(MainFunction main, int argc, char** argv, char** envp, ProcessLink& link,
                          OutboundEvents* outbound) {
+    if (!message_handler_) throw std::logic_error("Engine::run: no message handler (set_message_handler) was set");
     main_ = main;
     argc_ = argc;
     argv_ = argv;
@@ -170,7 +170,7 @@ void Engine::process(const Event& event) {
     prefetch_ahead();
     progress_->tick(event.key.time, live_);
     if (event_class(event.key.order) == EventClass::Message) {
-        p2p::handle_event(*this, static_cast<Message*>(event.object));
+        message_handler_(*this, static_cast<Message*>(event.object));
         return;
     }
     Rank& rank = *static_cast<Rank*>(event.object);

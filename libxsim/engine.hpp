@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libxsim/comm.hpp"
+#include "libxsim/host_clock.hpp"
 #include "libxsim/datatype.hpp"
 #include "libxsim/message.hpp"
 #include "libxsim/options.hpp"
@@ -112,6 +113,12 @@ public:
     // Ends the whole run (all real processes) after printing `why`; never returns.
     [[noreturn]] void abort_run(int exit_code, const std::string& why);
 
+    // What processes message events (the point-to-point protocol, p2p::handle_event), set
+    // by whoever builds the engine before run(): the engine knows events, fibers and clocks
+    // and calls the layers above only through this handler and CompletionTarget.
+    using MessageHandler = void (*)(Engine& engine, Message* message);
+    void set_message_handler(MessageHandler handler) { message_handler_ = handler; }
+
     // EventSink
     void process(const Event& event) override;
     std::int64_t live_ranks() const override { return live_; }
@@ -150,6 +157,7 @@ private:
     ConservativeLoop* loop_ = nullptr;
     ProgressLine* progress_ = nullptr;
     OutboundEvents* outbound_ = nullptr;
+    MessageHandler message_handler_ = nullptr;
     Pool<Message> messages_;
     Pool<Request> requests_;
     Comm world_;
@@ -175,8 +183,5 @@ extern Engine* g_engine;
 // are passed to the real functions.
 void mark_simulation_thread();
 bool on_simulation_thread();
-
-// Host monotonic time in nanoseconds, never virtualized.
-std::int64_t host_clock_ns();
 
 }  // namespace xsim

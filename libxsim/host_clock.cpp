@@ -7,7 +7,7 @@
 #include <dlfcn.h>
 #include <time.h>
 
-#include "libxsim/engine.hpp"
+#include "libxsim/host_clock.hpp"
 
 namespace xsim {
 

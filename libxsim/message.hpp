@@ -2,6 +2,8 @@
 // eager protocol (envelope + payload), rendezvous (request-to-send, clear-to-send, data)
 // and synchronous sends; its `time` is when it reaches `dst`.
 #pragma once
+#include <mpi.h>
+
 #include <cstdint>
 
 #include "pdes/sim_time.hpp"
@@ -33,5 +35,11 @@ struct Message {
     std::uint32_t signature = 0;    // collectives: which collective and root sent it (checked on receipt)
     char* payload = nullptr;        // owned copy of the packed data, or null
 };
+
+// True when the message would satisfy a receive (or probe) with this filter.
+inline bool envelope_matches(const Message& m, int source, int tag, std::uint32_t context) {
+    return m.context == context && (source == MPI_ANY_SOURCE || source == m.src_comm_rank) &&
+           (tag == MPI_ANY_TAG || tag == m.tag);
+}
 
 }  // namespace xsim

@@ -50,12 +50,6 @@ Request* persistent_request(Engine& engine, Rank& me, RequestKind kind, const Bu
 // Processes a message event at its destination (the scheduler's Message events).
 void handle_event(Engine& engine, Message* message);
 
-// True when the message would satisfy a receive (or probe) with this filter.
-inline bool envelope_matches(const Message& m, int source, int tag, std::uint32_t context) {
-    return m.context == context && (source == MPI_ANY_SOURCE || source == m.src_comm_rank) &&
-           (tag == MPI_ANY_TAG || tag == m.tag);
-}
-
 // Removes an unmatched receive from its rank's posted queue; false if it already matched.
 bool cancel_recv(Rank& owner, Request* request);
 

@@ -4,7 +4,7 @@
 
 #include <cstdio>
 
-#include "libxsim/engine.hpp"
+#include "libxsim/host_clock.hpp"
 
 namespace xsim {
 

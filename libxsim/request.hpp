@@ -1,6 +1,6 @@
 // An operation in progress; MPI_Request handles point to these. Point-to-point requests
 // and nonblocking collectives (whose algorithm posts point-to-point child requests that
-// point back to it, see colls/collective_call.hpp). The operation's completion time becomes
+// point back to it through a CompletionTarget, see colls/collective_call.hpp). The operation's completion time becomes
 // known when the events that decide it have been processed; the owner sees it complete
 // once its clock reaches that time.
 #pragma once
@@ -8,15 +8,13 @@
 
 #include <cstdint>
 
+#include "libxsim/completion_target.hpp"
 #include "pdes/sim_time.hpp"
 
 namespace xsim {
 
 struct Rank;
 struct Comm;
-namespace colls {
-class CollectiveCall;
-}
 
 enum class RequestKind : std::uint8_t { Send, Recv, Collective };
 
@@ -36,6 +34,7 @@ struct Request {
     bool holds_comm = false;    // holds a reference to `comm` (Engine::attach_comm)
     bool buffered = false;      // persistent MPI_Bsend_init: each start is a buffered send
     bool holds_type = false;    // retains its derived datatype (released when freed)
+    bool nonblocking_collective = false;  // a nonblocking collective's request: `tag` holds its signature
     Request* next = nullptr;    // posted-receive queue link
     Rank* owner = nullptr;
     const Comm* comm = nullptr;
@@ -61,9 +60,9 @@ struct Request {
     std::uint32_t status_signature = 0;  // collective messages: the sender's collective and root
     // A message of a collective driven by its messages (colls/collective_call.hpp): the call,
     // told when this one is decided.
-    colls::CollectiveCall* parent_call = nullptr;
+    CompletionTarget* parent_call = nullptr;
     // RequestKind::Collective: the running collective (released with the request).
-    colls::CollectiveCall* collective = nullptr;
+    CompletionTarget* collective = nullptr;
 };
 
 }  // namespace xsim

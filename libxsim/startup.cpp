@@ -19,6 +19,7 @@
 #include "libxsim/engine.hpp"
 #include "libxsim/executable_inspection.hpp"
 #include "libxsim/options.hpp"
+#include "libxsim/p2p.hpp"
 #include "libxsim/pmpi_link.hpp"
 #include "libxsim/region_file.hpp"
 #include "libxsim/regions.hpp"
@@ -120,6 +121,7 @@ int simulate(int argc, char** argv, char** envp) {
     int code = 0;
     {
         Engine engine(cl.options, placement, std::move(machine));
+        engine.set_message_handler(&p2p::handle_event);
         mark_simulation_thread();
         g_engine = &engine;
         install_fault_handler();

@@ -63,7 +63,7 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
     }
     scope.engine.catch_up(scope.rank);
     const Message* m = scope.rank.unexpected.find_first(
-        [&](const Message& q) { return p2p::envelope_matches(q, source, tag, c->context); });
+        [&](const Message& q) { return envelope_matches(q, source, tag, c->context); });
     *flag = m ? 1 : 0;
     if (m) status_of_message(status, *m);
     else scope.rank.clock += scope.engine.machine().poll_cost;

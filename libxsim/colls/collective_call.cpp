@@ -16,6 +16,7 @@ Request* collective_request(Engine& engine, Rank& me, const Comm& comm, std::uin
     // What a deadlock report shows for a rank waiting on it (see BlockedIn).
     r->peer = MPI_PROC_NULL;
     r->tag = static_cast<int>(signature);
+    r->nonblocking_collective = signature_nonblocking(signature);
     r->context = comm.collective_context();
     return r;
 }
@@ -82,15 +83,14 @@ void CollectiveCall::finish(int error_class) {
     completion::decided(ctx_.engine, r);  // may release r, and this with it
 }
 
-void child_decided(Engine&, Request* child) {
-    CollectiveCall& nb = *child->parent_call;
-    if (nb.posting_) return;
-    ArenaScope in_arena(nb.arena_);
-    nb.round_done_ = std::max(nb.round_done_, child->done_time);
-    if (--nb.undecided_ > 0) return;
-    if (!end_round(nb.ctx_, nb.round_done_)) return nb.finish(nb.ctx_.error_class);
-    if (!nb.more_) return nb.finish(MPI_SUCCESS);
-    nb.advance();
+void CollectiveCall::child_decided(Engine&, Request* child) {
+    if (posting_) return;
+    ArenaScope in_arena(arena_);
+    round_done_ = std::max(round_done_, child->done_time);
+    if (--undecided_ > 0) return;
+    if (!end_round(ctx_, round_done_)) return finish(ctx_.error_class);
+    if (!more_) return finish(MPI_SUCCESS);
+    advance();
 }
 
 Request* start_empty(Engine& engine, Rank& me, const Comm& comm, CollKind kind) {

@@ -9,8 +9,8 @@
 //  - Blocking calls (colls::run) are driven the same way while the rank waits once for the
 //    whole call: one fiber switch per call instead of one per round, and the same virtual
 //    times (a round starts when the previous one completed, as on a waiting fiber).
-//  - Every undecided message of a round points to the call (Request::parent_call). When
-//    the last one is decided, child_decided() ends the round (at its completion time) and
+//  - Every undecided message of a round points to the call (Request::parent_call, a
+//    CompletionTarget). When the last one is decided, child_decided() ends the round (at its completion time) and
 //    resumes the steps. Sends decided while posting (eager) are freed at once.
 //  - When the steps end (or a round check fails), the request is decided with done_time =
 //    the last round's completion and status_error; the coroutine frames are freed then.
@@ -25,18 +25,22 @@
 
 namespace xsim::colls {
 
-class CollectiveCall {
+class CollectiveCall : public CompletionTarget {
 public:
     CollectiveCall(const CollectiveCall&) = delete;
     CollectiveCall& operator=(const CollectiveCall&) = delete;
-    virtual ~CollectiveCall();
+    ~CollectiveCall() override;
 
     // What the ranks disagreed about, when the request failed.
-    const std::string& error() const { return ctx_.error; }
+    const std::string& error() const override { return ctx_.error; }
 
     // A local buffer the steps are likely to touch when they resume (what the last round
     // sent from, usually what the next step combines into), for the engine to prefetch.
-    const void* resume_hint() const { return ctx_.last_send_buffer(); }
+    const void* resume_hint() const override { return ctx_.last_send_buffer(); }
+
+    // A message of the current round was decided: when it is the round's last, the round
+    // ends (at its completion time) and the steps resume.
+    void child_decided(Engine& engine, Request* child) override;
 
     static void* operator new(std::size_t bytes) { return frame_allocate(bytes, false); }
     static void operator delete(void* block, std::size_t bytes) { frame_release(block, bytes); }
@@ -54,7 +58,6 @@ protected:
     Request* request_;
 
 private:
-    friend void child_decided(Engine& engine, Request* child);
     void finish(int error_class);
 
     bool posting_ = false;   // the steps are posting a round: decisions are counted after
@@ -95,8 +98,5 @@ Request* start(const Collective<Args>& table, Engine& engine, Rank& me, const Co
 
 // A request of a nonblocking collective that moves no data (zero counts): complete now.
 Request* start_empty(Engine& engine, Rank& me, const Comm& comm, CollKind kind);
-
-// completion::decided() for a message of a nonblocking collective.
-void child_decided(Engine& engine, Request* child);
 
 }  // namespace xsim::colls

@@ -23,6 +23,7 @@ int rank_main(int, char**, char**) {
 RunResult run_ranks(int ranks, const RankBody& body, Options options, const std::vector<std::string>& overrides) {
     options.compute = ComputeMode::None;
     Engine engine(options, {ranks, 0, 1}, net::load_machine({"", overrides}, ranks));
+    engine.set_message_handler(&p2p::handle_event);
     mark_simulation_thread();
     g_engine = &engine;
     g_body = &body;
