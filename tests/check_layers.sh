@@ -20,8 +20,9 @@ rules=(
 )
 
 # The collective layer sits above the protocol and the engine, under the bindings: nothing
-# below it may include libxsim/colls/ (the bindings, C and Fortran, may). These files still do; the list may only
-# shrink. A file that is not listed here and includes libxsim/colls/ is a violation.
+# below it may include libxsim/colls/ (the bindings, C and Fortran, may). These files still
+# do; the list may only shrink. A file not listed here that includes libxsim/colls/ is a
+# violation.
 colls_debts=(
   libxsim/startup.cpp
   libxsim/deadlock_report.cpp
