@@ -102,7 +102,7 @@ int reserve(Engine& engine, Rank& rank, std::uint64_t bytes, char** storage, std
     }
     Pending p;
     p.charged = need;
-    if (engine.options().payload && bytes > 0) p.data.reset(new char[bytes]);
+    if (engine.options().payload.carries(bytes) && bytes > 0) p.data.reset(new char[bytes]);
     *storage = p.data.get();
     a.used += need;
     a.pending.push_back(std::move(p));

@@ -20,7 +20,7 @@ bool detach(Engine& engine, Rank& rank, void** base, std::uint64_t* size);
 
 // Takes room for one message of `bytes` packed bytes. MPI_ERR_BUFFER (with `why`) when no
 // buffer is attached or it lacks the room. On success *storage is where to pack the
-// message (null when payloads are off), and the caller must hand its send to track().
+// message (null when -xsim-payload drops data of this size), and the caller must hand its send to track().
 int reserve(Engine& engine, Rank& rank, std::uint64_t bytes, char** storage, std::string* why);
 // The send of the message reserve() made room for; its room is reused once it completes.
 void track(Rank& rank, Request* send);

@@ -26,8 +26,10 @@ constexpr OptionSpec kOptions[] = {
     {"-xsim-report", "FILE.json", "write a JSON run report when the simulation ends"},
     {"-xsim-config", "FILE.toml", "load the simulated machine from a TOML file"},
     {"-xsim-set", "KEY=VALUE", "override one machine key, e.g. network.level.node.latency=2e-6 (repeatable)"},
-    {"-xsim-payload", "on|off",
-     "off: application-model mode, only message envelopes move (no payload, buffers untouched)"},
+    {"-xsim-payload", "on|off|auto|BYTES",
+     "which messages carry their data: on (all), off (application-model mode: only envelopes move, "
+     "buffers untouched), BYTES (e.g. 4k: messages and collective blocks up to that size; larger ones "
+     "move as envelopes), auto (4k); virtual times are the same in every mode"},
     {"-xsim-progress", "auto|on|off", "progress line on stderr (auto: only when stderr is a terminal)"},
     {"-xsim-quiet", nullptr, "same as -xsim-progress off"},
     {"-xsim-privatize", "auto|on|off",
@@ -80,9 +82,14 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
             throw OptionError("-xsim-set: expected KEY=VALUE, got '" + value + "'");
         o.overrides.push_back(value);
     } else if (name == "-xsim-payload") {
-        if (value == "on") o.payload = true;
-        else if (value == "off") o.payload = false;
-        else throw OptionError("-xsim-payload: expected 'on' or 'off', got '" + value + "'");
+        if (value == "on") o.payload = PayloadPolicy::on();
+        else if (value == "off") o.payload = PayloadPolicy::off();
+        else if (value == "auto") o.payload = PayloadPolicy::threshold(kAutoPayloadThreshold, PayloadMode::Auto);
+        else if (!value.empty() && std::isdigit(static_cast<unsigned char>(value[0])))
+            o.payload = PayloadPolicy::threshold(parse_size(name, value));
+        else
+            throw OptionError("-xsim-payload: expected 'on', 'off', 'auto' or a size in bytes (e.g. 4k), got '" +
+                              value + "'");
     } else if (name == "-xsim-progress") {
         if (value == "auto") o.progress = ProgressMode::Auto;
         else if (value == "on") o.progress = ProgressMode::On;

@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "libxsim/payload_policy.hpp"
+
 namespace xsim {
 
 enum class ComputeMode { Measured, None };
@@ -19,7 +21,7 @@ struct Options {
     std::string report_path;
     std::string config_file;
     std::vector<std::string> overrides;  // -xsim-set key=value
-    bool payload = true;
+    PayloadPolicy payload;              // -xsim-payload on|off|auto|<bytes>
     ProgressMode progress = ProgressMode::Auto;
     PrivatizeMode privatize = PrivatizeMode::Auto;  // auto: on when ranks share a real process
     bool help = false;

@@ -54,7 +54,9 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
         engine.emit(cts);
         return;
     }
-    if (m->has_payload)
+    // A null receive buffer was accepted because data of its size would not move; a shorter
+    // message that carries data has nowhere to go, which is what MPI would do with no buffer.
+    if (m->has_payload && r->buf)
         unpack_data(m->payload, r->status_bytes, r->buf, r->count, r->type);
     if (m->send_request != 0) {  // a synchronous eager send waits for this acknowledgement
         Message* ack = make_event(engine, receiver, MessageKind::ClearToSend, m->src,
@@ -101,12 +103,12 @@ void arrive_clear_to_send(Engine& engine, Message* cts) {
     data->bytes = s->bytes;
     data->data_done = engine.machine().network->arrival(sender.world, cts->src, s->bytes, start);
     data->recv_request = cts->recv_request;
-    if (engine.options().payload || s->carries_data) {
+    if (s->carries_data) {
         if (engine.is_local(cts->src)) {
             // Same process: straight into the receive buffer, which nobody may touch until
             // the receive completes (after this data event).
             auto* r = reinterpret_cast<Request*>(cts->recv_request);
-            copy_data(s->buf, s->count, s->type, r->status_bytes, r->buf, r->count, r->type);
+            if (r->buf) copy_data(s->buf, s->count, s->type, r->status_bytes, r->buf, r->count, r->type);
         } else {
             acquire_payload(data);
             pack_data(s->buf, s->count, s->type, data->payload, data->bytes);
@@ -121,7 +123,7 @@ void arrive_data(Engine& engine, Message* data) {
     auto* r = reinterpret_cast<Request*>(data->recv_request);
     Rank& receiver = *r->owner;
     const SimTime done = receive_on_nic(engine, receiver, *data);
-    if (data->has_payload) unpack_data(data->payload, r->status_bytes, r->buf, r->count, r->type);
+    if (data->has_payload && r->buf) unpack_data(data->payload, r->status_bytes, r->buf, r->count, r->type);
     engine.free_message(data);
     decide(engine, r, done);
 }
@@ -152,7 +154,6 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     r->kind = kind;
     r->owner = &me;
     engine.attach_comm(r, comm);
-    r->carries_data = data.always_carry;
     r->buf = const_cast<void*>(data.buf);
     r->count = data.count;
     r->type = data.type;
@@ -175,6 +176,8 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
                     Request* into, std::uint32_t signature) {
     Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, now, into);
     s->synchronous = synchronous;
+    s->carries_data = data.carry == Carry::BySize ? engine.options().payload.carries(data.bytes)
+                                                  : data.carry == Carry::Always;
     const auto path = engine.machine().network->path(me.world, dest_world);
     const bool eager = data.bytes <= path.eager_limit;
     Message* m;
@@ -183,7 +186,7 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
         me.nic_send_free = start + transfer_time(data.bytes, path.bandwidth);
         m = make_event(engine, me, MessageKind::Eager, dest_world, start + path.latency);
         m->data_done = engine.machine().network->arrival(me.world, dest_world, data.bytes, start);
-        if (engine.options().payload || data.always_carry) {
+        if (s->carries_data) {
             m->bytes = data.bytes;
             acquire_payload(m);
             pack_data(data.buf, data.count, data.type, m->payload, data.bytes);

@@ -14,13 +14,18 @@
 
 namespace xsim::p2p {
 
+// Whether a send moves its data (-xsim-payload, payload_policy.hpp): BySize lets the
+// policy decide by the message's size (user point-to-point); a collective call decides
+// for all its ranks (colls/call_payload.hpp) and says Always or Never. xsim's own data
+// (communicator construction) is Always.
+enum class Carry : std::uint8_t { BySize, Always, Never };
+
 struct Buffer {
     const void* buf = nullptr;
     int count = 0;
     MPI_Datatype type = MPI_DATATYPE_NULL;
     std::uint64_t bytes = 0;   // count x type size
-    // xsim's own data (e.g. communicator construction) moves even in payload-free mode.
-    bool always_carry = false;
+    Carry carry = Carry::BySize;
     bool derived = false;      // a derived datatype: the request retains it
 };
 

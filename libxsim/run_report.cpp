@@ -42,8 +42,14 @@ void write_run_report(Engine& engine, const std::string& path, double wall_secon
     std::fprintf(out, "  \"events\": %llu,\n", sums[5]);
     std::fprintf(out, "  \"peak_rss_bytes\": %lld,\n", maxima[1]);
     std::fprintf(out, "  \"exit_code\": %d,\n", exit_code);
-    std::fprintf(out, "  \"options\": {\"compute\": \"%s\", \"stack_bytes\": %zu, \"payload\": %s},\n",
-                 o.compute == ComputeMode::None ? "none" : "measured", o.stack_bytes, o.payload ? "true" : "false");
+    // payload: "on", "off", "auto" or "threshold"; payload_threshold_bytes: the largest
+    // message that carries its data (null for on and off).
+    const std::string threshold = o.payload.has_threshold() ? std::to_string(o.payload.threshold_bytes()) : "null";
+    std::fprintf(out,
+                 "  \"options\": {\"compute\": \"%s\", \"stack_bytes\": %zu, \"payload\": \"%s\", "
+                 "\"payload_threshold_bytes\": %s},\n",
+                 o.compute == ComputeMode::None ? "none" : "measured", o.stack_bytes, o.payload.name(),
+                 threshold.c_str());
     std::fprintf(out, "  \"machine\": %s\n", engine.machine().effective_config_json.empty()
                                                  ? "{}" : engine.machine().effective_config_json.c_str());
     std::fprintf(out, "}\n");

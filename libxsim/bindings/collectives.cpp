@@ -15,6 +15,7 @@
 #include "libxsim/bindings/reduction_ops.hpp"
 #include "libxsim/colls/collectives.hpp"
 #include "libxsim/colls/collective_call.hpp"
+#include "libxsim/datatype.hpp"
 
 using namespace xsim;
 using namespace xsim::colls;
@@ -42,6 +43,12 @@ int block(CallScope& s, const Comm* c, const void* buf, int count, MPI_Datatype 
     return MPI_SUCCESS;
 }
 
+// Bytes in one element of a valid datatype.
+std::uint64_t type_size_of(MPI_Datatype type) {
+    TypeLayout layout;
+    return type_layout(type, &layout) ? layout.size : 0;
+}
+
 // Per-rank counts and displacements of a v/w collective (and datatypes for w).
 int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, const int* displs,
            const MPI_Datatype* types, MPI_Datatype type) {
@@ -51,16 +58,22 @@ int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, cons
         Block ignored;
         if (int e = block(s, c, buf, 0, type, &ignored)) return e;
     }
-    bool any = false;
+    // A null buffer is fine where no block's data moves (-xsim-payload; decided by block
+    // size: colls/call_payload.hpp).
+    const PayloadPolicy& payload = s.engine.options().payload;
+    const std::uint64_t type_size = types ? 0 : type_size_of(type);
+    bool moves = false;
     for (int i = 0; i < c->size; ++i) {
         if (counts[i] < 0) return s.fail(c, MPI_ERR_COUNT, "negative count " + std::to_string(counts[i]));
+        std::uint64_t bytes = type_size * static_cast<std::uint64_t>(counts[i]);
         if (types) {
             Block b;
             if (int e = block(s, c, buf, counts[i], types[i], &b)) return e;
+            bytes = b.bytes;
         }
-        any = any || counts[i] > 0;
+        moves = moves || (bytes > 0 && payload.carries(bytes));
     }
-    if (any && !buf && s.engine.options().payload) return s.fail(c, MPI_ERR_BUFFER, "null buffer");
+    if (moves && !buf) return s.fail(c, MPI_ERR_BUFFER, "null buffer");
     return MPI_SUCCESS;
 }
 
@@ -190,18 +203,23 @@ struct InPlaceCopy {
     std::vector<int> counts, displs;
 };
 
-void pack_receive_buffer(bool payload, const Blocks& recv, int size, InPlaceCopy* copy, Blocks* send) {
+// Only blocks whose data moves (-xsim-payload, by block size as colls/call_payload.hpp
+// decides all-to-alls) are copied; the others keep their size and point at offset 0.
+void pack_receive_buffer(const PayloadPolicy& payload, const Blocks& recv, int size, InPlaceCopy* copy,
+                         Blocks* send) {
     std::uint64_t total = 0;
     copy->counts.resize(static_cast<std::size_t>(size));
     copy->displs.resize(static_cast<std::size_t>(size));
     for (int i = 0; i < size; ++i) {
-        copy->displs[static_cast<std::size_t>(i)] = static_cast<int>(total);
+        const bool moves = payload.carries(recv.bytes_of(i));
+        copy->displs[static_cast<std::size_t>(i)] = moves ? static_cast<int>(total) : 0;
         copy->counts[static_cast<std::size_t>(i)] = static_cast<int>(recv.bytes_of(i));
-        total += recv.bytes_of(i);
+        if (moves) total += recv.bytes_of(i);
     }
-    if (payload) copy->bytes.resize(total);
-    for (int i = 0; i < size && payload; ++i)
-        pack_block(payload, recv.block(i), copy->bytes.data() + copy->displs[static_cast<std::size_t>(i)]);
+    copy->bytes.resize(total);
+    for (int i = 0; i < size && total > 0; ++i)
+        if (payload.carries(recv.bytes_of(i)))
+            pack_block(true, recv.block(i), copy->bytes.data() + copy->displs[static_cast<std::size_t>(i)]);
     if (recv.uniform()) *send = uniform_blocks(copy->bytes.data(), static_cast<int>(recv.bytes_of(0)), MPI_BYTE);
     else *send = varying_blocks(copy->bytes.data(), copy->counts.data(), copy->displs.data(), MPI_BYTE);
 }
@@ -272,6 +290,7 @@ int reduce_scatter(const char* call, const Collective<ReduceScatterArgs>& table,
     a.recvbuf = recvbuf;
     a.type = type;
     a.op = op;
+    a.bytes = in.bytes;
     if (in.bytes == 0) return nothing_moves(scope, c, table.kind, request);
     return dispatch(scope, c, table, 0, a, request, std::move(offsets));
 }

@@ -41,7 +41,7 @@ int startable(CallScope& s, MPI_Request handle, const char* where, Request** out
 int start(CallScope& s, Request* r) {
     post::Operation op;
     op.comm = r->comm;
-    op.data = p2p::Buffer{r->buf, r->count, r->type, r->bytes, false};
+    op.data = p2p::Buffer{r->buf, r->count, r->type, r->bytes};
     op.peer = r->peer;
     op.tag = r->tag;
     if (r->kind == RequestKind::Recv) {

@@ -99,7 +99,7 @@ int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int 
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = checks::buffer(scope, c, buf, count, type, &data)) return e;
     // The outgoing data is packed aside first, so the receive may overwrite the buffer.
-    std::vector<char> outgoing(scope.engine.options().payload ? data.bytes : 0);
+    std::vector<char> outgoing(scope.engine.options().payload.carries(data.bytes) ? data.bytes : 0);
     if (!outgoing.empty()) pack_data(buf, count, type, outgoing.data(), data.bytes);
     Request* reqs[2] = {nullptr, nullptr};
     if (int e = post::send(scope, outgoing.data(), static_cast<int>(data.bytes), MPI_BYTE, dest, sendtag, comm,

@@ -68,6 +68,7 @@ struct ReduceScatterArgs {
     const int* counts = nullptr;
     const std::int64_t* offsets = nullptr;   // prefix sums of counts (size + 1 entries)
     std::int64_t total = 0;
+    std::uint64_t bytes = 0;   // the whole input: total x type size
     int count_of(int i) const { return counts ? counts[i] : block; }
     std::int64_t offset_of(int i) const { return offsets ? offsets[i] : static_cast<std::int64_t>(i) * block; }
 };

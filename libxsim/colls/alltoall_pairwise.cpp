@@ -8,7 +8,7 @@ namespace {
 
 Steps run(Context& c, const AlltoallArgs& a) {
     const int p = c.size;
-    copy_block(c.payload, a.send.block(c.rank), a.recv.block(c.rank));
+    copy_block(c.carries(a.send.block(c.rank)), a.send.block(c.rank), a.recv.block(c.rank));
     for (int s = 1; s < p; ++s) {
         const int to = (c.rank + s) % p, from = (c.rank - s + p) % p;
         if (a.recv.bytes_of(from) > 0) c.recv(from, a.recv.block(from));

@@ -83,7 +83,8 @@ const Algorithm<Args>* pick(const Collective<Args>& t, const Context& c, const A
                 f.warned[static_cast<std::size_t>(k)] = true;
                 std::fprintf(stderr,
                              "xsim: warning: %s algorithm '%s' cannot run this call (it needs a commutative op, a "
-                             "power-of-two communicator, or -xsim-payload off for 'analytic'); using the default "
+                             "power-of-two communicator, or for 'analytic' -xsim-payload off or a threshold the call's "
+                             "data exceeds); using the default "
                              "'%s' where it cannot\n",
                              names(t.kind).mpi, alg->name, t.choose(c, a)->name);
             }

@@ -13,7 +13,7 @@ Steps run(Context& c, const RootedArgs& a) {
     }
     for (int i = 0; i < c.size; ++i)
         if (i != a.root && a.blocks.bytes_of(i) > 0) c.send(i, a.blocks.block(i));
-    if (!a.in_place) copy_block(c.payload, a.blocks.block(a.root), a.mine);
+    if (!a.in_place) copy_block(c.carries(a.mine), a.blocks.block(a.root), a.mine);
     co_await c.round();
 }
 

@@ -7,7 +7,8 @@
 
 namespace xsim::colls {
 Context::Context(Engine& e, Rank& m, const Comm& c, CollKind k, int root, CallForm form)
-    : engine(e), me(m), comm(c), rank(c.rank_of(m)), size(c.size), payload(e.options().payload), kind(k),
+    : engine(e), me(m), comm(c), rank(c.rank_of(m)), size(c.size), payload(e.options().payload.any()),
+      carry_below(e.options().payload.carry_below), kind(k),
       nonblocking(form == CallForm::Nonblocking), signature(collective_signature(k, root, nonblocking)),
       tag(form == CallForm::Leaders ? kLeadersTag : sequence_tag(collective_sequence(m, c)++)), now(m.clock) {}
 
@@ -17,7 +18,8 @@ void Context::post(Transfer t) {
 }
 
 void Context::send(int peer, const Block& data, std::uint32_t message_signature) {
-    const p2p::Buffer b{data.buf, data.count, data.type, data.bytes, carries_data};
+    const p2p::Carry carry = carries_data || carries(data.bytes) ? p2p::Carry::Always : p2p::Carry::Never;
+    const p2p::Buffer b{data.buf, data.count, data.type, data.bytes, carry};
     last_send_buffer_ = data.buf;
     Request* r = p2p::start_send(engine, me, b, comm, peer, comm.world_rank(peer, me), tag,
                                  comm.collective_context(), false, now, nullptr,
@@ -27,7 +29,7 @@ void Context::send(int peer, const Block& data, std::uint32_t message_signature)
 }
 
 void Context::recv(int peer, const Block& data, std::uint32_t message_signature) {
-    const p2p::Buffer b{data.buf, data.count, data.type, data.bytes, carries_data};
+    const p2p::Buffer b{data.buf, data.count, data.type, data.bytes};  // whether data comes is the sender's
     // This call's tag from this peer; the signature is checked on completion (collective_kind.hpp).
     Request* r = p2p::start_recv(engine, me, b, comm, peer, tag, comm.collective_context(), now);
     post({r, peer, data.bytes, true, message_signature});

@@ -86,7 +86,14 @@ public:
     const Comm& comm;
     const int rank;        // in comm
     const int size;
-    const bool payload;    // false: no data moves, buffers may be null
+    // Which of this call's data moves (-xsim-payload; set per call by call_payload.hpp,
+    // before the algorithm is chosen): `payload` false: none, buffers may be null and
+    // scratch is not allocated; otherwise a block or message moves its data when
+    // carries() its size (all of them, except in calls decided block by block).
+    bool payload;
+    std::uint64_t carry_below;
+    bool carries(std::uint64_t bytes) const { return bytes < carry_below; }
+    bool carries(const Block& b) const { return carries(b.bytes); }
     const CollKind kind;
     const bool nonblocking;
     const std::uint32_t signature;   // kind, root and form, checked by receivers
@@ -95,7 +102,7 @@ public:
     // the rank's clock for a blocking call, the collective's own progress for a
     // nonblocking one (independent of what the owner computes meanwhile).
     SimTime now;
-    // Messages move their data even in payload-free mode (xsim's own data, such as the
+    // Messages move their data whatever -xsim-payload says (xsim's own data, such as the
     // colors and keys of MPI_Comm_split); local steps still follow `payload`.
     bool carries_data = false;
 

@@ -38,13 +38,13 @@ TEST(Options, DefaultsAreMeasuredComputeWith64KiBStacks) {
     EXPECT_EQ(cl.options.np, 0);
     EXPECT_EQ(cl.options.compute, ComputeMode::Measured);
     EXPECT_EQ(cl.options.stack_bytes, 64u * 1024);
-    EXPECT_TRUE(cl.options.payload);
+    EXPECT_EQ(cl.options.payload.mode, PayloadMode::On);
 }
 
 TEST(Options, EnvironmentOptionsComeFirstAndArgvWins) {
     auto cl = parse({"./app", "-xsim-np", "8"}, "-xsim-np 4 -xsim-payload off -xsim-set a.b=1");
     EXPECT_EQ(cl.options.np, 8);
-    EXPECT_FALSE(cl.options.payload);
+    EXPECT_EQ(cl.options.payload.mode, PayloadMode::Off);
     ASSERT_EQ(cl.options.overrides.size(), 1u);
     EXPECT_EQ(cl.options.overrides[0], "a.b=1");
 }
@@ -92,4 +92,67 @@ TEST(Options, HelpListsEveryOption) {
     for (const char* name : {"-xsim-np", "-xsim-compute", "-xsim-stack", "-xsim-report", "-xsim-config", "-xsim-set",
                              "-xsim-payload", "-xsim-progress", "-xsim-quiet", "-xsim-help"})
         EXPECT_NE(help.find(name), std::string::npos) << name;
+}
+
+TEST(Options, PayloadOnAndOffKeepTheirMeaning) {
+    const PayloadPolicy on = parse({"./app", "-xsim-payload", "on"}).options.payload;
+    EXPECT_EQ(on.mode, PayloadMode::On);
+    EXPECT_TRUE(on.any());
+    EXPECT_TRUE(on.carries(0));
+    EXPECT_TRUE(on.carries(std::uint64_t{1} << 62));  // every message carries its data
+    EXPECT_FALSE(on.has_threshold());
+    const PayloadPolicy off = parse({"./app", "-xsim-payload=off"}).options.payload;
+    EXPECT_EQ(off.mode, PayloadMode::Off);
+    EXPECT_FALSE(off.any());
+    EXPECT_FALSE(off.carries(0));  // not even empty messages: buffers may be null
+    EXPECT_FALSE(off.carries(1));
+    EXPECT_STREQ(on.name(), "on");
+    EXPECT_STREQ(off.name(), "off");
+}
+
+TEST(Options, PayloadThresholdKeepsMessagesUpToItsSize) {
+    const PayloadPolicy t = parse({"./app", "-xsim-payload", "4k"}).options.payload;
+    EXPECT_EQ(t.mode, PayloadMode::Threshold);
+    EXPECT_TRUE(t.has_threshold());
+    EXPECT_EQ(t.threshold_bytes(), 4096u);
+    EXPECT_TRUE(t.carries(0));
+    EXPECT_TRUE(t.carries(4096));
+    EXPECT_FALSE(t.carries(4097));
+    EXPECT_STREQ(t.name(), "threshold");
+    EXPECT_EQ(parse({"./app", "-xsim-payload", "65536"}).options.payload.threshold_bytes(), 65536u);
+    EXPECT_EQ(parse({"./app", "-xsim-payload", "1.5KiB"}).options.payload.threshold_bytes(), 1536u);
+    EXPECT_EQ(parse({"./app", "-xsim-payload", "1"}).options.payload.threshold_bytes(), 1u);
+    EXPECT_EQ(parse({"./app", "-xsim-payload", "2g"}).options.payload.threshold_bytes(), std::uint64_t{2} << 30);
+}
+
+TEST(Options, PayloadAutoIsTheDocumentedThreshold) {
+    const PayloadPolicy a = parse({"./app", "-xsim-payload", "auto"}).options.payload;
+    EXPECT_EQ(a.mode, PayloadMode::Auto);
+    EXPECT_STREQ(a.name(), "auto");
+    EXPECT_EQ(a.threshold_bytes(), kAutoPayloadThreshold);
+    EXPECT_EQ(kAutoPayloadThreshold, 4096u);
+    EXPECT_TRUE(a.carries(kAutoPayloadThreshold));
+    EXPECT_FALSE(a.carries(kAutoPayloadThreshold + 1));
+    // The last one wins, from XSIM_OPTIONS or the command line.
+    EXPECT_EQ(parse({"./app", "-xsim-payload", "off"}, "-xsim-payload auto").options.payload.mode, PayloadMode::Off);
+    EXPECT_EQ(parse({"./app", "-xsim-payload", "auto", "-xsim-payload", "on"}).options.payload.mode, PayloadMode::On);
+    EXPECT_NE(options_help().find("on|off|auto|BYTES"), std::string::npos);
+}
+
+TEST(Options, BadPayloadValuesNameTheOption) {
+    auto message = [](std::vector<std::string> words) {
+        try {
+            parse(std::move(words));
+        } catch (const OptionError& e) {
+            return std::string(e.what());
+        }
+        return std::string("no error");
+    };
+    for (const char* bad : {"maybe", "-4k", "", "yes", "k"}) {
+        const std::string m = message({"a", "-xsim-payload", bad});
+        EXPECT_EQ(m.rfind("-xsim-payload: expected 'on', 'off', 'auto' or a size in bytes", 0), 0u) << bad << ": " << m;
+    }
+    EXPECT_EQ(message({"a", "-xsim-payload", "0"}).rfind("-xsim-payload: '0' is not a size", 0), 0u);
+    EXPECT_EQ(message({"a", "-xsim-payload", "4q"}).rfind("-xsim-payload: unknown size unit 'q'", 0), 0u);
+    EXPECT_EQ(message({"a", "-xsim-payload"}).rfind("-xsim-payload: missing value", 0), 0u);
 }
