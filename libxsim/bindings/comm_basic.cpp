@@ -201,15 +201,4 @@ int MPI_Comm_get_parent(MPI_Comm* parent) {
     return MPI_SUCCESS;
 }
 
-// The MPI-1 names (deprecated, still in Open MPI 4.1's mpi.h): same semantics.
-int MPI_Keyval_create(MPI_Copy_function* copy, MPI_Delete_function* remove, int* keyval, void* extra_state) {
-    return MPI_Comm_create_keyval(copy, remove, keyval, extra_state);
-}
-int MPI_Keyval_free(int* keyval) { return MPI_Comm_free_keyval(keyval); }
-int MPI_Attr_put(MPI_Comm comm, int keyval, void* value) { return MPI_Comm_set_attr(comm, keyval, value); }
-int MPI_Attr_get(MPI_Comm comm, int keyval, void* value, int* flag) {
-    return MPI_Comm_get_attr(comm, keyval, value, flag);
-}
-int MPI_Attr_delete(MPI_Comm comm, int keyval) { return MPI_Comm_delete_attr(comm, keyval); }
-
 }  // extern "C"
