@@ -1,0 +1,120 @@
+// Privatization: which bytes of a loaded ELF object are the program's own writable data
+// (this test binary is the fixture: its globals, a thread-local, and optind, which PIE
+// copies into its .bss by an R_X86_64_COPY relocation), and switching rank images.
+#include <getopt.h>
+#include <link.h>
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <fstream>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "libxsim/runtime/privatization.hpp"
+
+using namespace xsim::runtime;
+
+int g_initialised[4] = {1, 2, 3, 4};  // .data
+char g_zeroed[100];                    // .bss
+thread_local int t_counter = 7;        // .tdata
+
+namespace {
+
+std::uintptr_t executable_bias() {
+    std::uintptr_t bias = 0;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* out) {
+            *static_cast<std::uintptr_t*>(out) = info->dlpi_addr;
+            return 1;  // the first object is the executable
+        },
+        &bias);
+    return bias;
+}
+
+bool in(const std::vector<Range>& ranges, const void* p) {
+    const auto a = reinterpret_cast<std::uintptr_t>(p) - executable_bias();
+    for (const Range& r : ranges)
+        if (a >= r.begin && a < r.end) return true;
+    return false;
+}
+
+bool in(const std::vector<Segment>& segments, const void* p) {
+    const char* c = static_cast<const char*>(p);
+    for (const Segment& s : segments)
+        if (c >= s.start && c < s.start + s.bytes) return true;
+    return false;
+}
+
+}  // namespace
+
+TEST(ElfData, ProgramDataWithoutCopiesOrLoaderSections) {
+    const ElfData d = read_elf_data("/proc/self/exe");
+    ASSERT_EQ(d.error, "");
+    EXPECT_TRUE(in(d.data, &g_initialised[3]));
+    EXPECT_TRUE(in(d.data, &g_zeroed[99]));
+    // optind belongs to the C library, which uses the executable's copy of it.
+    EXPECT_TRUE(in(d.copies, &optind));
+    EXPECT_FALSE(in(d.data, &optind));
+    EXPECT_GT(d.tls_bytes, 0u);
+}
+
+TEST(ElfData, NotAnElfFileIsAnError) {
+    const std::string path = testing::TempDir() + "xsim_not_elf.txt";
+    std::ofstream(path) << "plain text, long enough to hold an ELF header if it were one.............\n";
+    EXPECT_NE(read_elf_data(path).error, "");
+    EXPECT_NE(read_elf_data("/nonexistent/file.so").error.find("cannot open"), std::string::npos);
+    std::remove(path.c_str());
+}
+
+TEST(Discovery, CoversTheProgramsDataAndThreadLocalsOnly) {
+    const Discovery found = discover();
+    EXPECT_TRUE(in(found.segments, &g_initialised[0]));
+    EXPECT_TRUE(in(found.segments, &g_zeroed[0]));
+    EXPECT_TRUE(in(found.segments, &t_counter));
+    EXPECT_FALSE(in(found.segments, &optind));
+    EXPECT_FALSE(in(found.segments, stdout));  // the C library's own FILE
+    ASSERT_FALSE(found.covered.empty());
+}
+
+TEST(ObjectKinds, SystemAndMpiLibrariesStayShared) {
+    EXPECT_TRUE(is_foreign_object("/usr/lib/x86_64-linux-gnu/libc.so.6"));
+    EXPECT_TRUE(is_foreign_object("/lib64/ld-linux-x86-64.so.2"));
+    EXPECT_TRUE(is_foreign_object("/opt/openmpi/lib/libmpi.so.40"));
+    EXPECT_TRUE(is_foreign_object("/opt/openmpi/lib/libopen-pal.so.40"));
+    EXPECT_FALSE(is_foreign_object("/home/user/app/libphysics.so"));
+}
+
+TEST(Privatization, EachRankSeesItsOwnImage) {
+    static int a = 10;
+    static char b[3000];
+    b[0] = 'x';
+    Privatization p;
+    ASSERT_EQ(p.start({{reinterpret_cast<char*>(&a), sizeof a, "a"}, {b, sizeof b, "b"}}, 3), "");
+    EXPECT_GE(p.bytes_per_rank(), sizeof a + sizeof b);
+    p.switch_to(0);
+    a = 100;
+    b[0] = '0';
+    p.switch_to(1);
+    EXPECT_EQ(a, 10);  // the start-up image
+    EXPECT_EQ(b[0], 'x');
+    a = 101;
+    p.switch_to(0);
+    EXPECT_EQ(a, 100);
+    EXPECT_EQ(b[0], '0');
+    p.switch_to(2);
+    EXPECT_EQ(a, 10);
+    p.switch_to(1);
+    EXPECT_EQ(a, 101);
+    {
+        // A callback for rank 0 from inside rank 1's fiber: rank 0's image, then back.
+        Privatization::ForRank owner(p, 0, true);
+        p.load_for_callback();
+        EXPECT_EQ(a, 100);
+        a = 102;
+    }
+    EXPECT_EQ(a, 101);
+    p.switch_to(0);
+    EXPECT_EQ(a, 102);
+}
