@@ -1,18 +1,23 @@
-// Stack overflow detection without a guard page per rank (which the kernel's mapping
-// limit forbids at millions of ranks):
+// Stack overflow detection, in three layers:
+//  - every stack of 16 KiB or more has guard pages under it (pdes/stack_arena: guard
+//    markers, which cost no mapping, or mprotect on older kernels while the mapping limit
+//    allows), so an overflow faults at once, even between two MPI calls;
+//  - a SIGSEGV handler on its own signal stack reports such a fault as "stack overflow in
+//    simulated rank R", with the stack size and the -xsim-stack to try;
 //  - every entry into xsim checks how deep the rank's stack is; past the safety margin
-//    the run ends with a message naming the rank and -xsim-stack;
-//  - a SIGSEGV handler on its own signal stack reports faults inside a simulated rank
-//    (an overflow that skipped the check lands in the stack below, or in the one guard
-//    page under the arena) with the rank and the stack size.
+//    the run ends with the same kind of message. For small stacks (several per page, no
+//    guard of their own) and when the kernel gives no guard pages, this check and the one
+//    guard zone under the first stack are what is left.
 #pragma once
 #include <cstddef>
+
+#include "pdes/stack_arena.hpp"
 
 namespace xsim {
 
 // Stacks below this size (-xsim-stack 2k, 4k, 8k) are "small": they share pages, keep a
 // smaller safety margin, have no room for prefaulting, and need functions bound at load time.
-constexpr std::size_t kSmallStackLimit = 16 * 1024;
+constexpr std::size_t kSmallStackLimit = StackArena::kGuardedStack;
 constexpr bool is_small_stack(std::size_t stack_bytes) { return stack_bytes < kSmallStackLimit; }
 
 // Bytes kept free at the bottom of every rank's stack for xsim's own frames: 4 KiB, or
@@ -20,6 +25,18 @@ constexpr bool is_small_stack(std::size_t stack_bytes) { return stack_bytes < kS
 constexpr std::size_t stack_safety_margin(std::size_t stack_bytes) {
     return stack_bytes / 2 < 4096 ? stack_bytes / 2 : 4096;
 }
+
+// "1 MiB", "64 KiB", "3000 bytes"; and the -xsim-stack value to suggest after an
+// overflow of `stack_bytes` ("4m": four times as much). Both usable in a signal handler.
+void format_stack_size(char* out, std::size_t size, std::size_t bytes);
+void format_suggested_stack(char* out, std::size_t size, std::size_t stack_bytes);
+// "stack overflow in simulated rank R (<how>): its stack of 1 MiB is used up; rerun with
+// a larger one, e.g. -xsim-stack 4m", into `out` (usable in a signal handler).
+void format_stack_overflow(char* out, std::size_t size, int world_rank, std::size_t stack_bytes, const char* how);
+
+// One line at start-up (process 0) when stacks of 16 KiB or more have no guard pages of
+// their own: overflows between two MPI calls are then caught only at the next MPI call.
+void note_stack_guards(GuardPages guards, std::size_t stack_bytes, int process);
 
 void install_fault_handler();
 

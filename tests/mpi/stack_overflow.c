@@ -1,7 +1,7 @@
 /* stack_overflow: every rank recurses through DEPTH frames of about 1 KiB each (argv[1],
- * default 200) and calls MPI_Barrier at the deepest point. With xsim's default 64 KiB
- * stacks this must end with a clear "stack overflow" message naming a simulated rank;
- * with -xsim-stack 1m it must pass. */
+ * default 200) and calls MPI_Barrier at the deepest point. When that is more than the
+ * stack (-xsim-stack 64k with 200; the default 1 MiB with 2000) the run must end with a
+ * clear "stack overflow" message naming a simulated rank; with a larger stack it must pass. */
 #include "xsim_test.h"
 
 static int descend(int depth)

@@ -105,7 +105,7 @@ TEST(StackArena, StacksAreDisjointPageMultiplesAndOwnerIsFound) {
     arena.reserve(1000, 20000);
     EXPECT_EQ(arena.stack_bytes() % page_size(), 0u);
     EXPECT_GE(arena.stack_bytes(), 20000u);
-    EXPECT_EQ(arena.top(3), arena.bottom(4));
+    EXPECT_EQ(arena.top(3) + arena.guard_bytes(), arena.bottom(4));  // guard pages between stacks
     EXPECT_EQ(arena.owner_of(arena.bottom(17) + 5), 17);
     EXPECT_EQ(arena.owner_of(arena.top(999) - 1), 999);
     EXPECT_EQ(arena.owner_of(arena.top(999)), -1);

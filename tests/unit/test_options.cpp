@@ -33,11 +33,11 @@ TEST(Options, RemovesEveryXsimOptionAndKeepsApplicationArguments) {
     EXPECT_EQ(cl.app_argv.back(), nullptr);
 }
 
-TEST(Options, DefaultsAreMeasuredComputeWith64KiBStacks) {
+TEST(Options, DefaultsAreMeasuredComputeWith1MiBStacks) {
     auto cl = parse({"./app"});
     EXPECT_EQ(cl.options.np, 0);
     EXPECT_EQ(cl.options.compute, ComputeMode::Measured);
-    EXPECT_EQ(cl.options.stack_bytes, 64u * 1024);
+    EXPECT_EQ(cl.options.stack_bytes, 1024u * 1024);
     EXPECT_EQ(cl.options.payload.mode, PayloadMode::On);
 }
 

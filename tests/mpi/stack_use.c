@@ -1,0 +1,75 @@
+/* stack_use: what ordinary code does with its stack must run with xsim's default stack
+ * size, no -xsim-stack given. argv[1] selects:
+ *   locals     200 KB of local arrays in every rank, live across MPI calls
+ *   recursion  5,000 nested calls of about 100 bytes of locals each, with an MPI call at
+ *              the deepest point
+ *   printf     every rank prints a line, and formats a number with 12,000 digits
+ * Each rank checks what it computed on its stack; rank 0 prints PASS through xt_finish. */
+#include "xsim_test.h"
+
+#define LOCAL_BYTES (200 * 1024)
+#define RECURSION_DEPTH 5000
+
+/* Fills 200 KB on the stack, holds it over a barrier (xsim's frames go below it), then
+ * checks it was not disturbed. */
+static void big_locals(xt_t *t)
+{
+    volatile unsigned char block[LOCAL_BYTES];
+    unsigned long sum = 0, expected = 0;
+    int i;
+    for (i = 0; i < LOCAL_BYTES; ++i) block[i] = (unsigned char)(i * 7 + t->rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (i = 0; i < LOCAL_BYTES; ++i) {
+        sum += block[i];
+        expected += (unsigned char)(i * 7 + t->rank);
+    }
+    XT_CHECK(t, sum == expected, "200 KB of locals changed across MPI_Barrier: sum %lu, expected %lu", sum,
+             expected);
+}
+
+/* Returns the sum of 0..depth computed through `depth` nested frames of ~100 bytes. */
+static long descend(int depth, int *deepest_rc)
+{
+    volatile char frame[96];
+    memset((char *)frame, depth & 0x7f, sizeof frame);
+    if (depth == 0) {
+        *deepest_rc = MPI_Barrier(MPI_COMM_WORLD);
+        return 0;
+    }
+    return descend(depth - 1, deepest_rc) + depth + frame[depth % 96] - (depth & 0x7f);
+}
+
+static void deep_recursion(xt_t *t)
+{
+    int rc = -1;
+    const long sum = descend(RECURSION_DEPTH, &rc);
+    XT_CHECK(t, rc == MPI_SUCCESS, "MPI_Barrier at depth %d returned %d", RECURSION_DEPTH, rc);
+    XT_CHECK(t, sum == (long)RECURSION_DEPTH * (RECURSION_DEPTH + 1) / 2, "recursion returned %ld", sum);
+}
+
+/* printf's stack use depends on what it formats: a plain line takes about 3 KiB, a number
+ * with 12,000 digits about 62 KiB (glibc formats it in a stack buffer of up to 64 KiB). */
+static void print_line(xt_t *t)
+{
+    char digits[12100];
+    const double x = 1.0 / (t->rank + 3);
+    const int length = snprintf(digits, sizeof digits, "%.12000f", 1.0 / 3);
+    XT_CHECK(t, length == 12002 && strncmp(digits, "0.3333333333333333148296", 24) == 0 && digits[12001] == '0',
+             "1/3 with 12000 digits came out as %.30s... (%d characters)", digits, length);
+    printf("HELLO %d of %d: %f %e %.17g %.24s\n", t->rank, t->size, x, x * 1e300, x, digits);
+}
+
+int main(int argc, char **argv)
+{
+    xt_t xt, *t = &xt;
+    const char *mode = argc > 1 ? argv[1] : "";
+    if (strcmp(mode, "locals") != 0 && strcmp(mode, "recursion") != 0 && strcmp(mode, "printf") != 0) {
+        fprintf(stderr, "usage: %s locals|recursion|printf\n", argv[0]);
+        return 2;
+    }
+    xt_init(t, &argc, &argv, "stack_use");
+    if (strcmp(mode, "locals") == 0) big_locals(t);
+    else if (strcmp(mode, "recursion") == 0) deep_recursion(t);
+    else print_line(t);
+    return xt_finish(t, mode);
+}
