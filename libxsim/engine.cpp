@@ -27,7 +27,8 @@ namespace {
 // compute, the pages most programs need are touched here, in xsim's time rather than in
 // the rank's measured compute, by a frame that is gone before main's frames reuse them.
 // Without measured compute nothing is charged for them, and a program whose frames fit
-// in one page keeps costing one page.
+// in one page keeps costing one page. A fixed 6 KiB whatever -xsim-stack is: a 1 MiB
+// stack must keep costing the pages its rank touches, not be committed whole here.
 [[gnu::noinline]] void prefault_stack() {
     volatile char probe[6 * 1024];
     for (std::size_t at = 0; at < sizeof probe; at += 1024) probe[at] = 0;
@@ -70,6 +71,7 @@ std::int64_t Engine::run(MainFunction main, int argc, char** argv, char** envp, 
     outbound_ = outbound;
     ranks_.reset(new Rank[static_cast<std::size_t>(count_)]);
     stacks_.reserve(static_cast<std::size_t>(count_), options_.stack_bytes);
+    note_stack_guards(stacks_.guards(), stacks_.stack_bytes(), placement_.process);
     queue_.reserve(static_cast<std::size_t>(count_) + 1024);
     live_ = count_;
     // Every rank starts at time 0; pushed in rank order, the heap needs no reordering.
@@ -201,6 +203,7 @@ void Engine::run_fiber(Rank& rank) {
 void Engine::rank_entry(void* arg) {
     Rank& rank = *static_cast<Rank*>(arg);
     Engine& engine = *g_engine;
+    engine.stacks_.arm(static_cast<std::size_t>(rank.world - engine.first_));  // its guard pages
     // (Small stacks have no room for the probe; their one page is touched by make_fcontext.)
     if (engine.options_.compute == ComputeMode::Measured && !is_small_stack(engine.stacks_.stack_bytes()))
         prefault_stack();
@@ -237,10 +240,10 @@ void Engine::check_stack(Rank& rank, const char* call) {
     const char* depth = static_cast<const char*>(__builtin_frame_address(0));
     const char* bottom = stacks_.usable_bottom(static_cast<std::size_t>(rank.world - first_));
     if (depth >= bottom + stack_safety_margin(stacks_.stack_bytes())) return;
-    abort_run(1, "stack overflow in simulated rank " + std::to_string(rank.world) + " (detected in " + call +
-                     "): its stack of " + std::to_string(stacks_.stack_bytes()) +
-                     " bytes is used up; rerun with a larger -xsim-stack, e.g. -xsim-stack " +
-                     std::to_string(stacks_.stack_bytes() * 4 / 1024) + "k");
+    char how[96], text[400];
+    std::snprintf(how, sizeof how, "detected in %s", call);
+    format_stack_overflow(text, sizeof text, rank.world, stacks_.stack_bytes(), how);
+    abort_run(1, text);
 }
 
 void Engine::leave(Rank& rank) {

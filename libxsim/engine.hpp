@@ -126,11 +126,16 @@ public:
     // Ends the running rank's fiber as finished with `exit_code` (return from main, exit()).
     [[noreturn]] void finish_current_rank(int exit_code) { finish_rank(*current_, exit_code); }
 
-    // For fault reports: whether `address` lies past the end of `rank`'s stack (in the
-    // stack below it, or in the guard page under the first one).
+    // For fault reports: whether `address` lies past the end of `rank`'s stack (in its
+    // guard pages, a stack or guard below it, or the guard zone under the first stack).
     bool beyond_stack(const Rank& rank, const void* address) const {
-        const long owner = stacks_.owner_of(address);
-        return stacks_.in_guard_page(address) || (owner >= 0 && owner != rank.world - first_);
+        const char* p = static_cast<const char*>(address);
+        return stacks_.contains(p) && p < stacks_.usable_bottom(static_cast<std::size_t>(rank.world - first_));
+    }
+    // The simulated rank whose stack the guard pages holding `address` lie under, or -1.
+    int guarded_rank(const void* address) const {
+        const long index = stacks_.guard_owner(address);
+        return index < 0 ? -1 : first_ + static_cast<int>(index);
     }
 
     SimTime latest_clock() const;   // the largest clock of the local ranks

@@ -17,7 +17,9 @@ enum class PrivatizeMode { Auto, On, Off };  // per-rank globals (runtime/privat
 struct Options {
     long long np = 0;                   // simulated ranks; 0 = one per real process
     ComputeMode compute = ComputeMode::Measured;
-    std::size_t stack_bytes = 64 * 1024;
+    // 1 MiB runs ordinary codes (hundreds of KB of locals, deep recursion); only touched
+    // pages cost memory, plus 2 KiB of page tables per rank (bench/RESULTS.md "Default stack").
+    std::size_t stack_bytes = 1024 * 1024;
     std::string report_path;
     std::string config_file;
     std::vector<std::string> overrides;  // -xsim-set key=value
