@@ -29,6 +29,18 @@ void xsim_compute_flops(double flops);
 void xsim_region_begin(const char *name);
 void xsim_region_end(const char *name);
 
+/* MPI-4.0 calls that xsim implements for programs written against a newer MPI than the
+ * one it runs on (Open MPI 4.1 lacks them). Declared when an older MPI's <mpi.h> was
+ * included before this header; MPI-4.0 section 3.10.1. The request completes when both
+ * the send and the receive have, and carries the receive's status. */
+#if defined(MPI_VERSION) && MPI_VERSION < 4
+int MPI_Isendrecv(const void *sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag,
+                  void *recvbuf, int recvcount, MPI_Datatype recvtype, int source, int recvtag,
+                  MPI_Comm comm, MPI_Request *request);
+int MPI_Isendrecv_replace(void *buf, int count, MPI_Datatype datatype, int dest, int sendtag,
+                          int source, int recvtag, MPI_Comm comm, MPI_Request *request);
+#endif
+
 #ifdef __cplusplus
 }
 #endif
