@@ -6,7 +6,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 build=${XSIM_BUILD_DIR:-$here/build}
 prefix=${XSIM_PREFIX:-$here/install}
 
-packages=(g++ cmake ninja-build pkg-config libopenmpi-dev openmpi-bin libboost-context-dev libhwloc-dev
+packages=(g++ gfortran python3 cmake ninja-build pkg-config libopenmpi-dev openmpi-bin libboost-context-dev libhwloc-dev
           libtomlplusplus-dev libgtest-dev libbenchmark-dev)
 missing=()
 for p in "${packages[@]}"; do

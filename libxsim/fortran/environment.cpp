@@ -1,5 +1,5 @@
 // Hand-written Fortran calls whose arguments or results do not fit calls.def: the clock
-// functions (DOUBLE PRECISION results), MPI_BUFFER_DETACH (no address comes back to
+// functions (DOUBLE PRECISION results), MPI_F_SYNC_REG (does nothing, by definition), MPI_BUFFER_DETACH (no address comes back to
 // Fortran), attribute values (INTEGERs in Fortran, pointers in C) and
 // MPI_TYPE_GET_CONTENTS (an array of datatype handles out).
 #include <mpi.h>
@@ -36,6 +36,8 @@ MPI_Aint attribute_value(int keyval, void* c) {
 extern "C" {
 
 double mpi_wtime_() { return MPI_Wtime(); }
+// Only there so that the compiler cannot keep the buffer in registers across it.
+void mpi_f_sync_reg_(void*) {}
 double mpi_wtick_() { return MPI_Wtick(); }
 
 void mpi_buffer_detach_(void* /*buffer_addr*/, MPI_Fint* size, MPI_Fint* ierror) {
@@ -75,6 +77,7 @@ void mpi_type_get_contents_(const MPI_Fint* type, const MPI_Fint* max_integers, 
 }  // extern "C"
 
 XSIM_FORTRAN_ALIASES(wtime, WTIME)
+XSIM_FORTRAN_ALIASES(f_sync_reg, F_SYNC_REG)
 XSIM_FORTRAN_ALIASES(wtick, WTICK)
 XSIM_FORTRAN_ALIASES(buffer_detach, BUFFER_DETACH)
 XSIM_FORTRAN_ALIASES(comm_get_attr, COMM_GET_ATTR)

@@ -15,7 +15,7 @@ import sys
 
 # Fortran calls written by hand in libxsim/fortran/*.cpp (irregular arguments or results).
 HAND_WRITTEN = {
-    "wtime", "wtick", "waitall", "waitany", "waitsome", "testall", "testany", "testsome",
+    "wtime", "wtick", "f_sync_reg", "waitall", "waitany", "waitsome", "testall", "testany", "testsome",
     "alltoallw", "ialltoallw", "neighbor_alltoallw", "ineighbor_alltoallw",
     "op_create", "comm_create_errhandler", "buffer_detach", "comm_get_attr", "attr_get",
     "type_get_contents",

@@ -1,0 +1,133 @@
+! A `use mpi` program: nonblocking exchange with MPI_WAITALL and a status array,
+! MPI_WAITANY, communicator split/dup/free and names, groups, a Cartesian topology,
+! a vector datatype, MPI_TAG_UB, CHARACTER results, MPI_ERRORS_RETURN and
+! MPI_ERROR_STRING, and the command line a rank sees (no -xsim-* options).
+module checks
+  use mpi
+  implicit none
+contains
+  subroutine check(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    integer :: rank, ierr
+    if (ok) return
+    call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+    print '(A,A,A,I0)', 'FAIL module_f90 ', what, ' on rank ', rank
+    call MPI_Abort(MPI_COMM_WORLD, 1, ierr)
+  end subroutine
+end module
+
+program module_program
+  use mpi
+  use checks
+  implicit none
+  integer :: rank, n, ierr, left, right, i, idx, flag_int
+  integer :: requests(4), statuses(MPI_STATUS_SIZE, 4), status(MPI_STATUS_SIZE)
+  integer :: from_left, from_right, half, sub, subrank, subsize, dup, cmp
+  integer :: world_group, first_group, first_size, cart, vec, src, dst
+  integer :: dims(1), matrix(3, 4), row(4), errclass, namelen, arglen
+  integer(kind=MPI_ADDRESS_KIND) :: tag_ub
+  logical :: periods(1), found
+  character(len=MPI_MAX_PROCESSOR_NAME) :: host
+  character(len=MPI_MAX_OBJECT_NAME) :: name
+  character(len=MPI_MAX_ERROR_STRING) :: message
+  character(len=256) :: arg
+  double precision :: t
+
+  call MPI_Init(ierr)
+  call check(ierr == MPI_SUCCESS, 'init')
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, n, ierr)
+  left = mod(rank - 1 + n, n)
+  right = mod(rank + 1, n)
+
+  do i = 1, command_argument_count()
+    call get_command_argument(i, arg, arglen)
+    call check(arg(1:5) /= '-xsim', 'command line still holds ' // trim(arg))
+  end do
+  call check(command_argument_count() == 1, 'command line')
+  call get_command_argument(1, arg)
+  call check(trim(arg) == 'app-arg', 'application argument')
+
+  ! Nonblocking exchange with both neighbours.
+  call MPI_Irecv(from_left, 1, MPI_INTEGER, left, 1, MPI_COMM_WORLD, requests(1), ierr)
+  call MPI_Irecv(from_right, 1, MPI_INTEGER, right, 2, MPI_COMM_WORLD, requests(2), ierr)
+  call MPI_Isend(rank, 1, MPI_INTEGER, right, 1, MPI_COMM_WORLD, requests(3), ierr)
+  call MPI_Isend(rank, 1, MPI_INTEGER, left, 2, MPI_COMM_WORLD, requests(4), ierr)
+  call MPI_Waitall(4, requests, statuses, ierr)
+  call check(all(requests == MPI_REQUEST_NULL), 'waitall requests')
+  call check(from_left == left .and. from_right == right, 'waitall values')
+  call check(statuses(MPI_SOURCE, 1) == left .and. statuses(MPI_TAG, 2) == 2, 'waitall statuses')
+
+  call MPI_Irecv(from_left, 1, MPI_INTEGER, left, 3, MPI_COMM_WORLD, requests(1), ierr)
+  call MPI_Send(rank, 1, MPI_INTEGER, right, 3, MPI_COMM_WORLD, ierr)
+  call MPI_Waitany(1, requests, idx, status, ierr)
+  call check(idx == 1 .and. requests(1) == MPI_REQUEST_NULL .and. from_left == left, 'waitany')
+
+  ! Halves of the world: even and odd ranks.
+  call MPI_Comm_split(MPI_COMM_WORLD, mod(rank, 2), rank, half, ierr)
+  call MPI_Comm_rank(half, subrank, ierr)
+  call MPI_Comm_size(half, subsize, ierr)
+  call check(subrank == rank / 2 .and. subsize == (n + 1 - mod(rank, 2)) / 2, 'split')
+  call MPI_Allreduce(1, sub, 1, MPI_INTEGER, MPI_SUM, half, ierr)
+  call check(sub == subsize, 'allreduce on split')
+  call MPI_Comm_dup(half, dup, ierr)
+  call MPI_Comm_compare(half, dup, cmp, ierr)
+  call check(cmp == MPI_CONGRUENT .and. dup /= half, 'dup')
+  call MPI_Comm_set_name(dup, 'halves copy', ierr)
+  call MPI_Comm_get_name(dup, name, namelen, ierr)
+  call check(name == 'halves copy' .and. namelen == 11, 'comm name')
+  call MPI_Comm_free(dup, ierr)
+  call check(dup == MPI_COMM_NULL, 'comm_free')
+  call MPI_Comm_free(half, ierr)
+
+  ! The group of the first ceil(n/2) world ranks.
+  call MPI_Comm_group(MPI_COMM_WORLD, world_group, ierr)
+  call MPI_Group_range_incl(world_group, 1, reshape((/ 0, (n - 1) / 2, 1 /), (/ 3, 1 /)), first_group, ierr)
+  call MPI_Group_size(first_group, first_size, ierr)
+  call check(first_size == (n + 1) / 2, 'group size')
+  call MPI_Group_free(first_group, ierr)
+  call MPI_Group_free(world_group, ierr)
+  call check(first_group == MPI_GROUP_NULL .and. world_group == MPI_GROUP_NULL, 'group_free')
+
+  ! A periodic ring as a Cartesian topology.
+  dims(1) = n
+  periods(1) = .true.
+  call MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, .false., cart, ierr)
+  call MPI_Cart_shift(cart, 0, 1, src, dst, ierr)
+  call check(src == left .and. dst == right, 'cart_shift')
+  call MPI_Comm_free(cart, ierr)
+
+  ! Row 2 of a 3 x 4 matrix (strided: Fortran stores columns) sent as a vector type.
+  do i = 1, 4
+    matrix(:, i) = (/ 10 * i + 1, 10 * i + 2, 10 * i + 3 /) + 1000 * rank
+  end do
+  call MPI_Type_vector(4, 1, 3, MPI_INTEGER, vec, ierr)
+  call MPI_Type_commit(vec, ierr)
+  call MPI_Sendrecv(matrix(2, 1), 1, vec, right, 4, row, 4, MPI_INTEGER, left, 4, &
+                    MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call MPI_Type_free(vec, ierr)
+  call check(vec == MPI_DATATYPE_NULL, 'type_free')
+  call check(all(row == (/ 12, 22, 32, 42 /) + 1000 * left), 'vector type')
+
+  call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, tag_ub, found, ierr)
+  call check(found .and. tag_ub >= 32767, 'MPI_TAG_UB')
+  call MPI_Get_processor_name(host, namelen, ierr)
+  call check(host(1:9) == 'xsim-node' .and. namelen == len_trim(host), 'processor name')
+
+  ! Errors come back as codes once MPI_ERRORS_RETURN is set.
+  call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
+  call MPI_Send(rank, 1, MPI_INTEGER, n + 5, 0, MPI_COMM_WORLD, ierr)
+  call MPI_Error_class(ierr, errclass, flag_int)
+  call check(errclass == MPI_ERR_RANK, 'MPI_ERR_RANK')
+  call MPI_Error_string(ierr, message, namelen, flag_int)
+  call check(namelen > 0 .and. len_trim(message) == namelen, 'error string')
+
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  t = MPI_Wtime()
+  if (rank == 0) then
+    print '(A,I0,A,F18.12)', 'VTIME module_f90 ranks ', n, ' time ', t
+    print '(A)', 'PASS module_f90'
+  end if
+  call MPI_Finalize(ierr)
+end program
