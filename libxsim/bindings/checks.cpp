@@ -26,8 +26,10 @@ int buffer(CallScope& s, const Comm* c, const void* buf, int count, MPI_Datatype
     out->type = type;
     out->bytes = layout.size * static_cast<std::uint64_t>(count);
     out->derived = !layout.predefined;
-    // A null buffer is fine where data of its size never moves (-xsim-payload).
-    if (!buf && out->bytes > 0 && s.engine.options().payload.carries(out->bytes))
+    // A null buffer is fine where data of its size never moves (-xsim-payload), and as
+    // MPI_BOTTOM with a derived type of absolute addresses (its data does not start at 0).
+    const bool bottom = !layout.predefined && layout.true_lb != 0;
+    if (!buf && out->bytes > 0 && !bottom && s.engine.options().payload.carries(out->bytes))
         return s.fail(c, MPI_ERR_BUFFER, "null buffer for " + std::to_string(out->bytes) + " bytes");
     return MPI_SUCCESS;
 }

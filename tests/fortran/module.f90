@@ -1,5 +1,5 @@
-! A `use mpi` program: nonblocking exchange with MPI_WAITALL and a status array,
-! MPI_WAITANY, communicator split/dup/free and names, groups, a Cartesian topology,
+! A `use mpi` program: nonblocking exchange with MPI_WAITALL and a status array (and
+! MPI_STATUSES_IGNORE), MPI_WAITANY, a send from MPI_BOTTOM with an absolute address, communicator split/dup/free and names, groups, a Cartesian topology,
 ! a vector datatype, MPI_TAG_UB, CHARACTER results, MPI_ERRORS_RETURN and
 ! MPI_ERROR_STRING, and the command line a rank sees (no -xsim-* options).
 module checks
@@ -26,7 +26,8 @@ program module_program
   integer :: from_left, from_right, half, sub, subrank, subsize, dup, cmp
   integer :: world_group, first_group, first_size, cart, vec, src, dst
   integer :: dims(1), matrix(3, 4), row(4), errclass, namelen, arglen
-  integer(kind=MPI_ADDRESS_KIND) :: tag_ub
+  integer(kind=MPI_ADDRESS_KIND) :: tag_ub, address(1)
+  integer :: mine, got, absolute
   logical :: periods(1), found
   character(len=MPI_MAX_PROCESSOR_NAME) :: host
   character(len=MPI_MAX_OBJECT_NAME) :: name
@@ -58,6 +59,21 @@ program module_program
   call check(all(requests == MPI_REQUEST_NULL), 'waitall requests')
   call check(from_left == left .and. from_right == right, 'waitall values')
   call check(statuses(MPI_SOURCE, 1) == left .and. statuses(MPI_TAG, 2) == 2, 'waitall statuses')
+
+  call MPI_Irecv(from_left, 1, MPI_INTEGER, left, 5, MPI_COMM_WORLD, requests(1), ierr)
+  call MPI_Isend(rank, 1, MPI_INTEGER, right, 5, MPI_COMM_WORLD, requests(2), ierr)
+  call MPI_Waitall(2, requests, MPI_STATUSES_IGNORE, ierr)
+  call check(all(requests(1:2) == MPI_REQUEST_NULL) .and. from_left == left, 'waitall, statuses ignored')
+
+  ! MPI_BOTTOM plus a datatype holding the absolute address of `mine`.
+  mine = 7 * rank
+  call MPI_Get_address(mine, address(1), ierr)
+  call MPI_Type_create_struct(1, (/ 1 /), address, (/ MPI_INTEGER /), absolute, ierr)
+  call MPI_Type_commit(absolute, ierr)
+  call MPI_Sendrecv(MPI_BOTTOM, 1, absolute, right, 6, got, 1, MPI_INTEGER, left, 6, &
+                    MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+  call check(got == 7 * left, 'MPI_BOTTOM')
+  call MPI_Type_free(absolute, ierr)
 
   call MPI_Irecv(from_left, 1, MPI_INTEGER, left, 3, MPI_COMM_WORLD, requests(1), ierr)
   call MPI_Send(rank, 1, MPI_INTEGER, right, 3, MPI_COMM_WORLD, ierr)
