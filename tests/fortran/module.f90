@@ -1,11 +1,19 @@
 ! A `use mpi` program: nonblocking exchange with MPI_WAITALL and a status array (and
 ! MPI_STATUSES_IGNORE), MPI_WAITANY, a send from MPI_BOTTOM with an absolute address, communicator split/dup/free and names, groups, a Cartesian topology,
-! a vector datatype, MPI_TAG_UB, CHARACTER results, MPI_ERRORS_RETURN and
+! a vector datatype, MPI_TAG_UB, CHARACTER results, a Fortran error handler, MPI_ERRORS_RETURN and
 ! MPI_ERROR_STRING, and the command line a rank sees (no -xsim-* options).
 module checks
   use mpi
   implicit none
+  integer :: handled_comm = -1, handled_code = MPI_SUCCESS
 contains
+  ! A Fortran error handler: records which communicator failed and how.
+  subroutine record_error(comm, code)
+    integer :: comm, code
+    handled_comm = comm
+    handled_code = code
+  end subroutine
+
   subroutine check(ok, what)
     logical, intent(in) :: ok
     character(len=*), intent(in) :: what
@@ -27,7 +35,7 @@ program module_program
   integer :: world_group, first_group, first_size, cart, vec, src, dst
   integer :: dims(1), matrix(3, 4), row(4), errclass, namelen, arglen
   integer(kind=MPI_ADDRESS_KIND) :: tag_ub, address(1)
-  integer :: mine, got, absolute
+  integer :: mine, got, absolute, handler, watched
   logical :: periods(1), found
   character(len=MPI_MAX_PROCESSOR_NAME) :: host
   character(len=MPI_MAX_OBJECT_NAME) :: name
@@ -130,6 +138,17 @@ program module_program
   call check(found .and. tag_ub >= 32767, 'MPI_TAG_UB')
   call MPI_Get_processor_name(host, namelen, ierr)
   call check(host(1:9) == 'xsim-node' .and. namelen == len_trim(host), 'processor name')
+
+  ! A Fortran error handler on a duplicate of the world sees that communicator's INTEGER.
+  call MPI_Comm_dup(MPI_COMM_WORLD, watched, ierr)
+  call MPI_Comm_create_errhandler(record_error, handler, ierr)
+  call MPI_Comm_set_errhandler(watched, handler, ierr)
+  call MPI_Errhandler_free(handler, ierr)
+  call check(handler == MPI_ERRHANDLER_NULL, 'errhandler_free')
+  call MPI_Send(rank, 1, MPI_INTEGER, -7, 0, watched, ierr)
+  call MPI_Error_class(handled_code, errclass, flag_int)
+  call check(handled_comm == watched .and. errclass == MPI_ERR_RANK .and. ierr /= MPI_SUCCESS, 'Fortran errhandler')
+  call MPI_Comm_free(watched, ierr)
 
   ! Errors come back as codes once MPI_ERRORS_RETURN is set.
   call MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN, ierr)
