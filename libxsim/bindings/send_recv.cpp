@@ -2,6 +2,8 @@
 // receives, and the combined send-receive calls.
 #include <mpi.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <vector>
 
 #include "libxsim/bindings/checks.hpp"
@@ -81,11 +83,12 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
 int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Sendrecv");
-    Request* reqs[2] = {nullptr, nullptr};
-    if (int e = post::recv(scope, recvbuf, recvcount, recvtype, source, recvtag, comm, &reqs[0])) return e;
-    if (int e = post::send(scope, sendbuf, sendcount, sendtype, dest, sendtag, comm, SendMode::Standard, &reqs[1])) {
-        return e;
-    }
+    // Both halves are checked before either is posted: a bad send must not leave a receive behind.
+    post::Operation recv, send;
+    if (int e = post::check_recv(scope, recvbuf, recvcount, recvtype, source, recvtag, comm, &recv)) return e;
+    if (int e = post::check_send(scope, sendbuf, sendcount, sendtype, dest, sendtag, comm, &send)) return e;
+    Request* reqs[2] = {post::start_recv(scope, recv), nullptr};
+    post::start_send(scope, send, SendMode::Standard, &reqs[1]);  // a standard send always starts
     completion::wait_all(scope.engine, scope.rank, reqs, 2);
     scope.engine.free_request(reqs[1]);
     return post::finish(scope, reqs[0], status);
@@ -94,18 +97,20 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
 int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
                          MPI_Comm comm, MPI_Status* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Sendrecv_replace");
-    const Comm* c = nullptr;
-    p2p::Buffer data;
-    if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = checks::buffer(scope, c, buf, count, type, &data)) return e;
-    // The outgoing data is packed aside first, so the receive may overwrite the buffer.
-    std::vector<char> outgoing(scope.engine.options().payload.carries(data.bytes) ? data.bytes : 0);
-    if (!outgoing.empty()) pack_data(buf, count, type, outgoing.data(), data.bytes);
+    // Both halves are checked before either is posted: a bad receive must not let the send go.
+    post::Operation recv, send;
+    if (int e = post::check_recv(scope, buf, count, type, source, recvtag, comm, &recv)) return e;
+    if (int e = post::check_send(scope, buf, count, type, dest, sendtag, comm, &send)) return e;
+    // The outgoing data is packed aside first, so the receive may overwrite the buffer; it
+    // travels as bytes (contiguous: the element count is never used, so it may be clamped).
+    const std::uint64_t bytes = send.data.bytes;
+    std::vector<char> outgoing(scope.engine.options().payload.carries(bytes) ? bytes : 0);
+    if (!outgoing.empty()) pack_data(buf, count, type, outgoing.data(), bytes);
+    send.data = p2p::Buffer{outgoing.data(), static_cast<int>(std::min<std::uint64_t>(bytes, 0x7fffffff)), MPI_BYTE,
+                            bytes};
     Request* reqs[2] = {nullptr, nullptr};
-    if (int e = post::send(scope, outgoing.data(), static_cast<int>(data.bytes), MPI_BYTE, dest, sendtag, comm,
-                           SendMode::Standard, &reqs[1]))
-        return e;
-    if (int e = post::recv(scope, buf, count, type, source, recvtag, comm, &reqs[0])) return e;
+    post::start_send(scope, send, SendMode::Standard, &reqs[1]);  // a standard send always starts
+    reqs[0] = post::start_recv(scope, recv);
     completion::wait_all(scope.engine, scope.rank, reqs, 2);
     scope.engine.free_request(reqs[1]);
     return post::finish(scope, reqs[0], status);

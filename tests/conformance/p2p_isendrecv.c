@@ -4,7 +4,7 @@
  * the receive's status; MPI_PROC_NULL peers on a chain; truncation; MPI_Request_free;
  * MPI_Cancel (which xsim lets fail); and the error class of every bad argument under
  * MPI_ERRORS_RETURN, after which no half of the failed call may be left posted (a stray
- * receive would take the next message).
+ * receive would take the next message), also for MPI_Sendrecv and MPI_Sendrecv_replace.
  * Then a timed ring, by MPI_Sendrecv / MPI_Sendrecv_replace or, with the argument
  * "nonblocking", by MPI_Isendrecv / MPI_Isendrecv_replace + MPI_Wait: rank 0 prints TIME
  * lines that must be identical (compare_nonblocking.sh).
@@ -209,14 +209,25 @@ static void truncation_and_free(conf_t* t, int payload) {
     }
 }
 
-/* Bad arguments: the class the standard names, and nothing left posted. */
+/* After the failed calls of bad_arguments: one exchange on `tag`. A receive left posted
+ * by a failed call would take the message (this receive would then never complete); a
+ * send let go by one (it carries 900 + its sender) would arrive here first. */
+static void exchange_after_failures(conf_t* t, int payload, int tag) {
+    int out = 500 + t->rank, in = -1;
+    CONF_CALL(t, MPI_Sendrecv(&out, 1, MPI_INT, right(t), tag, &in, 1, MPI_INT, left(t), tag, MPI_COMM_WORLD,
+                              MPI_STATUS_IGNORE));
+    CONF_CHECK(t, !payload || in == 500 + left(t), "tag %d after the failed calls: received %d, not %d", tag, in,
+               500 + left(t));
+}
+
+/* Bad arguments: the class the standard names, and no half of a failed call posted. */
 static void bad_arguments(conf_t* t, int payload) {
-    int x[4] = {0, 0, 0, 0}, y[4] = {0, 0, 0, 0};
+    int x[4] = {900 + t->rank, 0, 0, 0}, y[4] = {0, 0, 0, 0};
     const int to = right(t), from = left(t), n = t->size;
     MPI_Request r;
     MPI_Datatype uncommitted;
     MPI_Type_contiguous(2, MPI_INT, &uncommitted);
-    /* Each failing call has a valid receive half from `from` with tag 19. */
+    /* A bad send half beside a valid receive half from `from` with tag 19. */
     EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv(x, 1, MPI_INT, n, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
     EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv(x, 1, MPI_INT, -5, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
     EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv(x, 1, MPI_INT, to, -3, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
@@ -226,25 +237,38 @@ static void bad_arguments(conf_t* t, int payload) {
     EXPECT_CLASS(t, MPI_ERR_TYPE,
                  MPI_Isendrecv(x, 1, MPI_DATATYPE_NULL, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
     EXPECT_CLASS(t, MPI_ERR_TYPE, MPI_Isendrecv(x, 1, uncommitted, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_RANK,
-                 MPI_Isendrecv(x, 1, MPI_INT, to, 19, y, 1, MPI_INT, n + 1, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv(x, 1, MPI_INT, to, 19, y, 1, MPI_INT, from, -7, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_COUNT, MPI_Isendrecv(x, 1, MPI_INT, to, 19, y, -2, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Isendrecv(x, 1, MPI_INT, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_NULL, &r));
-    EXPECT_CLASS(t, MPI_ERR_ARG, MPI_Isendrecv(x, 1, MPI_INT, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, NULL));
     EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv_replace(x, 1, MPI_INT, n, 19, from, 19, MPI_COMM_WORLD, &r));
     EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv_replace(x, 1, MPI_INT, to, -4, from, 19, MPI_COMM_WORLD, &r));
+    EXPECT_CLASS(t, MPI_ERR_RANK,
+                 MPI_Sendrecv(x, 1, MPI_INT, n, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    EXPECT_CLASS(t, MPI_ERR_TAG,
+                 MPI_Sendrecv(x, 1, MPI_INT, to, -3, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Sendrecv_replace(x, 1, MPI_INT, n, 19, from, 19, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    exchange_after_failures(t, payload, 19);
+    /* A bad receive half beside a valid send half to `to` with tag 26. */
+    EXPECT_CLASS(t, MPI_ERR_RANK,
+                 MPI_Isendrecv(x, 1, MPI_INT, to, 26, y, 1, MPI_INT, n + 1, 26, MPI_COMM_WORLD, &r));
+    EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv(x, 1, MPI_INT, to, 26, y, 1, MPI_INT, from, -7, MPI_COMM_WORLD, &r));
+    EXPECT_CLASS(t, MPI_ERR_COUNT, MPI_Isendrecv(x, 1, MPI_INT, to, 26, y, -2, MPI_INT, from, 26, MPI_COMM_WORLD, &r));
+    EXPECT_CLASS(t, MPI_ERR_TYPE,
+                 MPI_Isendrecv(x, 1, MPI_INT, to, 26, y, 1, MPI_DATATYPE_NULL, from, 26, MPI_COMM_WORLD, &r));
+    EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 26, n, 26, MPI_COMM_WORLD, &r));
+    EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 26, from, -7, MPI_COMM_WORLD, &r));
+    EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Sendrecv(x, 1, MPI_INT, to, 26, y, 1, MPI_INT, n, 26, MPI_COMM_WORLD,
+                                               MPI_STATUS_IGNORE));
+    EXPECT_CLASS(t, MPI_ERR_RANK,
+                 MPI_Sendrecv_replace(x, 1, MPI_INT, to, 26, n, 26, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    EXPECT_CLASS(t, MPI_ERR_TAG,
+                 MPI_Sendrecv_replace(x, 1, MPI_INT, to, 26, from, -7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    exchange_after_failures(t, payload, 26);
+    /* Arguments of the whole call. */
     EXPECT_CLASS(t, MPI_ERR_COUNT, MPI_Isendrecv_replace(x, -1, MPI_INT, to, 19, from, 19, MPI_COMM_WORLD, &r));
     EXPECT_CLASS(t, MPI_ERR_TYPE, MPI_Isendrecv_replace(x, 1, uncommitted, to, 19, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 19, n, 19, MPI_COMM_WORLD, &r));
+    EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Isendrecv(x, 1, MPI_INT, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_NULL, &r));
     EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 19, from, 19, MPI_COMM_NULL, &r));
+    EXPECT_CLASS(t, MPI_ERR_ARG, MPI_Isendrecv(x, 1, MPI_INT, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, NULL));
     EXPECT_CLASS(t, MPI_ERR_ARG, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 19, from, 19, MPI_COMM_WORLD, NULL));
     MPI_Type_free(&uncommitted);
-    /* Had a failing call left its receive posted, it would take this message. */
-    x[0] = 500 + t->rank;
-    y[0] = -1;
-    CONF_CALL(t, MPI_Sendrecv(x, 1, MPI_INT, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-    CONF_CHECK(t, !payload || y[0] == 500 + from, "after the failed calls the receive got %d, not %d", y[0], 500 + from);
 }
 
 /* Ring rounds timed at rank 0: the blocking calls, or the nonblocking ones + MPI_Wait. */
