@@ -50,6 +50,18 @@ void write_run_report(Engine& engine, const std::string& path, double wall_secon
                  "\"payload_threshold_bytes\": %s},\n",
                  o.compute == ComputeMode::None ? "none" : "measured", o.stack_bytes, o.payload.name(),
                  threshold.c_str());
+    const runtime::Privatization& p = engine.privatization();
+    std::fprintf(out, "  \"privatization\": {\"active\": %s, \"privatized_bytes\": %zu, \"bytes_per_rank\": %zu, \"left_shared\": [",
+                 p.active() ? "true" : "false", p.privatized_bytes(), p.bytes_per_rank());
+    for (std::size_t i = 0; i < p.left_shared().size(); ++i) {
+        std::string name;
+        for (char c : p.left_shared()[i]) {
+            if (c == '"' || c == '\\') name += '\\';
+            name += c;
+        }
+        std::fprintf(out, "%s\"%s\"", i ? ", " : "", name.c_str());
+    }
+    std::fprintf(out, "]},\n");
     std::fprintf(out, "  \"machine\": %s\n", engine.machine().effective_config_json.empty()
                                                  ? "{}" : engine.machine().effective_config_json.c_str());
     std::fprintf(out, "}\n");

@@ -73,6 +73,11 @@ public:
     }
     std::size_t loaded() const { return loaded_; }
 
+    // Loaded objects (not system ones) whose globals stay shared, with the reason: for
+    // the run report.
+    void set_left_shared(std::vector<std::string> objects) { left_shared_ = std::move(objects); }
+    const std::vector<std::string>& left_shared() const { return left_shared_; }
+
     // User code that xsim calls outside the rank's own fiber (reduction operations run
     // when messages arrive, error handlers) must see its rank's globals. While a ForRank
     // lives, load_for_callback() loads rank `index`'s image; if `restore`, the image loaded
@@ -110,6 +115,7 @@ private:
     char* slot(std::size_t index) const { return slots_ + index * slot_bytes_; }
 
     std::vector<Segment> segments_;
+    std::vector<std::string> left_shared_;
     std::vector<Piece> pieces_;
     std::vector<char> snapshot_;          // the image at start-up
     std::vector<std::uint64_t> saved_;    // bit per rank: its slot holds its image

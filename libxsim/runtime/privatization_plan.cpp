@@ -30,6 +30,7 @@ PrivatizationPlan plan_privatization(PrivatizeMode mode, long long local_ranks, 
     plan.enabled = mode == PrivatizeMode::On || (mode == PrivatizeMode::Auto && shared);
     Discovery found = discover();
     const std::size_t program_bytes = total_bytes(found.segments);
+    plan.left_shared = found.uncovered;
     if (!plan.enabled) {
         if (shared && program_bytes + found.uncovered_bytes > 0)
             plan.lines.push_back("xsim: warning: -xsim-privatize off: the program's " +

@@ -16,6 +16,7 @@ struct PrivatizationPlan {
     std::vector<Segment> segments;  // what becomes per rank (empty when not enabled)
     std::size_t bytes_per_rank = 0; // memory each rank's copy takes
     std::vector<std::string> lines; // to print at start-up on process 0 (warnings, listing)
+    std::vector<std::string> left_shared;  // loaded objects of the program's whose globals stay shared
 };
 
 // `local_ranks`: the most simulated ranks one real process hosts; `libc` the C library's
