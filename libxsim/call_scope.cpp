@@ -22,6 +22,11 @@ Rank& calling_rank(const char* call) {
 
 Rank* running_rank() { return g_engine && on_simulation_thread() ? g_engine->current() : nullptr; }
 
+SimTime read_clock(Engine& engine, Rank& rank) {
+    if (engine.options().compute == ComputeMode::None) rank.clock += engine.machine().clock_read_cost;
+    return rank.clock;
+}
+
 int AnytimeCall::result(int code) {
     if (code == MPI_SUCCESS || !rank_) return code;
     int error_class = code;

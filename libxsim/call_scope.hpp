@@ -66,6 +66,12 @@ private:
     Rank* rank_;
 };
 
+// The rank's clock as a clock read returns it (MPI_Wtime, clock_gettime, ...), called
+// inside the read's enter/leave. With -xsim-compute none each read first costs
+// processor.clock_read_cost, so a loop that waits for the clock to advance ends; measured
+// runs already charge the host time the read takes.
+SimTime read_clock(Engine& engine, Rank& rank);
+
 // Handle translation. Null when the handle is not a valid communicator.
 const Comm* resolve_comm(MPI_Comm handle);
 inline MPI_Comm comm_handle(const Comm* c) { return reinterpret_cast<MPI_Comm>(const_cast<Comm*>(c)); }

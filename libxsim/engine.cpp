@@ -193,6 +193,7 @@ void Engine::run_fiber(Rank& rank) {
     inside_xsim_ = !first_start;
     rank.state = RankState::Running;
     ++stats_.context_switches;
+    const runtime::CxxExceptionScope exceptions(exceptions_, static_cast<std::size_t>(rank.world - first_));
     privatization_.switch_to(static_cast<std::size_t>(rank.world - first_));  // before resume: not measured compute
     rank.fiber.resume();
     current_ = nullptr;

@@ -16,6 +16,7 @@
 #include "libxsim/progress.hpp"
 #include "libxsim/rank.hpp"
 #include "libxsim/request.hpp"
+#include "libxsim/runtime/cxx_exception_state.hpp"
 #include "libxsim/runtime/libc_rank_state.hpp"
 #include "libxsim/runtime/privatization.hpp"
 #include "netmodels/machine.hpp"
@@ -168,6 +169,7 @@ private:
     Comm world_;
     Comm self_;
     RunStats stats_;
+    runtime::CxxExceptionState exceptions_;  // C++ exceptions being handled by suspended ranks
     Rank* current_ = nullptr;
     bool inside_xsim_ = false;
     runtime::Privatization privatization_;

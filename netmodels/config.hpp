@@ -38,6 +38,7 @@ struct ProcessorConfig {
     double speed = 1.0;
     double flops = 1e9;
     double poll_cost = 1e-7;
+    double clock_read_cost = 5e-8;
     NoiseConfig noise;
     std::vector<ProcessorOverride> overrides;  // later entries win
 };

@@ -25,6 +25,9 @@ constexpr KeySpec kKeys[] = {
      "Floating-point operations per second of a simulated core (xsim flops_compute)."},
     {"processor.poll_cost", K::kNumber, C::kPositive, nullptr, P::kTopLevel, nullptr,
      "Seconds charged for one unsuccessful MPI_Test/MPI_Iprobe poll."},
+    {"processor.clock_read_cost", K::kNumber, C::kPositive, nullptr, P::kTopLevel, nullptr,
+     "Seconds charged for one clock read (MPI_Wtime, clock_gettime, gettimeofday, time) with "
+     "-xsim-compute none, so loops that wait for the clock to advance end."},
     {"processor.noise", K::kTable, C::kNone, nullptr, P::kTopLevel, nullptr,
      "Operating-system noise: detours that delay compute, deterministic per (rank, time, seed)."},
     {"processor.noise.kind", K::kString, C::kNone, "none|periodic|random", P::kTopLevel, nullptr,

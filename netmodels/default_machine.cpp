@@ -12,6 +12,7 @@ const char* default_machine_toml() {
 speed = 1.0
 flops = 1e9
 poll_cost = 1e-7
+clock_read_cost = 5e-8
 override = []
 
 [processor.noise]

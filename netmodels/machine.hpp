@@ -58,6 +58,8 @@ struct Machine {
     virtual int node_of(int rank) const = 0;
     // Cost charged for one unsuccessful MPI_Test/Iprobe poll, so polling loops progress.
     SimTime poll_cost = 0;
+    // Cost charged for one clock read with -xsim-compute none, so busy-waits on the clock end.
+    SimTime clock_read_cost = 0;
     // The complete effective configuration (defaults + file + overrides) as a JSON object.
     std::string effective_config_json;
     virtual ~Machine() = default;

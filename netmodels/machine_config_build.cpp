@@ -82,6 +82,9 @@ void build_processor(toml::table& p, const ConfigOrigins& origins, ProcessorConf
     c.poll_cost = num(p, "poll_cost");
     if (seconds_to_simtime(c.poll_cost) <= 0)
         throw origins.error("processor.poll_cost", "is below one picosecond");
+    c.clock_read_cost = num(p, "clock_read_cost");
+    if (seconds_to_simtime(c.clock_read_cost) <= 0)
+        throw origins.error("processor.clock_read_cost", "is below one picosecond");
     const toml::table& n = sub(p, "noise");
     c.noise.kind = str(n, "kind");
     c.noise.period = num(n, "period");

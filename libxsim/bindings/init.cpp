@@ -98,7 +98,7 @@ int MPI_Abort(MPI_Comm comm, int errorcode) {
 
 double MPI_Wtime(void) {
     CallScope scope("MPI_Wtime");
-    return simtime_to_seconds(scope.rank.clock);
+    return simtime_to_seconds(read_clock(scope.engine, scope.rank));
 }
 
 double MPI_Wtick(void) { return 1.0 / static_cast<double>(kPicosPerSecond); }

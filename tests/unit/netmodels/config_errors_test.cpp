@@ -145,6 +145,8 @@ TEST(FileErrors, UnknownModelAndChoices) {
 TEST(FileErrors, ProcessorAndNoiseValues) {
     expect_names(config_error_from("[processor]\nspeed = 0\n", 16), "processor.speed", "bad.toml:2");
     expect_names(config_error_from("[processor]\npoll_cost = -1e-7\n", 16), "processor.poll_cost", "bad.toml:2");
+    expect_names(config_error_from("[processor]\nclock_read_cost = 0\n", 16), "processor.clock_read_cost",
+                 "bad.toml:2");
     expect_names(config_error_from("[processor.noise]\nkind = \"periodic\"\nperiod = 1e-5\nduration = 1e-4\n", 16),
                  "processor.noise.duration", "bad.toml:4");
     expect_names(config_error_from("[processor.noise]\nprobability = 1.5\n", 16), "processor.noise.probability",

@@ -51,7 +51,8 @@ TEST(DefaultMachine, SelfMessageUsesInnermostLevel) {
 TEST(DefaultMachine, MinLatencyAndPollCost) {
     auto m = default_machine(1024);
     EXPECT_EQ(m->network->min_latency(), 12'000'000);
-    EXPECT_EQ(m->poll_cost, 100'000);  // 1e-7 s
+    EXPECT_EQ(m->poll_cost, 100'000);       // 1e-7 s
+    EXPECT_EQ(m->clock_read_cost, 50'000);  // 5e-8 s
     EXPECT_EQ(m->world_size, 1024);
 }
 
