@@ -1,12 +1,28 @@
 ! A `use mpi` program: nonblocking exchange with MPI_WAITALL and a status array (and
 ! MPI_STATUSES_IGNORE), MPI_WAITANY, a send from MPI_BOTTOM with an absolute address, communicator split/dup/free and names, groups, a Cartesian topology,
-! a vector datatype, MPI_TAG_UB, CHARACTER results, a Fortran error handler, MPI_ERRORS_RETURN and
+! a vector datatype, attributes with Fortran callbacks, MPI_TAG_UB, CHARACTER results, a Fortran error handler, MPI_ERRORS_RETURN and
 ! MPI_ERROR_STRING, and the command line a rank sees (no -xsim-* options).
 module checks
   use mpi
   implicit none
-  integer :: handled_comm = -1, handled_code = MPI_SUCCESS
+  integer :: handled_comm = -1, handled_code = MPI_SUCCESS, deleted = 0
 contains
+  ! Attribute callbacks: a copy adds extra_state, a delete counts.
+  subroutine add_extra(oldcomm, keyval, extra, value_in, value_out, flag, ierror)
+    integer :: oldcomm, keyval, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: extra, value_in, value_out
+    logical :: flag
+    value_out = value_in + extra
+    flag = .true.
+    ierror = MPI_SUCCESS
+  end subroutine
+  subroutine count_delete(comm, keyval, value, extra, ierror)
+    integer :: comm, keyval, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: value, extra
+    deleted = deleted + 1
+    ierror = MPI_SUCCESS
+  end subroutine
+
   ! A Fortran error handler: records which communicator failed and how.
   subroutine record_error(comm, code)
     integer :: comm, code
@@ -35,7 +51,8 @@ program module_program
   integer :: world_group, first_group, first_size, cart, vec, src, dst
   integer :: dims(1), matrix(3, 4), row(4), errclass, namelen, arglen
   integer(kind=MPI_ADDRESS_KIND) :: tag_ub, address(1)
-  integer :: mine, got, absolute, handler, watched
+  integer :: mine, got, absolute, handler, watched, key_plus, key_dup, copy
+  integer(kind=MPI_ADDRESS_KIND) :: value
   logical :: periods(1), found
   character(len=MPI_MAX_PROCESSOR_NAME) :: host
   character(len=MPI_MAX_OBJECT_NAME) :: name
@@ -133,6 +150,24 @@ program module_program
   call MPI_Type_free(vec, ierr)
   call check(vec == MPI_DATATYPE_NULL, 'type_free')
   call check(all(row == (/ 12, 22, 32, 42 /) + 1000 * left), 'vector type')
+
+  ! Attributes with Fortran callbacks and with the predefined MPI_COMM_DUP_FN.
+  call MPI_Comm_create_keyval(add_extra, count_delete, key_plus, 10_MPI_ADDRESS_KIND, ierr)
+  call MPI_Comm_create_keyval(MPI_COMM_DUP_FN, MPI_COMM_NULL_DELETE_FN, key_dup, 0_MPI_ADDRESS_KIND, ierr)
+  call MPI_Comm_dup(MPI_COMM_WORLD, watched, ierr)
+  call MPI_Comm_set_attr(watched, key_plus, 42_MPI_ADDRESS_KIND, ierr)
+  call MPI_Comm_set_attr(watched, key_dup, 7_MPI_ADDRESS_KIND, ierr)
+  call MPI_Comm_dup(watched, copy, ierr)
+  call MPI_Comm_get_attr(copy, key_plus, value, found, ierr)
+  call check(found .and. value == 52, 'attribute copied by a Fortran callback')
+  call MPI_Comm_get_attr(copy, key_dup, value, found, ierr)
+  call check(found .and. value == 7, 'attribute copied by MPI_COMM_DUP_FN')
+  call MPI_Comm_free(copy, ierr)
+  call MPI_Comm_free(watched, ierr)
+  call check(deleted == 2, 'Fortran delete callback')
+  call MPI_Comm_free_keyval(key_plus, ierr)
+  call MPI_Comm_free_keyval(key_dup, ierr)
+  call check(key_plus == MPI_KEYVAL_INVALID, 'free_keyval')
 
   call MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, tag_ub, found, ierr)
   call check(found .and. tag_ub >= 32767, 'MPI_TAG_UB')

@@ -1,0 +1,141 @@
+// Attribute keyvals created from Fortran (MPI_COMM_CREATE_KEYVAL, MPI_TYPE_CREATE_KEYVAL,
+// MPI-1 MPI_KEYVAL_CREATE) and attribute values set from Fortran: an INTEGER, stored as
+// the C attribute's pointer value. The predefined callbacks (MPI_COMM_DUP_FN, ...) are
+// Fortran procedures of Open MPI's libmpi.so that touch no MPI state, called like the user's. The C side passes each keyval's extra_state to its callbacks:
+// xsim gives it a record naming the Fortran functions and the user's extra_state, and one C
+// trampoline per callback kind calls them with INTEGER handles and values by reference.
+#include <mpi.h>
+
+#include <deque>
+#include <tuple>
+
+#include "libxsim/fortran/aliases.hpp"
+#include "libxsim/fortran/convert.hpp"
+
+using namespace xsim::fortran;
+
+namespace {
+
+// MPI-2 callbacks take INTEGER(MPI_ADDRESS_KIND) values; MPI-1 ones (MPI_KEYVAL_CREATE) INTEGERs.
+using CopyAint = void (*)(MPI_Fint* handle, MPI_Fint* keyval, MPI_Aint* extra, MPI_Aint* in, MPI_Aint* out,
+                          MPI_Fint* flag, MPI_Fint* ierror);
+using DeleteAint = void (*)(MPI_Fint* handle, MPI_Fint* keyval, MPI_Aint* value, MPI_Aint* extra, MPI_Fint* ierror);
+using CopyInt = void (*)(MPI_Fint* handle, MPI_Fint* keyval, MPI_Fint* extra, MPI_Fint* in, MPI_Fint* out,
+                         MPI_Fint* flag, MPI_Fint* ierror);
+using DeleteInt = void (*)(MPI_Fint* handle, MPI_Fint* keyval, MPI_Fint* value, MPI_Fint* extra, MPI_Fint* ierror);
+
+struct Keyval {
+    void* copy;    // CopyAint or CopyInt
+    void* remove;  // DeleteAint or DeleteInt
+    MPI_Aint extra;
+    bool mpi1;
+    bool operator==(const Keyval& o) const {
+        return std::tie(copy, remove, extra, mpi1) == std::tie(o.copy, o.remove, o.extra, o.mpi1);
+    }
+};
+
+// Every simulated rank creates its keyvals alike: one record per distinct set, kept for the
+// run (callbacks may still run after MPI_*_FREE_KEYVAL, until the attributes go).
+std::deque<Keyval> g_keyvals;
+
+Keyval* record(const Keyval& k) {
+    for (Keyval& r : g_keyvals)
+        if (r == k) return &r;
+    g_keyvals.push_back(k);
+    return &g_keyvals.back();
+}
+
+int copy_value(MPI_Fint handle, int keyval, const Keyval& k, void* in, void* out, int* flag) {
+    MPI_Fint f_keyval = keyval, f_flag = 0, ierror = MPI_SUCCESS;
+    if (k.mpi1) {
+        MPI_Fint extra = static_cast<MPI_Fint>(k.extra), value_in = static_cast<MPI_Fint>(reinterpret_cast<MPI_Aint>(in));
+        MPI_Fint value_out = 0;
+        reinterpret_cast<CopyInt>(k.copy)(&handle, &f_keyval, &extra, &value_in, &value_out, &f_flag, &ierror);
+        *static_cast<void**>(out) = reinterpret_cast<void*>(static_cast<MPI_Aint>(value_out));
+    } else {
+        MPI_Aint extra = k.extra, value_in = reinterpret_cast<MPI_Aint>(in), value_out = 0;
+        reinterpret_cast<CopyAint>(k.copy)(&handle, &f_keyval, &extra, &value_in, &value_out, &f_flag, &ierror);
+        *static_cast<void**>(out) = reinterpret_cast<void*>(value_out);
+    }
+    *flag = f_flag != 0;
+    return ierror;
+}
+
+int delete_value(MPI_Fint handle, int keyval, const Keyval& k, void* value) {
+    MPI_Fint f_keyval = keyval, ierror = MPI_SUCCESS;
+    if (k.mpi1) {
+        MPI_Fint extra = static_cast<MPI_Fint>(k.extra), v = static_cast<MPI_Fint>(reinterpret_cast<MPI_Aint>(value));
+        reinterpret_cast<DeleteInt>(k.remove)(&handle, &f_keyval, &v, &extra, &ierror);
+    } else {
+        MPI_Aint extra = k.extra, v = reinterpret_cast<MPI_Aint>(value);
+        reinterpret_cast<DeleteAint>(k.remove)(&handle, &f_keyval, &v, &extra, &ierror);
+    }
+    return ierror;
+}
+
+int comm_copy(MPI_Comm comm, int keyval, void* extra, void* in, void* out, int* flag) {
+    return copy_value(comm_c2f(comm), keyval, *static_cast<Keyval*>(extra), in, out, flag);
+}
+int comm_delete(MPI_Comm comm, int keyval, void* value, void* extra) {
+    return delete_value(comm_c2f(comm), keyval, *static_cast<Keyval*>(extra), value);
+}
+int type_copy(MPI_Datatype type, int keyval, void* extra, void* in, void* out, int* flag) {
+    return copy_value(type_c2f(type), keyval, *static_cast<Keyval*>(extra), in, out, flag);
+}
+int type_delete(MPI_Datatype type, int keyval, void* value, void* extra) {
+    return delete_value(type_c2f(type), keyval, *static_cast<Keyval*>(extra), value);
+}
+
+void* as_value(MPI_Aint v) { return reinterpret_cast<void*>(v); }
+
+}  // namespace
+
+extern "C" {
+
+void mpi_comm_create_keyval_(CopyAint copy, DeleteAint remove, MPI_Fint* keyval, const MPI_Aint* extra,
+                             MPI_Fint* ierror) {
+    Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
+    *ierror = MPI_Comm_create_keyval(comm_copy, comm_delete, keyval, k);
+}
+
+void mpi_keyval_create_(CopyInt copy, DeleteInt remove, MPI_Fint* keyval, const MPI_Fint* extra, MPI_Fint* ierror) {
+    Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, true});
+    *ierror = MPI_Comm_create_keyval(comm_copy, comm_delete, keyval, k);
+}
+
+void mpi_type_create_keyval_(CopyAint copy, DeleteAint remove, MPI_Fint* keyval, const MPI_Aint* extra,
+                             MPI_Fint* ierror) {
+    Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
+    *ierror = MPI_Type_create_keyval(type_copy, type_delete, keyval, k);
+}
+
+void mpi_comm_set_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierror) {
+    *ierror = MPI_Comm_set_attr(comm_f2c(*comm), *keyval, as_value(*value));
+}
+
+void mpi_attr_put_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Fint* value, MPI_Fint* ierror) {
+    *ierror = MPI_Comm_set_attr(comm_f2c(*comm), *keyval, as_value(*value));
+}
+
+void mpi_type_set_attr_(const MPI_Fint* type, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierror) {
+    *ierror = MPI_Type_set_attr(type_f2c(*type), *keyval, as_value(*value));
+}
+
+void mpi_type_get_attr_(const MPI_Fint* type, const MPI_Fint* keyval, MPI_Aint* value, MPI_Fint* flag,
+                        MPI_Fint* ierror) {
+    void* c = nullptr;
+    int found = 0;
+    *ierror = MPI_Type_get_attr(type_f2c(*type), *keyval, &c, &found);
+    *flag = logical(found);
+    if (*ierror == MPI_SUCCESS && found) *value = reinterpret_cast<MPI_Aint>(c);
+}
+
+}  // extern "C"
+
+XSIM_FORTRAN_ALIASES(comm_create_keyval, COMM_CREATE_KEYVAL)
+XSIM_FORTRAN_ALIASES(keyval_create, KEYVAL_CREATE)
+XSIM_FORTRAN_ALIASES(type_create_keyval, TYPE_CREATE_KEYVAL)
+XSIM_FORTRAN_ALIASES(comm_set_attr, COMM_SET_ATTR)
+XSIM_FORTRAN_ALIASES(attr_put, ATTR_PUT)
+XSIM_FORTRAN_ALIASES(type_set_attr, TYPE_SET_ATTR)
+XSIM_FORTRAN_ALIASES(type_get_attr, TYPE_GET_ATTR)
