@@ -1,5 +1,5 @@
 // User callbacks written in Fortran: reduction functions (MPI_OP_CREATE) and error
-// handlers (MPI_COMM_CREATE_ERRHANDLER). The C side calls a C function with C handles; a
+// handlers (MPI_COMM_CREATE_ERRHANDLER, MPI-1 MPI_ERRHANDLER_CREATE). The C side calls a C function with C handles; a
 // Fortran one wants INTEGER handles by reference. Each distinct Fortran function gets a
 // slot with its own C trampoline that converts the handles and calls it; the same function
 // registered again (by every simulated rank, typically) reuses its slot.
@@ -93,7 +93,13 @@ void mpi_comm_create_errhandler_(FortranErrhandler function, MPI_Fint* errhandle
     *errhandler = errhandler_c2f(c);
 }
 
+// The MPI-1 name of the same call.
+void mpi_errhandler_create_(FortranErrhandler function, MPI_Fint* errhandler, MPI_Fint* ierror) {
+    mpi_comm_create_errhandler_(function, errhandler, ierror);
+}
+
 }  // extern "C"
 
 XSIM_FORTRAN_ALIASES(op_create, OP_CREATE)
+XSIM_FORTRAN_ALIASES(errhandler_create, ERRHANDLER_CREATE)
 XSIM_FORTRAN_ALIASES(comm_create_errhandler, COMM_CREATE_ERRHANDLER)

@@ -17,7 +17,7 @@ import sys
 HAND_WRITTEN = {
     "wtime", "wtick", "f_sync_reg", "waitall", "waitany", "waitsome", "testall", "testany", "testsome",
     "alltoallw", "ialltoallw", "neighbor_alltoallw", "ineighbor_alltoallw",
-    "op_create", "comm_create_errhandler", "buffer_detach", "comm_get_attr", "attr_get",
+    "op_create", "comm_create_errhandler", "errhandler_create", "buffer_detach", "comm_get_attr", "attr_get",
     "type_get_contents", "comm_create_keyval", "keyval_create", "type_create_keyval", "comm_set_attr",
     "attr_put", "type_set_attr", "type_get_attr",
 }
