@@ -1,5 +1,6 @@
 ! Collectives through include 'mpif.h' (free form): bcast, reduce, allreduce (also in
-! place), gather, alltoall, scan, and a reduction with a Fortran MPI_OP_CREATE function.
+! place), gather, alltoall, scan, a reduction with a Fortran MPI_OP_CREATE function, and
+! nonblocking ones completed by MPI_TESTALL, MPI_WAITSOME and MPI_TESTANY.
 ! Every value is checked against its closed form.
 subroutine fail(what, rank)
   implicit none
@@ -28,7 +29,8 @@ program collectives
   include 'mpif.h'
   external plus_one
   integer :: rank, n, ierr, i, j, op, expect
-  integer :: params(3), total, ranksum
+  integer :: params(3), total, ranksum, requests(2), outcount, indices(2), idx, sums(2)
+  logical :: done
   double precision :: x, xmax
   integer, allocatable :: gathered(:), sendbuf(:), recvbuf(:)
   double precision :: t
@@ -80,6 +82,32 @@ program collectives
   if (rank == 0 .and. total /= expect) call fail('user op', rank)
   call MPI_OP_FREE(op, ierr)
   if (op /= MPI_OP_NULL) call fail('op_free', rank)
+
+  ! Two nonblocking collectives at once, polled until both are done.
+  params = 0
+  if (rank == n - 1) params = (/ 5, 6, 7 /)
+  call MPI_IBCAST(params, 3, MPI_INTEGER, n - 1, MPI_COMM_WORLD, requests(1), ierr)
+  call MPI_IALLREDUCE(rank, sums(1), 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, requests(2), ierr)
+  done = .false.
+  do while (.not. done)
+    call MPI_TESTALL(2, requests, done, MPI_STATUSES_IGNORE, ierr)
+  end do
+  if (any(params /= (/ 5, 6, 7 /)) .or. sums(1) /= n * (n - 1) / 2) call fail('ibcast/iallreduce', rank)
+  if (any(requests /= MPI_REQUEST_NULL)) call fail('testall requests', rank)
+
+  call MPI_IALLREDUCE(1, sums(1), 1, MPI_INTEGER, MPI_SUM, MPI_COMM_WORLD, requests(1), ierr)
+  call MPI_IBARRIER(MPI_COMM_WORLD, requests(2), ierr)
+  total = 0
+  do while (total < 2)
+    call MPI_WAITSOME(2, requests, outcount, indices, MPI_STATUSES_IGNORE, ierr)
+    if (outcount < 1 .or. any(indices(1:outcount) < 1) .or. any(indices(1:outcount) > 2)) &
+      call fail('waitsome indices', rank)
+    total = total + outcount
+  end do
+  call MPI_WAITSOME(2, requests, outcount, indices, MPI_STATUSES_IGNORE, ierr)
+  if (outcount /= MPI_UNDEFINED .or. sums(1) /= n) call fail('waitsome', rank)
+  call MPI_TESTANY(2, requests, idx, done, MPI_STATUS_IGNORE, ierr)
+  if (.not. done .or. idx /= MPI_UNDEFINED) call fail('testany on null requests', rank)
 
   call MPI_BARRIER(MPI_COMM_WORLD, ierr)
   t = MPI_WTIME()
