@@ -1,7 +1,9 @@
 // Fortran INTEGER handles of xsim's own objects (communicators, groups, requests, error
 // handlers), and the C API's MPI_*_f2c / MPI_*_c2f for every kind of handle. One table per
 // kind and real process, shared by its simulated ranks: an object keeps one number while
-// it lives, numbers of freed objects are reused, lookups are O(1) both ways.
+// it lives, numbers of freed objects are reused, lookups are O(1) both ways. Several ranks
+// may hold the same object (MPI_COMM_GROUP of one communicator gives every member the same
+// shared group), so a number counts the handles given out and goes when the last is freed.
 #include <mpi.h>
 
 #include <cstdint>
@@ -23,7 +25,7 @@ template <class Handle>
 class HandleTable {
 public:
     // predefined[i] is the object Open MPI's mpif.h calls i.
-    HandleTable(std::initializer_list<Handle> predefined) : slots_(predefined) {
+    HandleTable(std::initializer_list<Handle> predefined) : slots_(predefined), uses_(slots_.size(), 0) {
         for (std::size_t i = 0; i < slots_.size(); ++i) numbers_.emplace(slots_[i], static_cast<MPI_Fint>(i));
         predefined_ = static_cast<MPI_Fint>(slots_.size());
     }
@@ -34,26 +36,32 @@ public:
         return reinterpret_cast<Handle>(const_cast<unsigned char*>(g_no_object));
     }
 
+    // The number of `c`, given out once more.
     MPI_Fint c2f(Handle c) {
         if (reinterpret_cast<const void*>(c) == g_no_object) return -1;
-        if (auto it = numbers_.find(c); it != numbers_.end()) return it->second;
         MPI_Fint f;
-        if (!free_.empty()) {
+        if (auto it = numbers_.find(c); it != numbers_.end()) {
+            f = it->second;
+        } else if (!free_.empty()) {
             f = free_.back();
             free_.pop_back();
             slots_[static_cast<std::size_t>(f)] = c;
+            numbers_.emplace(c, f);
         } else {
             f = static_cast<MPI_Fint>(slots_.size());
             slots_.push_back(c);
+            uses_.resize(slots_.size(), 0);
+            numbers_.emplace(c, f);
         }
-        numbers_.emplace(c, f);
+        if (f >= predefined_) ++uses_[static_cast<std::size_t>(f)];
         return f;
     }
 
     MPI_Fint update(MPI_Fint before, Handle now) {
         const Handle was = f2c(before);
         if (was == now) return before;
-        if (before >= predefined_ && reinterpret_cast<const void*>(was) != g_no_object) {
+        if (before >= predefined_ && reinterpret_cast<const void*>(was) != g_no_object &&
+            uses_[static_cast<std::size_t>(before)] > 0 && --uses_[static_cast<std::size_t>(before)] == 0) {
             numbers_.erase(was);
             slots_[static_cast<std::size_t>(before)] = free_mark();
             free_.push_back(before);
@@ -65,6 +73,7 @@ private:
     static Handle free_mark() { return reinterpret_cast<Handle>(const_cast<unsigned char*>(g_no_object + 1)); }
 
     std::vector<Handle> slots_;
+    std::vector<std::uint32_t> uses_;  // handles given out per number (not for predefined ones)
     std::vector<MPI_Fint> free_;
     std::unordered_map<Handle, MPI_Fint> numbers_;
     MPI_Fint predefined_ = 0;
