@@ -23,11 +23,15 @@
 #   --stages LIST   any of "build native xsim large" (default: all four)
 #   --timeout S     limit of every build step and run (default 300)
 #   --npb-kernels L NPB kernels to build and run (default "is ep cg mg ft lu")
+#   --npb-class C   NPB class of the large-scale runs (default A; the same-scale runs use S)
+#   --hpcg-ranks N  simulated ranks of HPCG's large run (default 128: every rank computes a
+#                   16^3 block for real, about a second of CPU each)
 #
 # What each run does (commands as a user types them; -np = real processes):
 #   native  mpirun --oversubscribe -np P ./app ARGS
 #   xsim    mpirun --oversubscribe -np P ./app.xsim ARGS -xsim-report R.json  (P ranks: same scale)
 #   large   mpirun --oversubscribe -np LP ./app.xsim ARGS -xsim-np N -xsim-report R.json
+#           (OSU and IMB, which time MPI calls only, add -xsim-compute none)
 # The relinked binary is the same object files linked with
 #   -L$BUILD/libxsim -Wl,-rpath,$BUILD/libxsim -lxsim
 # Output: a markdown table on stdout: code | case | run | ranks | P | exit | verified | answer
@@ -47,6 +51,8 @@ large_procs=2
 stages="build native xsim large"
 timeout_s=300
 npb_kernels="is ep cg mg ft lu"
+npb_class=A
+hpcg_ranks=128
 codes=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -57,6 +63,8 @@ while [ $# -gt 0 ]; do
         --stages) stages=$2; shift 2 ;;
         --timeout) timeout_s=$2; shift 2 ;;
         --npb-kernels) npb_kernels=$2; shift 2 ;;
+        --npb-class) npb_class=$2; shift 2 ;;
+        --hpcg-ranks) hpcg_ranks=$2; shift 2 ;;
         -h|--help) sed -n '2,42p' "$0"; exit 0 ;;
         *=*) codes+=("$1"); shift ;;
         *) die "unknown argument '$1' (see --help)" ;;
@@ -78,6 +86,9 @@ fresh_copy() {
     [ -d "$1" ] || die "source directory '$1' does not exist"
     rm -rf "$2"; mkdir -p "$2"; cp -a "$1/." "$2/"
 }
+# clean DIR TARGET: the code's own clean target, so a tree the user already built is rebuilt
+# (a stale binary would otherwise be "up to date" and never relinked)
+clean() { make -C "$1" "$2" >/dev/null 2>&1 || true; }
 # step LOG CMD...: one build step, bounded, output into LOG; dies naming LOG on failure.
 step() {
     local log=$1; shift
@@ -90,6 +101,7 @@ build_npb() { # SRC
     local d
     for d in native xsim; do
         fresh_copy "$1" "$work/npb/$d"
+        clean "$work/npb/$d" clean; rm -f "$work/npb/$d"/bin/*.x
         cp "$work/npb/$d/config/make.def.template" "$work/npb/$d/config/make.def"
         # gfortran >= 10 rejects NPB's untyped MPI buffers without this flag (NPB's own advice)
         sed -i -E 's/^(FFLAGS[[:space:]]*=.*)$/\1 -fallow-argument-mismatch/' "$work/npb/$d/config/make.def"
@@ -100,7 +112,7 @@ build_npb() { # SRC
     local k c
     for d in native xsim; do
         for k in $npb_kernels; do
-            for c in S B; do step "$logs/build_npb_$d.log" make -C "$work/npb/$d" "$k" CLASS=$c; done
+            for c in S "$npb_class"; do step "$logs/build_npb_$d.log" make -C "$work/npb/$d" "$k" CLASS=$c; done
         done
     done
 }
@@ -118,6 +130,7 @@ build_hpcg() {
 build_lulesh() {
     local d="$work/lulesh"
     fresh_copy "$1" "$d"
+    clean "$d" clean
     # README: MPI on, OpenMP off (WITH_OPENMP=Off); the Makefile's mpig++ is Open MPI's mpicxx here
     step "$logs/build_lulesh.log" make -C "$d" -j2 MPICXX="mpicxx -DUSE_MPI=1" CXXFLAGS="-O3 -I. -Wall" LDFLAGS="-O3"
     (cd "$d" && step "$logs/build_lulesh.log" mpicxx -O3 lulesh.o lulesh-comm.o lulesh-viz.o lulesh-util.o \
@@ -127,6 +140,7 @@ build_lulesh() {
 build_minimd() {
     local d="$work/minimd"
     fresh_copy "$1" "$d"
+    clean "$d/ref" clean_openmpi
     step "$logs/build_minimd.log" make -C "$d/ref" openmpi -j2
     # shellcheck disable=SC2046
     (cd "$d/ref/Obj_openmpi" && step "$logs/build_minimd.log" mpicxx -O3 -fopenmp -mavx $(ls ./*.o) \
@@ -147,6 +161,7 @@ build_osu() {
 build_imb() {
     local d="$work/imb"
     fresh_copy "$1" "$d"
+    clean "$d" clean; rm -f "$d"/IMB-MPI1*
     # IMB builds with -Werror, which Open MPI 4.1's C++ binding header fails; skip that header
     step "$logs/build_imb.log" make -C "$d" IMB-MPI1 CC=mpicc CXX="mpicxx -DOMPI_SKIP_MPICXX=1"
     local link
@@ -191,7 +206,8 @@ run_one() {
     [ -f "$json" ] && sim=$(sed -n 's/.*"simulated_time_s": *\([0-9.eE+-]*\).*/\1/p' "$json" | head -n1)
     local why=""
     if [ "$rc" != 0 ]; then
-        why=$( { grep -m1 -E '^xsim:|error|Error|ERROR' "$out" || tail -n1 "$out"; } | cut -c1-100 | tr '|' '/')
+        why=$( { grep -m1 '^xsim:' "$out" || grep -m1 -iE 'more than once|ERROR:|error|fault' "$out" ||
+            tail -n1 "$out"; } | cut -c1-100 | tr '|' '/')
         why=" ($why)"
     fi
     echo "| $code | $case | $run | $ranks | $procs | $rc$why | $ok | $same | $rep | ${sim:--} | $wall |"
@@ -208,7 +224,7 @@ run_npb() {
             has_stage native && run_one npb "$k.S" native $np $np "$work/npb/native/bin" "$ver" "$NPB_ANSWER" "$rep" -- "./$k.S.x"
             has_stage xsim && run_one npb "$k.S" xsim $np $np "$work/npb/xsim/bin" "$ver" "$NPB_ANSWER" "$rep" -- "./$k.S.x"
         done
-        ranks=$large; cls=B
+        ranks=$large; cls=$npb_class
         [ "$k" = is ] && [ "$ranks" -gt 1024 ] && ranks=1024   # IS: "largest verified number is 1024"
         has_stage large && run_one npb "$k.$cls" large "$ranks" "$large_procs" "$work/npb/xsim/bin" "$ver" "$NPB_ANSWER" "$rep" -- "./$k.$cls.x"
     done
@@ -227,14 +243,14 @@ run_hpcg() {
     done
     if has_stage large; then
         rm -f "$work/hpcg/xsim/bin/"HPCG-Benchmark*.txt
-        run_one hpcg "16^3" large "$large" "$large_procs" "$work/hpcg/xsim/bin" "" "" "true" -- ./xhpcg "${HPCG_ARGS[@]}"
-        hpcg_summary "$work/hpcg/xsim/bin" large "$large"
+        run_one hpcg "16^3" large "$hpcg_ranks" "$large_procs" "$work/hpcg/xsim/bin" "" "" "true" -- ./xhpcg "${HPCG_ARGS[@]}"
+        hpcg_summary "$work/hpcg/xsim/bin" large "$hpcg_ranks"
     fi
     return 0
 }
 # hpcg_summary DIR RUN RANKS: one row from HPCG's report file (VALID, residual, total time)
 hpcg_summary() {
-    local f; f=$(ls "$1"/HPCG-Benchmark*.txt 2>/dev/null | head -n1)
+    local f; f=$(find "$1" -maxdepth 1 -name 'HPCG-Benchmark*.txt' | head -n1)
     if [ -z "$f" ]; then echo "| hpcg | 16^3 report | $2 | $3 | | | no | - | - | - | |"; return; fi
     local valid=no; grep -q "HPCG result is VALID" "$f" && valid=yes
     local res t; res=$(sed -n 's/^Reproducibility Information::Scaled residual mean=//p' "$f")
@@ -278,7 +294,9 @@ run_osu() {
         run_one osu latency "$d" 2 2 "$work/osu/$d/mpi/pt2pt" "" "" "$rep" -- ./osu_latency -x 10 -i 100
         run_one osu allreduce "$d" 4 4 "$work/osu/$d/mpi/collective" "" "" "$rep" -- ./osu_allreduce -m 4096 -x 10 -i 100
     done
-    has_stage large && run_one osu allreduce large "$large" "$large_procs" "$work/osu/xsim/mpi/collective" "" "" "$rep" -- ./osu_allreduce -m 4096 -x 10 -i 100
+    # timing benchmarks: -xsim-compute none at scale, or the host's preemptions, charged to
+    # whichever rank was running, reach every rank through each collective (README)
+    has_stage large && run_one osu allreduce large "$large" "$large_procs" "$work/osu/xsim/mpi/collective" "" "" "$rep" -- ./osu_allreduce -m 4096 -x 10 -i 100 -xsim-compute none
     return 0
 }
 
@@ -286,7 +304,7 @@ run_imb() {
     local rep="awk '\$1 ~ /^[0-9]+\$/ && NF==5 {v=\$5} END {print v}'"
     has_stage native && run_one imb "PingPong,Allreduce,Barrier" native 2 2 "$work/imb" "" "" "$rep" -- ./IMB-MPI1 PingPong Allreduce Barrier -msglog 0:12 -iter 100 -npmin 2
     has_stage xsim && run_one imb "PingPong,Allreduce,Barrier" xsim 2 2 "$work/imb" "" "" "$rep" -- ./IMB-MPI1.xsim PingPong Allreduce Barrier -msglog 0:12 -iter 100 -npmin 2
-    has_stage large && run_one imb "Allreduce,Barrier" large "$large" "$large_procs" "$work/imb" "" "" "$rep" -- ./IMB-MPI1.xsim Allreduce Barrier -msglog 0:12 -iter 100 -npmin "$large"
+    has_stage large && run_one imb "Allreduce,Barrier" large "$large" "$large_procs" "$work/imb" "" "" "$rep" -- ./IMB-MPI1.xsim Allreduce Barrier -msglog 0:12 -iter 100 -npmin "$large" -xsim-compute none
     return 0
 }
 
