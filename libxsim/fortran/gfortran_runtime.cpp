@@ -1,0 +1,16 @@
+// Where gfortran's own runtime meets xsim. A Fortran main (run once per simulated rank)
+// first calls libgfortran's _gfortran_set_options, which with -fbacktrace (gfortran's
+// default) installs its own SIGSEGV and SIGBUS handlers: a rank overflowing its stack
+// would then die with a bare segmentation fault. xsim puts its fault handler (which names
+// the rank and the stack size) back right after.
+#include <dlfcn.h>
+
+#include "libxsim/engine.hpp"
+#include "libxsim/stack_guard.hpp"
+
+extern "C" void _gfortran_set_options(int count, const int options[]) {
+    using Real = void (*)(int, const int[]);
+    static const Real real = reinterpret_cast<Real>(dlsym(RTLD_NEXT, "_gfortran_set_options"));
+    if (real) real(count, options);
+    if (xsim::g_engine) xsim::install_fault_handler();
+}
