@@ -5,6 +5,7 @@
 #include "libxsim/completion.hpp"
 #include "libxsim/datatype.hpp"
 #include "libxsim/payload.hpp"
+#include "libxsim/runtime/rank_buffer.hpp"
 
 namespace xsim::p2p {
 namespace {
@@ -54,10 +55,9 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
         engine.emit(cts);
         return;
     }
-    // A null receive buffer was accepted because data of its size would not move; a shorter
-    // message that carries data has nowhere to go, which is what MPI would do with no buffer.
-    if (m->has_payload && r->buf)
-        unpack_data(m->payload, r->status_bytes, r->buf, r->count, r->type);
+    if (m->has_payload && r->carries_data)
+        unpack_data(m->payload, r->status_bytes, runtime::rank_buffer(engine, receiver, r->buf, r->count, r->type),
+                    r->count, r->type);
     if (m->send_request != 0) {  // a synchronous eager send waits for this acknowledgement
         Message* ack = make_event(engine, receiver, MessageKind::ClearToSend, m->src,
                                   when + latency(engine, receiver.world, m->src));
@@ -108,10 +108,14 @@ void arrive_clear_to_send(Engine& engine, Message* cts) {
             // Same process: straight into the receive buffer, which nobody may touch until
             // the receive completes (after this data event).
             auto* r = reinterpret_cast<Request*>(cts->recv_request);
-            if (r->buf) copy_data(s->buf, s->count, s->type, r->status_bytes, r->buf, r->count, r->type);
+            if (r->carries_data)
+                copy_data(runtime::rank_buffer(engine, sender, s->buf, s->count, s->type), s->count, s->type,
+                          r->status_bytes, runtime::rank_buffer(engine, *r->owner, r->buf, r->count, r->type),
+                          r->count, r->type);
         } else {
             acquire_payload(data);
-            pack_data(s->buf, s->count, s->type, data->payload, data->bytes);
+            pack_data(runtime::rank_buffer(engine, sender, s->buf, s->count, s->type), s->count, s->type,
+                      data->payload, data->bytes);
         }
     }
     engine.free_message(cts);
@@ -123,7 +127,9 @@ void arrive_data(Engine& engine, Message* data) {
     auto* r = reinterpret_cast<Request*>(data->recv_request);
     Rank& receiver = *r->owner;
     const SimTime done = receive_on_nic(engine, receiver, *data);
-    if (data->has_payload && r->buf) unpack_data(data->payload, r->status_bytes, r->buf, r->count, r->type);
+    if (data->has_payload && r->carries_data)
+        unpack_data(data->payload, r->status_bytes, runtime::rank_buffer(engine, receiver, r->buf, r->count, r->type),
+                    r->count, r->type);
     engine.free_message(data);
     decide(engine, r, done);
 }
@@ -154,6 +160,7 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     r->kind = kind;
     r->owner = &me;
     engine.attach_comm(r, comm);
+    r->carries_data = data.carry != Carry::Never;  // a send decides again in start_send
     r->buf = const_cast<void*>(data.buf);
     r->count = data.count;
     r->type = data.type;
@@ -189,7 +196,8 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
         if (s->carries_data) {
             m->bytes = data.bytes;
             acquire_payload(m);
-            pack_data(data.buf, data.count, data.type, m->payload, data.bytes);
+            pack_data(runtime::rank_buffer(engine, me, data.buf, data.count, data.type), data.count, data.type,
+                      m->payload, data.bytes);
         }
     } else {
         // The request-to-send queues behind earlier sends on the NIC like any message, so a

@@ -17,7 +17,8 @@ namespace xsim::p2p {
 // Whether a send moves its data (-xsim-payload, payload_policy.hpp): BySize lets the
 // policy decide by the message's size (user point-to-point); a collective call decides
 // for all its ranks (colls/call_payload.hpp) and says Always or Never. xsim's own data
-// (communicator construction) is Always.
+// (communicator construction) is Always. A receive says Never when its buffer is null
+// (accepted because data of its size does not move): a shorter message's data is dropped.
 enum class Carry : std::uint8_t { BySize, Always, Never };
 
 struct Buffer {

@@ -30,7 +30,8 @@ struct Request {
     bool cancelled = false;
     bool in_wait = false;       // part of the owner's current blocking wait set
     bool synchronous = false;   // MPI_Ssend / MPI_Issend
-    bool carries_data = false;  // send: moves its data (-xsim-payload, decided when it starts)
+    bool carries_data = false;  // send: moves its data (-xsim-payload, decided when it starts);
+                                // receive: its buffer takes data (false: null, see p2p::Carry)
     bool holds_comm = false;    // holds a reference to `comm` (Engine::attach_comm)
     bool buffered = false;      // persistent MPI_Bsend_init: each start is a buffered send
     bool holds_type = false;    // retains its derived datatype (released when freed)

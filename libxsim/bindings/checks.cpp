@@ -29,8 +29,11 @@ int buffer(CallScope& s, const Comm* c, const void* buf, int count, MPI_Datatype
     // A null buffer is fine where data of its size never moves (-xsim-payload), and as
     // MPI_BOTTOM with a derived type of absolute addresses (its data does not start at 0).
     const bool bottom = !layout.predefined && layout.true_lb != 0;
-    if (!buf && out->bytes > 0 && !bottom && s.engine.options().payload.carries(out->bytes))
-        return s.fail(c, MPI_ERR_BUFFER, "null buffer for " + std::to_string(out->bytes) + " bytes");
+    if (!buf && out->bytes > 0 && !bottom) {
+        if (s.engine.options().payload.carries(out->bytes))
+            return s.fail(c, MPI_ERR_BUFFER, "null buffer for " + std::to_string(out->bytes) + " bytes");
+        out->carry = p2p::Carry::Never;  // nowhere to put data, should a shorter message bring some
+    }
     return MPI_SUCCESS;
 }
 
