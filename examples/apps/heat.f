@@ -12,7 +12,7 @@ C     decomposition, so the final grid is bitwise the same on any number of rank
 C     RESULT lines marked "exact" (a weighted checksum of the bits, the maximum, the centre
 C     value) must match exactly; sums over ranks (heat, residual) carry a tolerance.
 C
-C     usage: heat [NX [NY [NITER [NCHECK]]]]   (defaults 64 64 500 50)
+C     usage: heat [NX [NY [NITER [NCHECK]]]]   (defaults 40 40 500 50)
 C
       IMPLICIT NONE
       INCLUDE 'mpif.h'
@@ -71,8 +71,8 @@ C
       CHARACTER*32 ARG
 C
       IF (MYID .EQ. 0) THEN
-         IPAR(1) = 64
-         IPAR(2) = 64
+         IPAR(1) = 40
+         IPAR(2) = 40
          IPAR(3) = 500
          IPAR(4) = 50
          IPAR(5) = 0
