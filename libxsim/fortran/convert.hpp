@@ -11,8 +11,8 @@
 namespace xsim::fortran {
 
 // INTEGER handles. Communicators, groups, requests and error handlers are xsim's objects,
-// numbered by xsim's own tables (MPI_COMM_WORLD = 0, ... as in Open MPI's mpif.h; new
-// handles get the lowest free number, the same one for as long as the object lives).
+// numbered by xsim's own tables (MPI_COMM_WORLD = 0, ... as in Open MPI's mpif.h; a new
+// object gets a free number and keeps it for as long as it lives).
 // Datatypes, operations and info objects are the real library's and use its numbering.
 // An INTEGER that names nothing becomes a handle the C binding rejects as invalid.
 MPI_Comm comm_f2c(MPI_Fint f);
