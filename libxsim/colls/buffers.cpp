@@ -98,24 +98,38 @@ void* element(const void* buf, MPI_Datatype type, std::int64_t index) {
     return static_cast<char*>(const_cast<void*>(buf)) + index * extent_of(type);
 }
 
+// A collective's step may run outside its rank's fiber (CollectiveCall::advance): a buffer
+// that is a privatized global is the rank's own copy only with its image loaded.
+void load_owner_image(const void* buf) {
+    if (g_engine && g_engine->privatization().may_hold(buf)) g_engine->privatization().load_for_callback();
+}
+
 void copy_block(bool payload, const Block& from, const Block& to) {
     if (!payload || from.bytes == 0 || from.buf == to.buf) return;
+    load_owner_image(from.buf);
+    load_owner_image(to.buf);
     copy_data(from.buf, from.count, from.type, from.bytes, to.buf, to.count, to.type);
 }
 
 void pack_block(bool payload, const Block& from, char* out) {
-    if (payload) pack_data(from.buf, from.count, from.type, out, from.bytes);
+    if (!payload) return;
+    load_owner_image(from.buf);
+    pack_data(from.buf, from.count, from.type, out, from.bytes);
 }
 
 void unpack_block(bool payload, const char* in, const Block& to) {
-    if (payload) unpack_data(in, to.bytes, to.buf, to.count, to.type);
+    if (!payload) return;
+    load_owner_image(to.buf);
+    unpack_data(in, to.bytes, to.buf, to.count, to.type);
 }
 
 void combine(bool payload, const void* in, void* inout, int count, MPI_Datatype type, MPI_Op op) {
     if (!payload || count == 0) return;
     // A user-defined operation is application code: it sees its rank's globals, also when
     // it runs as a message arrives, outside the rank's fiber (see CollectiveCall::advance).
-    if (g_engine && !is_predefined_op(op)) g_engine->privatization().load_for_callback();
+    if (g_engine && (!is_predefined_op(op) || g_engine->privatization().may_hold(in) ||
+                     g_engine->privatization().may_hold(inout)))
+        g_engine->privatization().load_for_callback();
     PMPI_Reduce_local(in, inout, count, type, op);
 }
 

@@ -275,7 +275,27 @@ std::string Privatization::start(std::vector<Segment> segments, std::size_t rank
     saved_.assign((ranks + 63) / 64, 0);
     ranks_ = ranks;
     segments_ = std::move(segments);
+    low_ = pieces_.front().live;
+    high_ = pieces_.front().live + pieces_.front().bytes;
+    for (const Piece& q : pieces_) {
+        low_ = std::min<const void*>(low_, q.live);
+        high_ = std::max<const void*>(high_, q.live + q.bytes);
+    }
     return {};
+}
+
+void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {
+    char* c = static_cast<char*>(p);
+    for (const Piece& q : pieces_) {
+        if (c < q.live || c + bytes > q.live + q.bytes) continue;
+        // A rank that never ran gets its slot now, from the start-up image.
+        if (!((saved_[index / 64] >> (index % 64)) & 1)) {
+            for (const Piece& r : pieces_) std::memcpy(slot(index) + r.offset, snapshot_.data() + r.offset, r.bytes);
+            saved_[index / 64] |= std::uint64_t{1} << (index % 64);
+        }
+        return slot(index) + q.offset + (c - q.live);
+    }
+    return p;  // not privatized (or straddling two segments: left as is)
 }
 
 void Privatization::exchange(std::size_t index) {

@@ -73,6 +73,17 @@ public:
     }
     std::size_t loaded() const { return loaded_; }
 
+    // Where rank `index`'s copy of [p, p + bytes) lies now: `p` itself when that rank's image
+    // is loaded or the range is not privatized, else in the rank's slot. xsim moves message
+    // data to and from user buffers while other ranks' images are loaded (a message
+    // arriving in the scheduler); a buffer that is a global must be the owner's copy.
+    void* view(void* p, std::size_t bytes, std::size_t index) {
+        if (index == loaded_ || !may_hold(p)) return p;
+        return view_slow(p, bytes, index);
+    }
+    // Cheap test: whether `p` may lie in a privatized segment.
+    bool may_hold(const void* p) const { return p >= low_ && p < high_; }
+
     // Loaded objects (not system ones) whose globals stay shared, with the reason: for
     // the run report.
     void set_left_shared(std::vector<std::string> objects) { left_shared_ = std::move(objects); }
@@ -112,6 +123,7 @@ private:
         std::size_t offset;  // in a slot and in the snapshot
     };
     void exchange(std::size_t index);
+    void* view_slow(void* p, std::size_t bytes, std::size_t index);
     char* slot(std::size_t index) const { return slots_ + index * slot_bytes_; }
 
     std::vector<Segment> segments_;
@@ -126,6 +138,8 @@ private:
     std::size_t ranks_ = 0;
     std::size_t loaded_ = kNone;
     std::size_t callback_ = kNone;
+    const void* low_ = nullptr;   // the privatized addresses lie in [low_, high_)
+    const void* high_ = nullptr;
 };
 
 }  // namespace xsim::runtime

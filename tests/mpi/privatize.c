@@ -51,6 +51,42 @@ static void check_user_op(xt_t *t)
     if (t->rank % 2 == 1) XT_CHECK(t, op_calls == 0, "leaf rank counted %d operation calls of other ranks", op_calls);
 }
 
+/* Message data moved while other ranks' images are loaded (a message arriving in the
+ * scheduler, a rendezvous copy) must land in, and come from, the owner's copy of a global. */
+#define BIG 20000 /* doubles: above every eager limit, so sent by rendezvous */
+double big_out[BIG], big_in[BIG];
+int small_out[4], small_in[4];
+long long reduced[2];
+
+static void check_global_buffers(xt_t *t)
+{
+    const int next = (t->rank + 1) % t->size, prev = (t->rank + t->size - 1) % t->size;
+    MPI_Request req[2];
+    long long mine[2];
+    int i;
+    for (i = 0; i < BIG; ++i) big_out[i] = t->rank + i * 1e-6;
+    for (i = 0; i < 4; ++i) small_out[i] = 100 * t->rank + i;
+    MPI_Irecv(big_in, BIG, MPI_DOUBLE, prev, 7, MPI_COMM_WORLD, &req[0]);
+    MPI_Irecv(small_in, 4, MPI_INT, prev, 8, MPI_COMM_WORLD, &req[1]);
+    MPI_Barrier(MPI_COMM_WORLD); /* every receive is posted: arrivals find them */
+    MPI_Send(big_out, BIG, MPI_DOUBLE, next, 7, MPI_COMM_WORLD);
+    MPI_Send(small_out, 4, MPI_INT, next, 8, MPI_COMM_WORLD);
+    MPI_Waitall(2, req, MPI_STATUSES_IGNORE);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (i = 0; i < BIG; i += 997)
+        XT_CHECK(t, big_in[i] == prev + i * 1e-6, "big_in[%d] is %g, expected %g (from rank %d)", i, big_in[i],
+                 prev + i * 1e-6, prev);
+    for (i = 0; i < 4; ++i)
+        XT_CHECK(t, small_in[i] == 100 * prev + i, "small_in[%d] is %d, expected %d", i, small_in[i], 100 * prev + i);
+    mine[0] = t->rank;
+    mine[1] = 1;
+    reduced[0] = mine[0];
+    reduced[1] = mine[1];
+    MPI_Allreduce(MPI_IN_PLACE, reduced, 2, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    XT_CHECK(t, reduced[0] == (long long)t->size * (t->size - 1) / 2 && reduced[1] == t->size,
+             "allreduce in a global gave %lld %lld", reduced[0], reduced[1]);
+}
+
 int main(int argc, char **argv)
 {
     xt_t xt, *t = &xt;
@@ -77,5 +113,6 @@ int main(int argc, char **argv)
         XT_CHECK(t, initialised[i] == 1000 * t->rank + i, "initialised[%d] is %d, expected %d", i, initialised[i],
                  1000 * t->rank + i);
     check_user_op(t);
+    check_global_buffers(t);
     return xt_finish(t, NULL);
 }
