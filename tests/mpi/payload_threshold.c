@@ -11,7 +11,8 @@
  *            of HALO doubles (bulk);
  *   halo     ITERS exchanges of HALO doubles with both neighbours on a periodic ring
  *            (Isend/Irecv/Waitall, then MPI_Sendrecv), from malloc'ed buffers;
- *   final    MPI_Allreduce of an int after the bulk traffic.
+ *   final    MPI_Allreduce of an int after the bulk traffic, and a short message into a
+ *            receive with room for 64 KiB (a null buffer in "dropped" mode).
  * Small data is always checked exactly. The bulk data is checked according to the first
  * argument: "checked" (it must have arrived: -xsim-payload on, or a threshold above it),
  * "dropped" (its receive buffers must be untouched: -xsim-payload auto or below HALO x 8
@@ -271,5 +272,20 @@ int main(int argc, char **argv)
     phase_time(&r, "halo");
     MPI_Allreduce(&one, &total, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
     XT_CHECK(&t, total == t.size, "final allreduce: %d, expected %d", total, t.size);
+    {
+        /* A receive with room for bulk data gets a short message: under a threshold its
+         * buffer may be null (the data of its size would not move), and the short message's
+         * data is then dropped rather than written through the null pointer. */
+        char note[8] = "payload", *room = r.bulk == BULK_DROPPED ? NULL : malloc(65536);
+        int count = -1;
+        MPI_Status st;
+        if (r.bulk != BULK_DROPPED && !room) xt_fatal(&t, "out of memory");
+        MPI_Sendrecv(note, 8, MPI_CHAR, (t.rank + 1) % t.size, 50, room, 65536, MPI_CHAR,
+                     (t.rank - 1 + t.size) % t.size, 50, MPI_COMM_WORLD, &st);
+        MPI_Get_count(&st, MPI_CHAR, &count);
+        XT_CHECK(&t, count == 8, "short message into a large receive: count %d", count);
+        XT_CHECK(&t, !room || strcmp(room, "payload") == 0, "short message into a large receive: wrong data");
+        free(room);
+    }
     return xt_finish(&t, NULL);
 }
