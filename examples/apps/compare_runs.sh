@@ -102,14 +102,18 @@ cmp=$(awk -v exact_all="$exact_all" '
         exit bad
     }' "$out/1.results" "$out/2.results")
 cmp_rc=$?
-echo "$cmp" | sed 's/^/compare_runs: /'
+while IFS= read -r line; do echo "compare_runs: $line"; done <<<"$cmp"
 if [[ $cmp_rc != 0 ]]; then
     problems+=("the answers differ")
 fi
 
 if [[ ${#problems[@]} == 0 ]]; then
     echo "compare_runs: OK (${runs[0]##*/} vs ${runs[1]##*/})"
-    [[ ${XSIM_APPS_KEEP:-0} == 1 ]] && echo "compare_runs: outputs kept in $out" || rm -rf "$out"
+    if [[ ${XSIM_APPS_KEEP:-0} == 1 ]]; then
+        echo "compare_runs: outputs kept in $out"
+    else
+        rm -rf "$out"
+    fi
     exit 0
 fi
 for p in "${problems[@]}"; do echo "compare_runs: FAILED: $p"; done
