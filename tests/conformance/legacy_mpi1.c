@@ -4,7 +4,8 @@
  * MPI_Keyval_create / free and MPI_Attr_put / get / delete with MPI-1 callbacks
  * (MPI_DUP_FN, MPI_NULL_COPY_FN, a delete callback that must run), MPI_Errhandler_create /
  * set / get on MPI_COMM_WORLD and a duplicate; known answers on every rank, types used in a
- * ring exchange, and the error classes of bad arguments under MPI_ERRORS_RETURN.
+ * ring exchange (also from and into MPI_BOTTOM with MPI_Address's absolute addresses), and
+ * the error classes of bad arguments under MPI_ERRORS_RETURN.
  * Runs unchanged on an MPI library that still provides these names (Open MPI 4.1). */
 
 /* As with older headers: the removed prototypes, not Open MPI 4.1's compile-time errors. */
@@ -189,6 +190,28 @@ static void datatypes(conf_t* t) {
                               got[i].index[0] == from * 10 + i && got[i].index[1] == -from - i,
                        "record %d from rank %d arrived wrong", i, from);
         MPI_Type_free(&rt);
+        /* Absolute addresses from MPI_Address, sent from and received into MPI_BOTTOM. */
+        {
+            MPI_Datatype out, in;
+            memset(got, 0, sizeof got);
+            MPI_Address(&rec[1].tag, &d[0]);
+            MPI_Address(&rec[1].value, &d[1]);
+            MPI_Address(&rec[1].index, &d[2]);
+            CONF_CALL(t, MPI_Type_struct(3, b, d, ty, &out));
+            MPI_Address(&got[1].tag, &d[0]);
+            MPI_Address(&got[1].value, &d[1]);
+            MPI_Address(&got[1].index, &d[2]);
+            CONF_CALL(t, MPI_Type_struct(3, b, d, ty, &in));
+            CONF_CALL(t, MPI_Type_commit(&out));
+            CONF_CALL(t, MPI_Type_commit(&in));
+            CONF_CALL(t, MPI_Sendrecv(MPI_BOTTOM, 1, out, to, 23, MPI_BOTTOM, 1, in, from, 23, MPI_COMM_WORLD,
+                                      MPI_STATUS_IGNORE));
+            CONF_CHECK(t, got[1].tag == (char)('a' + from % 26) && got[1].value == from + 0.5 &&
+                              got[1].index[0] == from * 10 + 1 && got[1].index[1] == -from - 1 && got[0].tag == 0,
+                       "record sent from and received into MPI_BOTTOM arrived wrong");
+            MPI_Type_free(&out);
+            MPI_Type_free(&in);
+        }
     }
 
     /* Bad arguments. */
