@@ -137,6 +137,7 @@ void Engine::prefetch(const Event& next) const {
     const std::uint32_t index = static_cast<std::uint32_t>(next.key.order >> 32) & 0x7fffffffu;
     const char* top = stacks_.top(index - static_cast<std::uint32_t>(first_));
     prefetch_lines(top - resume_bytes_, resume_bytes_, true);
+    privatization_.prefetch(index - static_cast<std::uint32_t>(first_));  // its globals' slot
 }
 
 // Deeper lookahead for message events, in stages some events apart so that each stage
