@@ -12,6 +12,7 @@
 
 #include <gtest/gtest.h>
 
+#include "libxsim/options.hpp"
 #include "libxsim/runtime/privatization.hpp"
 
 using namespace xsim::runtime;
@@ -117,4 +118,21 @@ TEST(Privatization, EachRankSeesItsOwnImage) {
     EXPECT_EQ(a, 101);
     p.switch_to(0);
     EXPECT_EQ(a, 102);
+}
+
+TEST(PrivatizeOption, ParsedAndCheckedLikeTheOthers) {
+    auto parse = [](std::vector<std::string> words) {
+        std::vector<char*> argv;
+        for (auto& w : words) argv.push_back(w.data());
+        return xsim::parse_command_line(static_cast<int>(argv.size()), argv.data(), nullptr);
+    };
+    EXPECT_EQ(parse({"app"}).options.privatize, xsim::PrivatizeMode::Auto);
+    EXPECT_EQ(parse({"app", "-xsim-privatize", "on"}).options.privatize, xsim::PrivatizeMode::On);
+    EXPECT_EQ(parse({"app", "-xsim-privatize=off"}).options.privatize, xsim::PrivatizeMode::Off);
+    try {
+        parse({"app", "-xsim-privatize", "maybe"});
+        FAIL() << "accepted -xsim-privatize maybe";
+    } catch (const xsim::OptionError& e) {
+        EXPECT_STREQ(e.what(), "-xsim-privatize: expected 'auto', 'on' or 'off', got 'maybe'");
+    }
 }
