@@ -238,14 +238,24 @@ void Engine::enter(Rank& rank, const char* call) {
     }
 }
 
+namespace {
+
+// Out of line, so that the check on every MPI entry keeps a small frame (small stacks).
+[[noreturn, gnu::cold, gnu::noinline]] void report_stack_overflow(Engine& engine, int world, std::size_t stack_bytes,
+                                                                  const char* call) {
+    char how[96], text[400];
+    std::snprintf(how, sizeof how, "detected in %s", call);
+    format_stack_overflow(text, sizeof text, world, stack_bytes, how);
+    engine.abort_run(1, text);
+}
+
+}  // namespace
+
 void Engine::check_stack(Rank& rank, const char* call) {
     const char* depth = static_cast<const char*>(__builtin_frame_address(0));
     const char* bottom = stacks_.usable_bottom(static_cast<std::size_t>(rank.world - first_));
     if (depth >= bottom + stack_safety_margin(stacks_.stack_bytes())) return;
-    char how[96], text[400];
-    std::snprintf(how, sizeof how, "detected in %s", call);
-    format_stack_overflow(text, sizeof text, rank.world, stacks_.stack_bytes(), how);
-    abort_run(1, text);
+    report_stack_overflow(*this, rank.world, stacks_.stack_bytes(), call);
 }
 
 void Engine::leave(Rank& rank) {
