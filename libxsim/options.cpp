@@ -22,7 +22,7 @@ constexpr OptionSpec kOptions[] = {
     {"-xsim-compute", "measured|none",
      "charge the host time ranks spend between MPI calls (measured, scaled by the processor "
      "model) or only modeled time (none: fully reproducible runs)"},
-    {"-xsim-stack", "SIZE", "stack per simulated rank, e.g. 64k, 256k, 1m (default 64k); 2k, 4k, 8k for shallow skeletons at 2^22+ ranks"},
+    {"-xsim-stack", "SIZE", "stack per simulated rank, e.g. 64k, 1m (default), 8m; 2k, 4k, 8k for shallow skeletons at 2^22+ ranks"},
     {"-xsim-report", "FILE.json", "write a JSON run report when the simulation ends"},
     {"-xsim-config", "FILE.toml", "load the simulated machine from a TOML file"},
     {"-xsim-set", "KEY=VALUE", "override one machine key, e.g. network.level.node.latency=2e-6 (repeatable)"},
