@@ -87,8 +87,16 @@ public:
         if (index == loaded_ || !may_hold(p)) return p;
         return view_slow(p, bytes, index);
     }
-    // Cheap test: whether `p` may lie in a privatized segment.
-    bool may_hold(const void* p) const { return p >= low_ && p < high_; }
+    // Whether `p` lies in a privatized segment (the segments can be far apart, e.g. the
+    // program's data and the C library's getopt globals, so the heap and the stacks lie
+    // between them: each one is tested).
+    bool may_hold(const void* p) const {
+        if (p < low_ || p >= high_) return false;
+        const char* c = static_cast<const char*>(p);
+        for (const Piece& q : pieces_)
+            if (c >= q.live && c < q.live + q.bytes) return true;
+        return false;
+    }
 
     // Loaded objects (not system ones) whose globals stay shared, with the reason: for
     // the run report.
