@@ -8,18 +8,6 @@
  * the call, the class and the simulated rank (checked by the test's regular expression). */
 #include "conformance.h"
 
-static int error_class_of(int rc) {
-    int cls = rc;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-    return cls;
-}
-
-#define EXPECT(t, cls, call)                                                                                    \
-    do {                                                                                                        \
-        int got_ = error_class_of(call);                                                                        \
-        if (got_ != (cls)) conf_fail((t), "%s: class %d, expected %s (%d)", #call, got_, #cls, (int)(cls));     \
-    } while (0)
-
 static int fatal_case(const char* which) {
     int rank, size, x[4] = {0, 0, 0, 0};
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
@@ -60,66 +48,66 @@ int main(int argc, char** argv) {
     MPI_Type_contiguous(2, MPI_INT, &uncommitted);
 
     /* Ranks. */
-    EXPECT(&t, MPI_ERR_RANK, MPI_Send(x, 1, MPI_INT, t.size, 0, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_RANK, MPI_Send(x, 1, MPI_INT, -5, 0, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_RANK, MPI_Send(x, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_RANK, MPI_Isend(x, 1, MPI_INT, t.size, 0, MPI_COMM_WORLD, &r));
-    EXPECT(&t, MPI_ERR_RANK, MPI_Recv(x, 1, MPI_INT, t.size, 0, MPI_COMM_WORLD, &s));
-    EXPECT(&t, MPI_ERR_RANK, MPI_Irecv(x, 1, MPI_INT, -7, 0, MPI_COMM_WORLD, &r));
-    EXPECT(&t, MPI_ERR_RANK, MPI_Probe(t.size, 0, MPI_COMM_WORLD, &s));
-    EXPECT(&t, MPI_ERR_RANK, MPI_Iprobe(t.size, 0, MPI_COMM_WORLD, &flag, &s));
-    EXPECT(&t, MPI_ERR_RANK, MPI_Send(x, 1, MPI_INT, 1, 0, MPI_COMM_SELF));
-    EXPECT(&t, MPI_ERR_RANK, MPI_Sendrecv(x, 1, MPI_INT, t.size, 0, y, 1, MPI_INT, from, 0, MPI_COMM_WORLD, &s));
-    EXPECT(&t, MPI_ERR_RANK, MPI_Send_init(x, 1, MPI_INT, t.size, 0, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_RANK, MPI_Send(x, 1, MPI_INT, t.size, 0, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_RANK, MPI_Send(x, 1, MPI_INT, -5, 0, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_RANK, MPI_Send(x, 1, MPI_INT, MPI_ANY_SOURCE, 0, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_RANK, MPI_Isend(x, 1, MPI_INT, t.size, 0, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_RANK, MPI_Recv(x, 1, MPI_INT, t.size, 0, MPI_COMM_WORLD, &s));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_RANK, MPI_Irecv(x, 1, MPI_INT, -7, 0, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_RANK, MPI_Probe(t.size, 0, MPI_COMM_WORLD, &s));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_RANK, MPI_Iprobe(t.size, 0, MPI_COMM_WORLD, &flag, &s));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_RANK, MPI_Send(x, 1, MPI_INT, 1, 0, MPI_COMM_SELF));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_RANK, MPI_Sendrecv(x, 1, MPI_INT, t.size, 0, y, 1, MPI_INT, from, 0, MPI_COMM_WORLD, &s));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_RANK, MPI_Send_init(x, 1, MPI_INT, t.size, 0, MPI_COMM_WORLD, &r));
     /* Tags. */
-    EXPECT(&t, MPI_ERR_TAG, MPI_Send(x, 1, MPI_INT, to, -1, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_TAG, MPI_Send(x, 1, MPI_INT, to, MPI_ANY_TAG, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_TAG, MPI_Irecv(x, 1, MPI_INT, from, -3, MPI_COMM_WORLD, &r));
-    EXPECT(&t, MPI_ERR_TAG, MPI_Iprobe(from, -3, MPI_COMM_WORLD, &flag, &s));
-    EXPECT(&t, MPI_ERR_TAG, MPI_Probe(from, -3, MPI_COMM_WORLD, &s));
-    EXPECT(&t, MPI_ERR_TAG, MPI_Recv_init(x, 1, MPI_INT, from, -3, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TAG, MPI_Send(x, 1, MPI_INT, to, -1, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TAG, MPI_Send(x, 1, MPI_INT, to, MPI_ANY_TAG, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TAG, MPI_Irecv(x, 1, MPI_INT, from, -3, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TAG, MPI_Iprobe(from, -3, MPI_COMM_WORLD, &flag, &s));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TAG, MPI_Probe(from, -3, MPI_COMM_WORLD, &s));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TAG, MPI_Recv_init(x, 1, MPI_INT, from, -3, MPI_COMM_WORLD, &r));
     /* Counts. */
-    EXPECT(&t, MPI_ERR_COUNT, MPI_Send(x, -1, MPI_INT, to, 0, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_COUNT, MPI_Irecv(x, -1, MPI_INT, from, 0, MPI_COMM_WORLD, &r));
-    EXPECT(&t, MPI_ERR_COUNT, MPI_Bcast(x, -1, MPI_INT, 0, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_COUNT, MPI_Allreduce(x, y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_COUNT, MPI_Send(x, -1, MPI_INT, to, 0, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_COUNT, MPI_Irecv(x, -1, MPI_INT, from, 0, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_COUNT, MPI_Bcast(x, -1, MPI_INT, 0, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_COUNT, MPI_Allreduce(x, y, -1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     /* A negative array length: MPI_ERR_COUNT (xsim) or MPI_ERR_ARG (other libraries). */
-    flag = error_class_of(MPI_Waitall(-1, &r, MPI_STATUSES_IGNORE));
+    flag = conf_error_class(MPI_Waitall(-1, &r, MPI_STATUSES_IGNORE));
     CONF_CHECK(&t, flag == MPI_ERR_COUNT || flag == MPI_ERR_ARG, "MPI_Waitall(-1): class %d", flag);
-    flag = error_class_of(MPI_Startall(-1, &r));
+    flag = conf_error_class(MPI_Startall(-1, &r));
     CONF_CHECK(&t, flag == MPI_ERR_COUNT || flag == MPI_ERR_ARG, "MPI_Startall(-1): class %d", flag);
-    { MPI_Datatype never; EXPECT(&t, MPI_ERR_COUNT, MPI_Type_contiguous(-1, MPI_INT, &never)); }
+    { MPI_Datatype never; CONF_EXPECT_CLASS(&t, MPI_ERR_COUNT, MPI_Type_contiguous(-1, MPI_INT, &never)); }
     /* Communicators. */
-    EXPECT(&t, MPI_ERR_COMM, MPI_Send(x, 1, MPI_INT, to, 0, MPI_COMM_NULL));
-    EXPECT(&t, MPI_ERR_COMM, MPI_Irecv(x, 1, MPI_INT, from, 0, MPI_COMM_NULL, &r));
-    EXPECT(&t, MPI_ERR_COMM, MPI_Probe(from, 0, MPI_COMM_NULL, &s));
-    EXPECT(&t, MPI_ERR_COMM, MPI_Iprobe(from, 0, MPI_COMM_NULL, &flag, &s));
-    EXPECT(&t, MPI_ERR_COMM, MPI_Barrier(MPI_COMM_NULL));
-    EXPECT(&t, MPI_ERR_COMM, MPI_Bcast(x, 1, MPI_INT, 0, MPI_COMM_NULL));
-    EXPECT(&t, MPI_ERR_COMM, MPI_Allreduce(x, y, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL));
-    EXPECT(&t, MPI_ERR_COMM, MPI_Bsend_init(x, 1, MPI_INT, to, 0, MPI_COMM_NULL, &r));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_COMM, MPI_Send(x, 1, MPI_INT, to, 0, MPI_COMM_NULL));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_COMM, MPI_Irecv(x, 1, MPI_INT, from, 0, MPI_COMM_NULL, &r));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_COMM, MPI_Probe(from, 0, MPI_COMM_NULL, &s));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_COMM, MPI_Iprobe(from, 0, MPI_COMM_NULL, &flag, &s));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_COMM, MPI_Barrier(MPI_COMM_NULL));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_COMM, MPI_Bcast(x, 1, MPI_INT, 0, MPI_COMM_NULL));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_COMM, MPI_Allreduce(x, y, 1, MPI_INT, MPI_SUM, MPI_COMM_NULL));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_COMM, MPI_Bsend_init(x, 1, MPI_INT, to, 0, MPI_COMM_NULL, &r));
     /* Datatypes: null and uncommitted. */
-    EXPECT(&t, MPI_ERR_TYPE, MPI_Send(x, 1, MPI_DATATYPE_NULL, to, 0, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_TYPE, MPI_Send(x, 1, uncommitted, to, 0, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_TYPE, MPI_Ssend(x, 1, uncommitted, to, 0, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_TYPE, MPI_Recv(x, 1, uncommitted, from, 0, MPI_COMM_WORLD, &s));
-    EXPECT(&t, MPI_ERR_TYPE, MPI_Irecv(x, 1, MPI_DATATYPE_NULL, from, 0, MPI_COMM_WORLD, &r));
-    EXPECT(&t, MPI_ERR_TYPE, MPI_Send_init(x, 1, uncommitted, to, 0, MPI_COMM_WORLD, &r));
-    EXPECT(&t, MPI_ERR_TYPE, MPI_Bcast(x, 1, uncommitted, 0, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_TYPE, MPI_Allreduce(x, y, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_TYPE, MPI_Gather(x, 1, uncommitted, y, 1, MPI_INT, 0, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_TYPE, MPI_Get_count(&s, MPI_DATATYPE_NULL, &flag));
-    EXPECT(&t, MPI_ERR_TYPE, MPI_Type_commit(&(MPI_Datatype){MPI_DATATYPE_NULL}));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TYPE, MPI_Send(x, 1, MPI_DATATYPE_NULL, to, 0, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TYPE, MPI_Send(x, 1, uncommitted, to, 0, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TYPE, MPI_Ssend(x, 1, uncommitted, to, 0, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TYPE, MPI_Recv(x, 1, uncommitted, from, 0, MPI_COMM_WORLD, &s));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TYPE, MPI_Irecv(x, 1, MPI_DATATYPE_NULL, from, 0, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TYPE, MPI_Send_init(x, 1, uncommitted, to, 0, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TYPE, MPI_Bcast(x, 1, uncommitted, 0, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TYPE, MPI_Allreduce(x, y, 1, MPI_DATATYPE_NULL, MPI_SUM, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TYPE, MPI_Gather(x, 1, uncommitted, y, 1, MPI_INT, 0, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TYPE, MPI_Get_count(&s, MPI_DATATYPE_NULL, &flag));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TYPE, MPI_Type_commit(&(MPI_Datatype){MPI_DATATYPE_NULL}));
     /* Operations. */
-    EXPECT(&t, MPI_ERR_OP, MPI_Allreduce(x, y, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_OP, MPI_Reduce(x, y, 1, MPI_INT, MPI_MINLOC, 0, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_OP, MPI_Scan(x, y, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_OP, MPI_Allreduce(x, y, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_OP, MPI_Reduce(x, y, 1, MPI_INT, MPI_MINLOC, 0, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_OP, MPI_Scan(x, y, 1, MPI_INT, MPI_OP_NULL, MPI_COMM_WORLD));
     /* Roots. */
-    EXPECT(&t, MPI_ERR_ROOT, MPI_Bcast(x, 1, MPI_INT, t.size, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_ROOT, MPI_Bcast(x, 1, MPI_INT, -1, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_ROOT, MPI_Reduce(x, y, 1, MPI_INT, MPI_SUM, t.size, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_ROOT, MPI_Gather(x, 1, MPI_INT, y, 1, MPI_INT, -2, MPI_COMM_WORLD));
-    EXPECT(&t, MPI_ERR_ROOT, MPI_Scatter(x, 1, MPI_INT, y, 1, MPI_INT, t.size, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_ROOT, MPI_Bcast(x, 1, MPI_INT, t.size, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_ROOT, MPI_Bcast(x, 1, MPI_INT, -1, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_ROOT, MPI_Reduce(x, y, 1, MPI_INT, MPI_SUM, t.size, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_ROOT, MPI_Gather(x, 1, MPI_INT, y, 1, MPI_INT, -2, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_ROOT, MPI_Scatter(x, 1, MPI_INT, y, 1, MPI_INT, t.size, MPI_COMM_WORLD));
     /* Requests: null where a request is needed, and a handle that is no request. */
     {
         MPI_Request none = MPI_REQUEST_NULL;
@@ -129,29 +117,29 @@ int main(int argc, char** argv) {
         } not_a_request;
         MPI_Request bogus = (MPI_Request)(void*)&not_a_request;
         memset(&not_a_request, 0, sizeof not_a_request);
-        EXPECT(&t, MPI_ERR_REQUEST, MPI_Start(&none));
-        EXPECT(&t, MPI_ERR_REQUEST, MPI_Request_free(&none));
-        EXPECT(&t, MPI_ERR_REQUEST, MPI_Wait(&bogus, &s));
-        EXPECT(&t, MPI_ERR_REQUEST, MPI_Test(&bogus, &flag, &s));
-        EXPECT(&t, MPI_ERR_REQUEST, MPI_Waitall(1, &bogus, MPI_STATUSES_IGNORE));
-        EXPECT(&t, MPI_ERR_REQUEST, MPI_Cancel(&bogus));
-        EXPECT(&t, MPI_SUCCESS, MPI_Wait(&none, &s)); /* a null request is simply complete */
+        CONF_EXPECT_CLASS(&t, MPI_ERR_REQUEST, MPI_Start(&none));
+        CONF_EXPECT_CLASS(&t, MPI_ERR_REQUEST, MPI_Request_free(&none));
+        CONF_EXPECT_CLASS(&t, MPI_ERR_REQUEST, MPI_Wait(&bogus, &s));
+        CONF_EXPECT_CLASS(&t, MPI_ERR_REQUEST, MPI_Test(&bogus, &flag, &s));
+        CONF_EXPECT_CLASS(&t, MPI_ERR_REQUEST, MPI_Waitall(1, &bogus, MPI_STATUSES_IGNORE));
+        CONF_EXPECT_CLASS(&t, MPI_ERR_REQUEST, MPI_Cancel(&bogus));
+        CONF_EXPECT_CLASS(&t, MPI_SUCCESS, MPI_Wait(&none, &s)); /* a null request is simply complete */
     }
     /* Buffers. */
-    EXPECT(&t, MPI_ERR_BUFFER, MPI_Send(NULL, 4, MPI_INT, to, 0, MPI_COMM_WORLD)); /* checked with payloads on */
-    EXPECT(&t, MPI_ERR_BUFFER, MPI_Bsend(x, 1, MPI_INT, to, 0, MPI_COMM_WORLD)); /* none attached */
-    EXPECT(&t, MPI_ERR_BUFFER, MPI_Allreduce(x, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
+    CONF_EXPECT_CLASS(&t, MPI_ERR_BUFFER, MPI_Send(NULL, 4, MPI_INT, to, 0, MPI_COMM_WORLD)); /* checked with payloads on */
+    CONF_EXPECT_CLASS(&t, MPI_ERR_BUFFER, MPI_Bsend(x, 1, MPI_INT, to, 0, MPI_COMM_WORLD)); /* none attached */
+    CONF_EXPECT_CLASS(&t, MPI_ERR_BUFFER, MPI_Allreduce(x, MPI_IN_PLACE, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD));
     /* Truncation, and MPI_ERR_IN_STATUS with the class in the failed request's status. */
     {
         MPI_Request rr[2];
         MPI_Status ss[2];
-        EXPECT(&t, MPI_SUCCESS, MPI_Irecv(y, 1, MPI_INT, from, 40, MPI_COMM_WORLD, &rr[0]));
-        EXPECT(&t, MPI_SUCCESS, MPI_Isend(x, 3, MPI_INT, to, 40, MPI_COMM_WORLD, &rr[1]));
-        EXPECT(&t, MPI_ERR_IN_STATUS, MPI_Waitall(2, rr, ss));
+        CONF_EXPECT_CLASS(&t, MPI_SUCCESS, MPI_Irecv(y, 1, MPI_INT, from, 40, MPI_COMM_WORLD, &rr[0]));
+        CONF_EXPECT_CLASS(&t, MPI_SUCCESS, MPI_Isend(x, 3, MPI_INT, to, 40, MPI_COMM_WORLD, &rr[1]));
+        CONF_EXPECT_CLASS(&t, MPI_ERR_IN_STATUS, MPI_Waitall(2, rr, ss));
         CONF_CHECK(&t, ss[0].MPI_ERROR == MPI_ERR_TRUNCATE, "status of the truncated receive: %d", ss[0].MPI_ERROR);
-        EXPECT(&t, MPI_SUCCESS, MPI_Isend(x, 3, MPI_INT, to, 41, MPI_COMM_WORLD, &rr[1]));
-        EXPECT(&t, MPI_ERR_TRUNCATE, MPI_Recv(y, 2, MPI_INT, from, 41, MPI_COMM_WORLD, &s));
-        EXPECT(&t, MPI_SUCCESS, MPI_Wait(&rr[1], MPI_STATUS_IGNORE));
+        CONF_EXPECT_CLASS(&t, MPI_SUCCESS, MPI_Isend(x, 3, MPI_INT, to, 41, MPI_COMM_WORLD, &rr[1]));
+        CONF_EXPECT_CLASS(&t, MPI_ERR_TRUNCATE, MPI_Recv(y, 2, MPI_INT, from, 41, MPI_COMM_WORLD, &s));
+        CONF_EXPECT_CLASS(&t, MPI_SUCCESS, MPI_Wait(&rr[1], MPI_STATUS_IGNORE));
     }
     /* Error classes and strings; user-defined classes and codes. */
     {

@@ -25,18 +25,6 @@ extern struct ompi_predefined_datatype_t ompi_mpi_lb, ompi_mpi_ub;
 #define MPI_UB ((MPI_Datatype)(void*)&ompi_mpi_ub)
 #endif
 
-static int error_class_of(int rc) {
-    int cls = rc;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-    return cls;
-}
-
-#define EXPECT_CLASS(t, cls, call)                                                                          \
-    do {                                                                                                    \
-        int got_ = error_class_of(call);                                                                    \
-        if (got_ != (cls)) conf_fail((t), "%s: class %d, expected %s (%d)", #call, got_, #cls, (int)(cls)); \
-    } while (0)
-
 /* lb, ub, extent and size of `type` through the MPI-1 calls, against the expected values
  * and MPI_Type_get_extent. */
 static void check_bounds(conf_t* t, const char* what, MPI_Datatype type, MPI_Aint lb, MPI_Aint ub, int size) {
@@ -218,11 +206,11 @@ static void datatypes(conf_t* t) {
     {
         MPI_Aint x = 0;
         MPI_Datatype out;
-        EXPECT_CLASS(t, MPI_ERR_TYPE, MPI_Type_extent(MPI_DATATYPE_NULL, &x));
-        EXPECT_CLASS(t, MPI_ERR_TYPE, MPI_Type_lb(MPI_DATATYPE_NULL, &x));
-        EXPECT_CLASS(t, MPI_ERR_ARG, MPI_Type_ub(MPI_INT, NULL));
-        EXPECT_CLASS(t, MPI_ERR_TYPE, MPI_Type_hvector(2, 1, 8, MPI_DATATYPE_NULL, &out));
-        EXPECT_CLASS(t, MPI_ERR_COUNT, MPI_Type_struct(-1, blocks, displs, types, &out));
+        CONF_EXPECT_CLASS(t, MPI_ERR_TYPE, MPI_Type_extent(MPI_DATATYPE_NULL, &x));
+        CONF_EXPECT_CLASS(t, MPI_ERR_TYPE, MPI_Type_lb(MPI_DATATYPE_NULL, &x));
+        CONF_EXPECT_CLASS(t, MPI_ERR_ARG, MPI_Type_ub(MPI_INT, NULL));
+        CONF_EXPECT_CLASS(t, MPI_ERR_TYPE, MPI_Type_hvector(2, 1, 8, MPI_DATATYPE_NULL, &out));
+        CONF_EXPECT_CLASS(t, MPI_ERR_COUNT, MPI_Type_struct(-1, blocks, displs, types, &out));
     }
 }
 
@@ -282,7 +270,7 @@ static void attributes(conf_t* t) {
     /* A predefined attribute. */
     CONF_CALL(t, MPI_Attr_get(MPI_COMM_WORLD, MPI_TAG_UB, &tag_ub, &flag));
     CONF_CHECK(t, flag == 1 && tag_ub && *tag_ub >= 32767, "MPI_TAG_UB through MPI_Attr_get");
-    EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Attr_put(MPI_COMM_NULL, MPI_TAG_UB, &first));
+    CONF_EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Attr_put(MPI_COMM_NULL, MPI_TAG_UB, &first));
 }
 
 /* The MPI-1 handler: records the error class in the communicator's name. */
@@ -317,8 +305,8 @@ static void errhandlers(conf_t* t) {
     CONF_CHECK(t, h == MPI_ERRORS_RETURN, "setting the duplicate's handler changed MPI_COMM_WORLD's");
     CONF_CALL(t, MPI_Comm_set_name(dup, "untouched"));
     rc = MPI_Send(&x, 1, MPI_INT, t->size + 3, 0, dup); /* invalid rank: the handler runs, then returns */
-    CONF_CHECK(t, error_class_of(rc) == MPI_ERR_RANK, "MPI_Send to an invalid rank on dup: class %d",
-               error_class_of(rc));
+    CONF_CHECK(t, conf_error_class(rc) == MPI_ERR_RANK, "MPI_Send to an invalid rank on dup: class %d",
+               conf_error_class(rc));
     CONF_CALL(t, MPI_Comm_get_name(dup, name, &len));
     {
         char expected[64];
@@ -328,8 +316,8 @@ static void errhandlers(conf_t* t) {
     CONF_CALL(t, MPI_Errhandler_free(&mine));
     CONF_CHECK(t, mine == MPI_ERRHANDLER_NULL, "MPI_Errhandler_free left the handle");
     CONF_CALL(t, MPI_Comm_free(&dup));
-    EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Errhandler_set(MPI_COMM_NULL, MPI_ERRORS_RETURN));
-    EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Errhandler_get(MPI_COMM_NULL, &h));
+    CONF_EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Errhandler_set(MPI_COMM_NULL, MPI_ERRORS_RETURN));
+    CONF_EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Errhandler_get(MPI_COMM_NULL, &h));
 }
 
 int main(int argc, char** argv) {

@@ -11,15 +11,6 @@
  * "short": no long messages (for large runs). */
 #include "conformance.h"
 
-/* Checks of what the standard calls erroneous without naming the outcome run only under
- * xsim, which reports such calls; other libraries may not. */
-static int under_xsim(void) {
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    MPI_Get_library_version(version, &len);
-    return strstr(version, "xsim") != NULL;
-}
-
 enum { NTYPES = 13, MAXI = 64 };
 /* The typemap of `count` elements of `type` (built on MPI_INT) as int offsets, in order:
  * packing a buffer whose ints hold their own index lists them. Returns how many. */
@@ -187,12 +178,6 @@ static void ring_exchange(conf_t* t, int payload, MPI_Datatype st, int scount, M
     free(scratch);
 }
 
-static int error_class_of(int rc) {
-    int cls = rc;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-    return cls;
-}
-
 static int delete_calls_fn(MPI_Datatype type, int keyval, void* value, void* extra) {
     (void)type;
     (void)keyval;
@@ -236,7 +221,7 @@ static void local_calls(conf_t* t) {
     CONF_CALL(t, MPI_Type_get_true_extent_x(v, &lb_x, &ext_x));
     CONF_CHECK(t, lb == 0 && ext == 5 * (MPI_Aint)sizeof(int) && ext_x == ext, "vector true extent");
     /* Packing an uncommitted type is an error; committed, it round-trips. */
-    CONF_CHECK(t, error_class_of(MPI_Pack(in, 1, v, packed, 64, &pos, MPI_COMM_WORLD)) == MPI_ERR_TYPE,
+    CONF_CHECK(t, conf_error_class(MPI_Pack(in, 1, v, packed, 64, &pos, MPI_COMM_WORLD)) == MPI_ERR_TYPE,
                "MPI_Pack of an uncommitted type did not give MPI_ERR_TYPE");
     MPI_Type_commit(&v);
     pos = 0;
@@ -265,7 +250,7 @@ static void local_calls(conf_t* t) {
     CONF_CHECK(t, comb == MPI_COMBINER_DUP, "dup envelope %d", comb);
     CONF_CALL(t, MPI_Type_free(&named_dup));
     CONF_CHECK(t, named_dup == MPI_DATATYPE_NULL, "MPI_Type_free did not null the handle");
-    CONF_CHECK(t, error_class_of(MPI_Type_free(&named_dup)) == MPI_ERR_TYPE, "freeing MPI_DATATYPE_NULL");
+    CONF_CHECK(t, conf_error_class(MPI_Type_free(&named_dup)) == MPI_ERR_TYPE, "freeing MPI_DATATYPE_NULL");
     /* Status queries. */
     CONF_CALL(t, MPI_Status_set_elements(&s, MPI_INT, 7));
     CONF_CALL(t, MPI_Get_elements(&s, MPI_INT, &n));
@@ -345,16 +330,16 @@ int main(int argc, char** argv) {
         CONF_CALL(&t, MPI_Irecv(rbuf, 2, v, from, 9, MPI_COMM_WORLD, &r));
         CONF_CALL(&t, MPI_Send(buf, 3, v, to, 9, MPI_COMM_WORLD));
         rc = MPI_Wait(&r, &s);
-        CONF_CHECK(&t, error_class_of(rc) == MPI_ERR_TRUNCATE, "3 vectors into 2: got class %d", error_class_of(rc));
-        if (under_xsim()) { /* the standard leaves the count of a truncated receive open; xsim: what was stored */
+        CONF_CHECK(&t, conf_error_class(rc) == MPI_ERR_TRUNCATE, "3 vectors into 2: got class %d", conf_error_class(rc));
+        if (conf_under_xsim()) { /* the standard leaves the count of a truncated receive open; xsim: what was stored */
             CONF_CALL(&t, MPI_Get_count(&s, v, &count));
             CONF_CHECK(&t, count == 2, "truncated receive count %d", count);
         }
         /* MPI_Recv reports it too. */
         CONF_CALL(&t, MPI_Isend(buf, 3, v, to, 10, MPI_COMM_WORLD, &r));
         rc = MPI_Recv(rbuf, 1, v, from, 10, MPI_COMM_WORLD, &s);
-        CONF_CHECK(&t, error_class_of(rc) == MPI_ERR_TRUNCATE, "MPI_Recv 3 vectors into 1: class %d",
-                   error_class_of(rc));
+        CONF_CHECK(&t, conf_error_class(rc) == MPI_ERR_TRUNCATE, "MPI_Recv 3 vectors into 1: class %d",
+                   conf_error_class(rc));
         CONF_CALL(&t, MPI_Wait(&r, MPI_STATUS_IGNORE));
         /* Freeing the type while a receive with it is pending: the receive completes normally. */
         {
@@ -373,13 +358,13 @@ int main(int argc, char** argv) {
         {
             MPI_Datatype u;
             MPI_Type_contiguous(2, MPI_INT, &u);
-            CONF_CHECK(&t, error_class_of(MPI_Send(buf, 1, u, to, 12, MPI_COMM_WORLD)) == MPI_ERR_TYPE,
+            CONF_CHECK(&t, conf_error_class(MPI_Send(buf, 1, u, to, 12, MPI_COMM_WORLD)) == MPI_ERR_TYPE,
                        "MPI_Send with an uncommitted type");
-            CONF_CHECK(&t, error_class_of(MPI_Irecv(rbuf, 1, u, from, 12, MPI_COMM_WORLD, &r)) == MPI_ERR_TYPE,
+            CONF_CHECK(&t, conf_error_class(MPI_Irecv(rbuf, 1, u, from, 12, MPI_COMM_WORLD, &r)) == MPI_ERR_TYPE,
                        "MPI_Irecv with an uncommitted type");
-            CONF_CHECK(&t, error_class_of(MPI_Bcast(buf, 1, u, 0, MPI_COMM_WORLD)) == MPI_ERR_TYPE,
+            CONF_CHECK(&t, conf_error_class(MPI_Bcast(buf, 1, u, 0, MPI_COMM_WORLD)) == MPI_ERR_TYPE,
                        "MPI_Bcast with an uncommitted type");
-            CONF_CHECK(&t, error_class_of(MPI_Send(buf, 1, MPI_DATATYPE_NULL, to, 12, MPI_COMM_WORLD)) == MPI_ERR_TYPE,
+            CONF_CHECK(&t, conf_error_class(MPI_Send(buf, 1, MPI_DATATYPE_NULL, to, 12, MPI_COMM_WORLD)) == MPI_ERR_TYPE,
                        "MPI_Send with MPI_DATATYPE_NULL");
             MPI_Type_free(&u);
         }

@@ -33,25 +33,6 @@ int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype datatype, int dest,
 #define ISENDRECV_DEFINED() 1
 #endif
 
-static int under_xsim(void) {
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    MPI_Get_library_version(version, &len);
-    return strstr(version, "xsim") != NULL;
-}
-
-static int error_class_of(int rc) {
-    int cls = rc;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-    return cls;
-}
-
-#define EXPECT_CLASS(t, cls, call)                                                                          \
-    do {                                                                                                    \
-        int got_ = error_class_of(call);                                                                    \
-        if (got_ != (cls)) conf_fail((t), "%s: class %d, expected %s (%d)", #call, got_, #cls, (int)(cls)); \
-    } while (0)
-
 static int right(const conf_t* t) { return (t->rank + 1) % t->size; }
 static int left(const conf_t* t) { return (t->rank + t->size - 1) % t->size; }
 
@@ -185,7 +166,7 @@ static void truncation_and_free(conf_t* t, int payload) {
     MPI_Request r;
     CONF_CALL(t, MPI_Isendrecv(out, 4, MPI_INT, right(t), 17, in, 2, MPI_INT, left(t), 17, MPI_COMM_WORLD, &r));
     rc = MPI_Wait(&r, MPI_STATUS_IGNORE);
-    CONF_CHECK(t, error_class_of(rc) == MPI_ERR_TRUNCATE, "4 ints into a receive of 2: class %d", error_class_of(rc));
+    CONF_CHECK(t, conf_error_class(rc) == MPI_ERR_TRUNCATE, "4 ints into a receive of 2: class %d", conf_error_class(rc));
     /* Freed while active; the next exchange on the same tag matches the next message. */
     CONF_CALL(t, MPI_Isendrecv(out, 4, MPI_INT, right(t), 18, in, 4, MPI_INT, left(t), 18, MPI_COMM_WORLD, &r));
     CONF_CALL(t, MPI_Request_free(&r));
@@ -196,7 +177,7 @@ static void truncation_and_free(conf_t* t, int payload) {
     CONF_CHECK(t, !payload || in[0] == 100 + left(t), "after a freed MPI_Isendrecv: got %d", in[0]);
     /* xsim does not cancel a send-receive (the standard lets a cancel fail): it completes
      * normally, with its data. */
-    if (under_xsim()) {
+    if (conf_under_xsim()) {
         MPI_Status s;
         int cancelled = -1;
         out[0] = 200 + t->rank;
@@ -228,46 +209,46 @@ static void bad_arguments(conf_t* t, int payload) {
     MPI_Datatype uncommitted;
     MPI_Type_contiguous(2, MPI_INT, &uncommitted);
     /* A bad send half beside a valid receive half from `from` with tag 19. */
-    EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv(x, 1, MPI_INT, n, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv(x, 1, MPI_INT, -5, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv(x, 1, MPI_INT, to, -3, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_TAG,
+    CONF_EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv(x, 1, MPI_INT, n, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv(x, 1, MPI_INT, -5, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv(x, 1, MPI_INT, to, -3, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_TAG,
                  MPI_Isendrecv(x, 1, MPI_INT, to, MPI_ANY_TAG, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_COUNT, MPI_Isendrecv(x, -1, MPI_INT, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_TYPE,
+    CONF_EXPECT_CLASS(t, MPI_ERR_COUNT, MPI_Isendrecv(x, -1, MPI_INT, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_TYPE,
                  MPI_Isendrecv(x, 1, MPI_DATATYPE_NULL, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_TYPE, MPI_Isendrecv(x, 1, uncommitted, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv_replace(x, 1, MPI_INT, n, 19, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv_replace(x, 1, MPI_INT, to, -4, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_RANK,
+    CONF_EXPECT_CLASS(t, MPI_ERR_TYPE, MPI_Isendrecv(x, 1, uncommitted, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv_replace(x, 1, MPI_INT, n, 19, from, 19, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv_replace(x, 1, MPI_INT, to, -4, from, 19, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_RANK,
                  MPI_Sendrecv(x, 1, MPI_INT, n, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-    EXPECT_CLASS(t, MPI_ERR_TAG,
+    CONF_EXPECT_CLASS(t, MPI_ERR_TAG,
                  MPI_Sendrecv(x, 1, MPI_INT, to, -3, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-    EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Sendrecv_replace(x, 1, MPI_INT, n, 19, from, 19, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
+    CONF_EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Sendrecv_replace(x, 1, MPI_INT, n, 19, from, 19, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     exchange_after_failures(t, payload, 19);
     /* A bad receive half beside a valid send half to `to` with tag 26. */
-    EXPECT_CLASS(t, MPI_ERR_RANK,
+    CONF_EXPECT_CLASS(t, MPI_ERR_RANK,
                  MPI_Isendrecv(x, 1, MPI_INT, to, 26, y, 1, MPI_INT, n + 1, 26, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv(x, 1, MPI_INT, to, 26, y, 1, MPI_INT, from, -7, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_COUNT, MPI_Isendrecv(x, 1, MPI_INT, to, 26, y, -2, MPI_INT, from, 26, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_TYPE,
+    CONF_EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv(x, 1, MPI_INT, to, 26, y, 1, MPI_INT, from, -7, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_COUNT, MPI_Isendrecv(x, 1, MPI_INT, to, 26, y, -2, MPI_INT, from, 26, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_TYPE,
                  MPI_Isendrecv(x, 1, MPI_INT, to, 26, y, 1, MPI_DATATYPE_NULL, from, 26, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 26, n, 26, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 26, from, -7, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Sendrecv(x, 1, MPI_INT, to, 26, y, 1, MPI_INT, n, 26, MPI_COMM_WORLD,
+    CONF_EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 26, n, 26, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_TAG, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 26, from, -7, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_RANK, MPI_Sendrecv(x, 1, MPI_INT, to, 26, y, 1, MPI_INT, n, 26, MPI_COMM_WORLD,
                                                MPI_STATUS_IGNORE));
-    EXPECT_CLASS(t, MPI_ERR_RANK,
+    CONF_EXPECT_CLASS(t, MPI_ERR_RANK,
                  MPI_Sendrecv_replace(x, 1, MPI_INT, to, 26, n, 26, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
-    EXPECT_CLASS(t, MPI_ERR_TAG,
+    CONF_EXPECT_CLASS(t, MPI_ERR_TAG,
                  MPI_Sendrecv_replace(x, 1, MPI_INT, to, 26, from, -7, MPI_COMM_WORLD, MPI_STATUS_IGNORE));
     exchange_after_failures(t, payload, 26);
     /* Arguments of the whole call. */
-    EXPECT_CLASS(t, MPI_ERR_COUNT, MPI_Isendrecv_replace(x, -1, MPI_INT, to, 19, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_TYPE, MPI_Isendrecv_replace(x, 1, uncommitted, to, 19, from, 19, MPI_COMM_WORLD, &r));
-    EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Isendrecv(x, 1, MPI_INT, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_NULL, &r));
-    EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 19, from, 19, MPI_COMM_NULL, &r));
-    EXPECT_CLASS(t, MPI_ERR_ARG, MPI_Isendrecv(x, 1, MPI_INT, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, NULL));
-    EXPECT_CLASS(t, MPI_ERR_ARG, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 19, from, 19, MPI_COMM_WORLD, NULL));
+    CONF_EXPECT_CLASS(t, MPI_ERR_COUNT, MPI_Isendrecv_replace(x, -1, MPI_INT, to, 19, from, 19, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_TYPE, MPI_Isendrecv_replace(x, 1, uncommitted, to, 19, from, 19, MPI_COMM_WORLD, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Isendrecv(x, 1, MPI_INT, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_NULL, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_COMM, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 19, from, 19, MPI_COMM_NULL, &r));
+    CONF_EXPECT_CLASS(t, MPI_ERR_ARG, MPI_Isendrecv(x, 1, MPI_INT, to, 19, y, 1, MPI_INT, from, 19, MPI_COMM_WORLD, NULL));
+    CONF_EXPECT_CLASS(t, MPI_ERR_ARG, MPI_Isendrecv_replace(x, 1, MPI_INT, to, 19, from, 19, MPI_COMM_WORLD, NULL));
     MPI_Type_free(&uncommitted);
 }
 
@@ -313,7 +294,7 @@ int main(int argc, char** argv) {
     available = ISENDRECV_DEFINED();
     if (!available) {
         /* Only an MPI before 4.0 on its own may lack them; xsim must provide them. */
-        CONF_CHECK(&t, !under_xsim() && !nonblocking, "MPI_Isendrecv / MPI_Isendrecv_replace are not defined");
+        CONF_CHECK(&t, !conf_under_xsim() && !nonblocking, "MPI_Isendrecv / MPI_Isendrecv_replace are not defined");
         if (t.rank == 0) printf("this MPI has no MPI_Isendrecv: only the blocking reference ran\n");
     } else {
         int kinds[2] = {CONF_INT, CONF_GAPPY}, k;

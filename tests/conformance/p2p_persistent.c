@@ -7,21 +7,6 @@
  * Argument "nopayload": run under -xsim-payload off (data is not checked). */
 #include "conformance.h"
 
-/* Checks of what the standard calls erroneous without naming the outcome run only under
- * xsim, which reports such calls; other libraries may not. */
-static int under_xsim(void) {
-    char version[MPI_MAX_LIBRARY_VERSION_STRING];
-    int len = 0;
-    MPI_Get_library_version(version, &len);
-    return strstr(version, "xsim") != NULL;
-}
-
-static int error_class_of(int rc) {
-    int cls = rc;
-    if (rc != MPI_SUCCESS) MPI_Error_class(rc, &cls);
-    return cls;
-}
-
 static int value(int src, int iter, int i) { return src * 1000 + iter * 100000 + i % 97; }
 
 static void check_empty(conf_t* t, const MPI_Status* s, const char* what) {
@@ -93,8 +78,8 @@ static void ring_rounds(conf_t* t, int payload, const char* mode, int n, int ite
         CONF_CALL(t, MPI_Waitany(2, req, &index, &s));
         CONF_CHECK(t, index == MPI_UNDEFINED, "MPI_Waitany over inactive requests: index %d", index);
         CONF_CALL(t, MPI_Start(&req[0]));
-        if (under_xsim())
-            CONF_CHECK(t, error_class_of(MPI_Start(&req[0])) == MPI_ERR_REQUEST, "MPI_Start on an active request");
+        if (conf_under_xsim())
+            CONF_CHECK(t, conf_error_class(MPI_Start(&req[0])) == MPI_ERR_REQUEST, "MPI_Start on an active request");
         /* Free the active receive's partner round: start the send, free both while active. */
         CONF_CALL(t, MPI_Barrier(MPI_COMM_WORLD)); /* every receive is posted (ready mode) */
         CONF_CALL(t, MPI_Start(&req[1]));
@@ -163,20 +148,20 @@ int main(int argc, char** argv) {
         MPI_Request_free(&r[1]);
     }
     /* Errors: starting a non-persistent request or a null one, bad init arguments. */
-    if (under_xsim()) {
+    if (conf_under_xsim()) {
         int x = 0, rc;
         MPI_Request r = MPI_REQUEST_NULL, nb;
-        CONF_CHECK(&t, error_class_of(MPI_Start(&r)) == MPI_ERR_REQUEST, "MPI_Start(MPI_REQUEST_NULL)");
+        CONF_CHECK(&t, conf_error_class(MPI_Start(&r)) == MPI_ERR_REQUEST, "MPI_Start(MPI_REQUEST_NULL)");
         CONF_CALL(&t, MPI_Irecv(&x, 1, MPI_INT, MPI_PROC_NULL, 0, MPI_COMM_WORLD, &nb));
-        CONF_CHECK(&t, error_class_of(MPI_Start(&nb)) == MPI_ERR_REQUEST, "MPI_Start on a nonblocking request");
-        CONF_CHECK(&t, error_class_of(MPI_Startall(1, &nb)) == MPI_ERR_REQUEST, "MPI_Startall on a nonblocking request");
+        CONF_CHECK(&t, conf_error_class(MPI_Start(&nb)) == MPI_ERR_REQUEST, "MPI_Start on a nonblocking request");
+        CONF_CHECK(&t, conf_error_class(MPI_Startall(1, &nb)) == MPI_ERR_REQUEST, "MPI_Startall on a nonblocking request");
         CONF_CALL(&t, MPI_Wait(&nb, MPI_STATUS_IGNORE));
         rc = MPI_Send_init(&x, 1, MPI_INT, t.size, 0, MPI_COMM_WORLD, &r);
-        CONF_CHECK(&t, error_class_of(rc) == MPI_ERR_RANK, "MPI_Send_init to rank size: class %d", error_class_of(rc));
+        CONF_CHECK(&t, conf_error_class(rc) == MPI_ERR_RANK, "MPI_Send_init to rank size: class %d", conf_error_class(rc));
         rc = MPI_Recv_init(&x, -1, MPI_INT, 0, 0, MPI_COMM_WORLD, &r);
-        CONF_CHECK(&t, error_class_of(rc) == MPI_ERR_COUNT, "MPI_Recv_init count -1: class %d", error_class_of(rc));
+        CONF_CHECK(&t, conf_error_class(rc) == MPI_ERR_COUNT, "MPI_Recv_init count -1: class %d", conf_error_class(rc));
         rc = MPI_Ssend_init(&x, 1, MPI_INT, 0, -2, MPI_COMM_WORLD, &r);
-        CONF_CHECK(&t, error_class_of(rc) == MPI_ERR_TAG, "MPI_Ssend_init tag -2: class %d", error_class_of(rc));
+        CONF_CHECK(&t, conf_error_class(rc) == MPI_ERR_TAG, "MPI_Ssend_init tag -2: class %d", conf_error_class(rc));
     }
     return conf_finish(&t);
 }
