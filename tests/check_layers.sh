@@ -9,11 +9,15 @@ set -u -o pipefail
 root=${1:-$(cd "$(dirname "$0")/.." && pwd)}
 cd "$root" || exit 2
 
-# folder (longest match wins) | what its files may include (quoted includes, by prefix)
+# folder or file (longest match wins) | what its files may include (quoted includes, by prefix)
 rules=(
   "pdes/|pdes/"
   "netmodels/|netmodels/ pdes/"
   "libxsim/colls/|libxsim/ netmodels/ pdes/ include/"
+  # The per-rank state the engine owns (ARCHITECTURE.md, libxsim/runtime/): below the engine.
+  "libxsim/runtime/privatization.hpp|libxsim/runtime/ pdes/"
+  "libxsim/runtime/libc_rank_state.hpp|libxsim/runtime/ pdes/"
+  "libxsim/runtime/cxx_exception_state.hpp|libxsim/runtime/ pdes/"
   "libxsim/|libxsim/ netmodels/ pdes/ include/"
   "launch/|netmodels/ pdes/"
   "bench/|libxsim/ netmodels/ pdes/ include/"
