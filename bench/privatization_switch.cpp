@@ -11,7 +11,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "libxsim/runtime/privatization.hpp"
+#include "libxsim/rank_state/privatization.hpp"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <mpi.h>
 
 #include "libxsim/bindings/checks.hpp"
-#include "libxsim/bsend_buffer.hpp"
+#include "libxsim/p2p/bsend_buffer.hpp"
 
 using namespace xsim;
 

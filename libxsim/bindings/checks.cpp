@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include "libxsim/datatype.hpp"
+#include "libxsim/mpi/datatype.hpp"
 
 namespace xsim::checks {
 

@@ -3,8 +3,8 @@
 #pragma once
 #include <mpi.h>
 
-#include "libxsim/call_scope.hpp"
-#include "libxsim/p2p.hpp"
+#include "libxsim/engine/call_scope.hpp"
+#include "libxsim/p2p/p2p.hpp"
 
 namespace xsim::checks {
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "libxsim/attributes.hpp"
+#include "libxsim/mpi/attributes.hpp"
 #include "libxsim/bindings/checks.hpp"
 
 using namespace xsim;

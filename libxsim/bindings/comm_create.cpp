@@ -4,12 +4,12 @@
 
 #include <string>
 
-#include "libxsim/attributes.hpp"
+#include "libxsim/mpi/attributes.hpp"
 #include "libxsim/bindings/checks.hpp"
-#include "libxsim/comm_create.hpp"
-#include "libxsim/comm_split.hpp"
-#include "libxsim/group.hpp"
-#include "libxsim/intercomm.hpp"
+#include "libxsim/colls/make_comm.hpp"
+#include "libxsim/colls/make_comm_split.hpp"
+#include "libxsim/mpi/group.hpp"
+#include "libxsim/colls/make_intercomm.hpp"
 
 using namespace xsim;
 

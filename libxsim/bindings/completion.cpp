@@ -8,8 +8,8 @@
 
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/requests.hpp"
-#include "libxsim/completion.hpp"
-#include "libxsim/p2p.hpp"
+#include "libxsim/p2p/completion.hpp"
+#include "libxsim/p2p/p2p.hpp"
 
 using namespace xsim;
 

@@ -8,7 +8,7 @@
 
 #include <cstdio>
 
-#include "libxsim/call_scope.hpp"
+#include "libxsim/engine/call_scope.hpp"
 
 using namespace xsim;
 

@@ -1,4 +1,4 @@
-// MPI_Group_*: local operations on shared, immutable groups (libxsim/group.hpp). Regular
+// MPI_Group_*: local operations on shared, immutable groups (libxsim/mpi/group.hpp). Regular
 // groups stay regular where the result is a range (MPI_Comm_group of WORLD, one-range
 // MPI_Group_range_incl), so the usual calls cost O(1) even at a million ranks.
 #include <mpi.h>
@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "libxsim/bindings/checks.hpp"
-#include "libxsim/group.hpp"
+#include "libxsim/mpi/group.hpp"
 
 using namespace xsim;
 

@@ -8,7 +8,7 @@
 #include <string>
 
 #include "libxsim/bindings/checks.hpp"
-#include "libxsim/bsend_buffer.hpp"
+#include "libxsim/p2p/bsend_buffer.hpp"
 
 using namespace xsim;
 

@@ -14,9 +14,9 @@
 
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/post.hpp"
-#include "libxsim/completion.hpp"
-#include "libxsim/completion_target.hpp"
-#include "libxsim/datatype.hpp"
+#include "libxsim/p2p/completion.hpp"
+#include "libxsim/engine/completion_target.hpp"
+#include "libxsim/mpi/datatype.hpp"
 #include "xsim.h"
 
 using namespace xsim;

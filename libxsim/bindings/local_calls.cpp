@@ -4,8 +4,8 @@
 // through the simulated rank's handler like any other.
 #include <mpi.h>
 
-#include "libxsim/call_scope.hpp"
-#include "libxsim/datatype.hpp"
+#include "libxsim/engine/call_scope.hpp"
+#include "libxsim/mpi/datatype.hpp"
 
 using namespace xsim;
 

@@ -13,7 +13,7 @@
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/colls/collectives.hpp"
 #include "libxsim/colls/collective_call.hpp"
-#include "libxsim/topology.hpp"
+#include "libxsim/mpi/topology.hpp"
 
 using namespace xsim;
 using namespace xsim::colls;

@@ -2,8 +2,8 @@
 
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/requests.hpp"
-#include "libxsim/bsend_buffer.hpp"
-#include "libxsim/completion.hpp"
+#include "libxsim/p2p/bsend_buffer.hpp"
+#include "libxsim/p2p/completion.hpp"
 
 namespace xsim::post {
 

@@ -3,8 +3,8 @@
 #include <mpi.h>
 
 #include "libxsim/bindings/checks.hpp"
-#include "libxsim/completion.hpp"
-#include "libxsim/p2p.hpp"
+#include "libxsim/p2p/completion.hpp"
+#include "libxsim/p2p/p2p.hpp"
 
 using namespace xsim;
 

@@ -3,7 +3,7 @@
 #pragma once
 #include <mpi.h>
 
-#include "libxsim/call_scope.hpp"
+#include "libxsim/engine/call_scope.hpp"
 
 namespace xsim::checks {
 

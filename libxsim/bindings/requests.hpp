@@ -4,7 +4,7 @@
 
 #include <string>
 
-#include "libxsim/call_scope.hpp"
+#include "libxsim/engine/call_scope.hpp"
 
 namespace xsim::requests {
 

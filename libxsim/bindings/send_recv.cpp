@@ -9,8 +9,8 @@
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/post.hpp"
 #include "libxsim/bindings/requests.hpp"
-#include "libxsim/completion.hpp"
-#include "libxsim/datatype.hpp"
+#include "libxsim/p2p/completion.hpp"
+#include "libxsim/mpi/datatype.hpp"
 
 using namespace xsim;
 using post::SendMode;

@@ -2,7 +2,7 @@
 // constructors and queries, MPI_Topo_test. Constructors are a collective split of the old
 // communicator (split_comm; reorder is ignored, as the standard allows: ranks keep their
 // order) plus the topology attached to the new communicator. The math is in
-// libxsim/topology.cpp; here: validate -> trivial cases -> dispatch.
+// libxsim/mpi/topology.cpp; here: validate -> trivial cases -> dispatch.
 #include <mpi.h>
 
 #include <algorithm>
@@ -12,8 +12,8 @@
 
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/colls/edge_exchange.hpp"
-#include "libxsim/comm_split.hpp"
-#include "libxsim/topology.hpp"
+#include "libxsim/colls/make_comm_split.hpp"
+#include "libxsim/mpi/topology.hpp"
 
 using namespace xsim;
 

@@ -10,7 +10,7 @@
 
 #include "libxsim/colls/buffers.hpp"
 #include "libxsim/colls/schedule.hpp"
-#include "libxsim/topology.hpp"
+#include "libxsim/mpi/topology.hpp"
 
 namespace xsim::colls {
 

@@ -2,7 +2,7 @@
 // message is cut into p chunks, scattered down a binomial tree, then every rank collects
 // the chunks it lacks around a ring. About 2 x bytes per rank instead of log2(p) x bytes.
 #include "libxsim/colls/algorithms.hpp"
-#include "libxsim/datatype.hpp"
+#include "libxsim/mpi/datatype.hpp"
 
 namespace xsim::colls {
 namespace {

@@ -1,7 +1,7 @@
 #include "libxsim/colls/buffers.hpp"
 
-#include "libxsim/datatype.hpp"
-#include "libxsim/engine.hpp"
+#include "libxsim/mpi/datatype.hpp"
+#include "libxsim/engine/engine.hpp"
 
 namespace xsim::colls {
 namespace {

@@ -16,7 +16,7 @@
 #include <limits>
 
 #include "libxsim/colls/algorithm.hpp"
-#include "libxsim/payload_policy.hpp"
+#include "libxsim/engine/payload_policy.hpp"
 
 namespace xsim::colls {
 

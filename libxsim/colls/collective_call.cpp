@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "libxsim/completion.hpp"
+#include "libxsim/p2p/completion.hpp"
 
 namespace xsim::colls {
 namespace {

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "libxsim/engine.hpp"
+#include "libxsim/engine/engine.hpp"
 
 namespace xsim::colls {
 

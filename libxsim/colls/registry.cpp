@@ -8,7 +8,7 @@
 
 #include "libxsim/colls/collectives.hpp"
 #include "libxsim/colls/collective_call.hpp"
-#include "libxsim/completion.hpp"
+#include "libxsim/p2p/completion.hpp"
 
 namespace xsim::colls {
 namespace {

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "libxsim/completion.hpp"
-#include "libxsim/p2p.hpp"
+#include "libxsim/p2p/completion.hpp"
+#include "libxsim/p2p/p2p.hpp"
 
 namespace xsim::colls {
 Context::Context(Engine& e, Rank& m, const Comm& c, CollKind k, int root, CallForm form)

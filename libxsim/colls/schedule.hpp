@@ -19,7 +19,7 @@
 #include "libxsim/colls/buffers.hpp"
 #include "libxsim/colls/collective_kind.hpp"
 #include "libxsim/colls/frame_pool.hpp"
-#include "libxsim/engine.hpp"
+#include "libxsim/engine/engine.hpp"
 
 namespace xsim::colls {
 

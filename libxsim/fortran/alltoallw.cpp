@@ -5,10 +5,10 @@
 
 #include <vector>
 
-#include "libxsim/call_scope.hpp"
+#include "libxsim/engine/call_scope.hpp"
 #include "libxsim/fortran/aliases.hpp"
 #include "libxsim/fortran/convert.hpp"
-#include "libxsim/topology.hpp"
+#include "libxsim/mpi/topology.hpp"
 
 using namespace xsim;
 using namespace xsim::fortran;

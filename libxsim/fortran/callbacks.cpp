@@ -9,7 +9,7 @@
 #include <string>
 #include <utility>
 
-#include "libxsim/engine.hpp"
+#include "libxsim/engine/engine.hpp"
 #include "libxsim/fortran/aliases.hpp"
 #include "libxsim/fortran/convert.hpp"
 

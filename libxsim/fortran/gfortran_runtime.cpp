@@ -5,8 +5,8 @@
 // the rank and the stack size) back right after.
 #include <dlfcn.h>
 
-#include "libxsim/engine.hpp"
-#include "libxsim/stack_guard.hpp"
+#include "libxsim/engine/engine.hpp"
+#include "libxsim/engine/stack_guard.hpp"
 
 extern "C" void _gfortran_set_options(int count, const int options[]) {
     using Real = void (*)(int, const int[]);

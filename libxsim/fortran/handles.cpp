@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "libxsim/call_scope.hpp"
+#include "libxsim/engine/call_scope.hpp"
 #include "libxsim/fortran/convert.hpp"
 
 namespace xsim::fortran {

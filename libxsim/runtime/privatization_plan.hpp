@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "libxsim/options.hpp"
-#include "libxsim/runtime/privatization.hpp"
+#include "libxsim/engine/options.hpp"
+#include "libxsim/rank_state/privatization.hpp"
 
 namespace xsim::runtime {
 

@@ -12,7 +12,7 @@
 #include <cstdio>
 #include <string>
 
-#include "libxsim/engine.hpp"
+#include "libxsim/engine/engine.hpp"
 
 using namespace xsim;
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "libxsim/completion.hpp"
-#include "libxsim/engine.hpp"
-#include "libxsim/p2p.hpp"
+#include "libxsim/p2p/completion.hpp"
+#include "libxsim/engine/engine.hpp"
+#include "libxsim/p2p/p2p.hpp"
 
 namespace xsim::testing {
 

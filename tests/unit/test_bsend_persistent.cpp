@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "engine_harness.hpp"
-#include "libxsim/bsend_buffer.hpp"
+#include "libxsim/p2p/bsend_buffer.hpp"
 
 using namespace xsim;
 using namespace xsim::testing;

@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "libxsim/runtime/cxx_exception_state.hpp"
+#include "libxsim/rank_state/cxx_exception_state.hpp"
 
 using xsim::runtime::CxxExceptionState;
 

@@ -1,8 +1,8 @@
 // Groups: regular detection, lookups both ways, comparison and fingerprints.
 #include <gtest/gtest.h>
 
-#include "libxsim/context_ids.hpp"
-#include "libxsim/group.hpp"
+#include "libxsim/mpi/context_ids.hpp"
+#include "libxsim/mpi/group.hpp"
 
 using namespace xsim;
 

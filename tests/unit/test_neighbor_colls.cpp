@@ -1,6 +1,6 @@
 // The neighbor collectives' schedule (colls/neighbor_linear.cpp) and the edge exchange of
 // MPI_Dist_graph_create (colls/edge_exchange.cpp) on the engine, over MPI_COMM_WORLD's
-// communicator with topologies built by libxsim/topology.hpp: every block lands where the
+// communicator with topologies built by libxsim/mpi/topology.hpp: every block lands where the
 // standard says, including peers that are neighbors several times.
 #include <gtest/gtest.h>
 
@@ -13,7 +13,7 @@
 #include "libxsim/colls/collectives.hpp"
 #include "libxsim/colls/edge_exchange.hpp"
 #include "libxsim/colls/collective_call.hpp"
-#include "libxsim/topology.hpp"
+#include "libxsim/mpi/topology.hpp"
 
 using namespace xsim;
 using namespace xsim::colls;

@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "libxsim/options.hpp"
+#include "libxsim/engine/options.hpp"
 
 using namespace xsim;
 

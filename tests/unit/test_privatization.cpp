@@ -12,8 +12,8 @@
 
 #include <gtest/gtest.h>
 
-#include "libxsim/options.hpp"
-#include "libxsim/runtime/privatization.hpp"
+#include "libxsim/engine/options.hpp"
+#include "libxsim/rank_state/privatization.hpp"
 
 using namespace xsim::runtime;
 

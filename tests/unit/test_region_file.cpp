@@ -1,7 +1,7 @@
-// The regions file format (libxsim/region_file.hpp): parsing, errors, exact round trips.
+// The regions file format (libxsim/report/region_file.hpp): parsing, errors, exact round trips.
 #include <gtest/gtest.h>
 
-#include "libxsim/region_file.hpp"
+#include "libxsim/report/region_file.hpp"
 
 namespace xsim {
 namespace {

@@ -1,4 +1,4 @@
-// The topology math of libxsim/topology.hpp: MPI_Dims_create's rules, Cartesian
+// The topology math of libxsim/mpi/topology.hpp: MPI_Dims_create's rules, Cartesian
 // rank <-> coordinates, shifts and sub-grids, graph storage and validation, and the
 // neighbor-collective plans (which block each message fills, and that sender and
 // receiver agree on it when a peer is a neighbor several times).
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "libxsim/topology.hpp"
+#include "libxsim/mpi/topology.hpp"
 
 using namespace xsim;
 using namespace xsim::topo;

@@ -1,0 +1,163 @@
+#include "libxsim/colls/make_intercomm.hpp"
+
+#include <cstdint>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "libxsim/colls/schedule.hpp"
+#include "libxsim/colls/make_comm.hpp"
+#include "libxsim/mpi/group.hpp"
+
+namespace xsim {
+namespace {
+
+constexpr std::uint64_t kInter = 0x696e74, kLocal = 0x6c6f63, kMerge = 0x6d7267;
+
+// [size, first, stride, explicit?, members...]: O(1) for regular groups.
+std::vector<std::int32_t> encode_group(const Group& g) {
+    std::vector<std::int32_t> out{g.size, g.first, g.stride, g.regular() ? 0 : 1};
+    if (!g.regular()) out.insert(out.end(), g.members.begin(), g.members.end());
+    return out;
+}
+
+Group* decode_group(const std::int32_t* in) {
+    if (in[3] == 0) return make_range_group(in[1], in[2], in[0]);
+    return make_group(std::vector<int>(in + 4, in + 4 + in[0]));
+}
+
+// Messages of unknown length go as their length, then their data.
+void send_sized(colls::Context& c, int peer, std::vector<std::int32_t>& data, std::int64_t& length) {
+    length = static_cast<std::int64_t>(data.size());
+    c.send_bytes(peer, &length, sizeof length);
+    c.send_bytes(peer, data.data(), 4ull * data.size());
+}
+
+// Leaders: swap encoded groups (plus a header word) over the peer communicator.
+colls::Steps swap_with_remote_leader(colls::Context& c, int remote, std::vector<std::int32_t>& mine,
+                                     std::vector<std::int32_t>& theirs) {
+    std::int64_t my_length = 0, their_length = 0;
+    c.recv_bytes(remote, &their_length, sizeof their_length);
+    c.send_bytes(remote, &(my_length = static_cast<std::int64_t>(mine.size())), sizeof my_length);
+    co_await c.round();
+    theirs.resize(static_cast<std::size_t>(their_length));
+    c.recv_bytes(remote, theirs.data(), 4ull * theirs.size());
+    c.send_bytes(remote, mine.data(), 4ull * mine.size());
+    co_await c.round();
+}
+
+// Binomial broadcast of a vector of unknown length from `root` of c's communicator.
+colls::Steps broadcast_sized(colls::Context& c, int root, std::vector<std::int32_t>& data) {
+    const int rel = (c.rank - root + c.size) % c.size;
+    int mask = 1;
+    while (mask < c.size && !(rel & mask)) mask <<= 1;
+    if (rel != 0) {
+        const int parent = ((rel & ~mask) + root) % c.size;
+        std::int64_t length = 0;
+        c.recv_bytes(parent, &length, sizeof length);
+        co_await c.round();
+        data.resize(static_cast<std::size_t>(length));
+        c.recv_bytes(parent, data.data(), 4ull * data.size());
+        co_await c.round();
+    }
+    std::int64_t length = 0;
+    for (mask >>= 1; mask >= 1; mask >>= 1)
+        if (rel + mask < c.size) send_sized(c, (rel + mask + root) % c.size, data, length);
+    co_await c.round();
+}
+
+int run(CallScope& scope, colls::Context& ctx, colls::Steps steps, const Comm& comm) {
+    ctx.carries_data = true;
+    const int e = colls::run_blocking(ctx, std::move(steps));
+    return e == MPI_SUCCESS ? e : scope.fail(&comm, e, ctx.error);
+}
+
+}  // namespace
+
+int create_intercomm(CallScope& scope, const Comm& local, int local_leader, const Comm* peer, int remote_leader,
+                     int tag, Comm** out) {
+    *out = nullptr;
+    Rank& me = scope.rank;
+    Group* local_group = comm_group(local, me);
+    // What the leader broadcasts: [context, remote leader's world rank, remote group...].
+    std::vector<std::int32_t> shared;
+    if (local.rank_of(me) == local_leader) {
+        std::vector<std::int32_t> mine = encode_group(*local_group), theirs;
+        mine.insert(mine.begin(), me.world);
+        // Only the leaders talk on the peer communicator: not a call of all its members.
+        colls::Context ctx(scope.engine, me, *peer, colls::CollKind::CommCreate, 0, colls::CallForm::Leaders);
+        if (int e = run(scope, ctx, swap_with_remote_leader(ctx, remote_leader, mine, theirs), *peer)) {
+            release(local_group);
+            return e;
+        }
+        // Both leaders derive the same context: from the peer communicator, the tag, the
+        // two leaders and how often these two made an intercommunicator before.
+        const int other = theirs[0];
+        const std::uint64_t pair = static_cast<std::uint64_t>(std::min(me.world, other)) << 32 |
+                                   static_cast<std::uint32_t>(std::max(me.world, other));
+        static std::map<std::tuple<int, std::uint32_t, int, std::uint64_t>, std::uint32_t> repeats;
+        const std::uint32_t repeat = repeats[{me.world, peer->context, tag, pair}]++;
+        const ContextId id = derive_context(peer->context, pair ^ kInter,
+                                            static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32 | repeat);
+        shared.push_back(static_cast<std::int32_t>(id.context));
+        shared.insert(shared.end(), theirs.begin(), theirs.end());
+    }
+    colls::Context bcast(scope.engine, me, local, colls::CollKind::CommCreate, local_leader);
+    if (int e = run(scope, bcast, broadcast_sized(bcast, local_leader, shared), local)) {
+        release(local_group);
+        return e;
+    }
+    const auto context = static_cast<std::uint32_t>(shared[0]);
+    Group* remote = decode_group(shared.data() + 2);
+    // Rebuild the full derivation so collisions are still detected per process.
+    const ContextId id{context, (static_cast<std::uint64_t>(context) << 32) ^ kInter};
+    Comm* c = new_derived_comm(me, local, local_group, local.rank_of(me), id);
+    c->remote_group = remote;
+    const ContextId local_id = derive_context(context, kLocal, 0);
+    c->local = new_derived_comm(me, local, retain(local_group), c->my_rank, local_id);
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+int merge_intercomm(CallScope& scope, const Comm& inter, bool high, Comm** out) {
+    *out = nullptr;
+    Rank& me = scope.rank;
+    // Local rank 0 of each side swaps (high, world rank of local rank 0) with the other
+    // side's rank 0 over the intercommunicator, then broadcasts in its group.
+    std::vector<std::int32_t> info;
+    if (inter.my_rank == 0) {
+        std::vector<std::int32_t> mine{high ? 1 : 0, me.world}, theirs;
+        colls::Context ctx(scope.engine, me, inter, colls::CollKind::CommCreate, 0, colls::CallForm::Leaders);
+        if (int e = run(scope, ctx, swap_with_remote_leader(ctx, 0, mine, theirs), inter)) return e;
+        info = theirs;
+    }
+    colls::Context bcast(scope.engine, me, *inter.local, colls::CollKind::CommCreate, 0);
+    if (int e = run(scope, bcast, broadcast_sized(bcast, 0, info), inter)) return e;
+    const bool remote_high = info[0] != 0;
+    const int my_first = inter.group->world_of(0), their_first = info[1];
+    const bool local_first = high != remote_high ? !high : my_first < their_first;
+    const Group& a = local_first ? *inter.group : *inter.remote_group;
+    const Group& b = local_first ? *inter.remote_group : *inter.group;
+    const ContextId id = derive_context(inter.context, creation_counter(me, inter)++, kMerge);
+    // One merged group per process: every member would otherwise list both groups.
+    const std::uint64_t key = static_cast<std::uint64_t>(id.context) << 32 | static_cast<std::uint32_t>(a.world_of(0));
+    Group* merged = find_shared_group(key);
+    if (!merged) {
+        std::vector<int> worlds;
+        worlds.reserve(static_cast<std::size_t>(a.size + b.size));
+        for (int i = 0; i < a.size; ++i) worlds.push_back(a.world_of(i));
+        for (int i = 0; i < b.size; ++i) worlds.push_back(b.world_of(i));
+        merged = make_group(std::move(worlds));
+        share_group(key, merged);
+    }
+    const int my_rank = (local_first ? 0 : a.size) + inter.my_rank;
+    Comm* c = new_derived_comm(me, inter, merged, my_rank, id);
+    if (int e = agree_on_new_comm(scope, *c, colls::CollKind::CommCreate)) {
+        release(c);
+        return e;
+    }
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+}  // namespace xsim

@@ -1,0 +1,19 @@
+// Intercommunicators: MPI_Intercomm_create and MPI_Intercomm_merge. Point-to-point on
+// an intercommunicator names ranks of the remote group (Comm::remote_group); collectives
+// on intercommunicators are not supported and fail with MPI_ERR_COMM.
+#pragma once
+#include "libxsim/engine/call_scope.hpp"
+
+namespace xsim {
+
+// Collective over both groups. The two leaders exchange their groups over `peer` (only
+// the leaders use it), then each leader broadcasts the remote group and the new context
+// in its local communicator. Group descriptions are O(1) for regular groups.
+int create_intercomm(CallScope& scope, const Comm& local, int local_leader, const Comm* peer, int remote_leader,
+                     int tag, Comm** out);
+
+// Collective over both groups: the intracommunicator of both groups, the group that
+// passed high = false first (ties: the group of the lower leader world rank first).
+int merge_intercomm(CallScope& scope, const Comm& inter, bool high, Comm** out);
+
+}  // namespace xsim

@@ -1,0 +1,63 @@
+#include "libxsim/engine/call_scope.hpp"
+
+#include <cstdio>
+#include <cstdlib>
+
+namespace xsim {
+namespace {
+
+Rank& calling_rank(const char* call) {
+    if (!g_engine || !g_engine->current()) {
+        std::fprintf(stderr,
+                     "xsim: %s was called outside a simulated rank (from a thread, a destructor or an "
+                     "atexit handler, or xsim is not active in this program)\n",
+                     call);
+        std::fflush(stderr);
+        std::_Exit(1);
+    }
+    return *g_engine->current();
+}
+
+}  // namespace
+
+Rank* running_rank() { return g_engine && on_simulation_thread() ? g_engine->current() : nullptr; }
+
+SimTime read_clock(Engine& engine, Rank& rank) {
+    if (engine.options().compute == ComputeMode::None) rank.clock += engine.machine().clock_read_cost;
+    return rank.clock;
+}
+
+int AnytimeCall::result(int code) {
+    if (code == MPI_SUCCESS || !rank_) return code;
+    int error_class = code;
+    PMPI_Error_class(code, &error_class);
+    char text[MPI_MAX_ERROR_STRING];
+    int len = 0;
+    PMPI_Error_string(code, text, &len);
+    return raise(*rank_, nullptr, call_, error_class, text);
+}
+
+CallScope::CallScope(const char* name) : engine(*g_engine), rank(calling_rank(name)), call(name) {
+    engine.enter(rank, call);
+}
+
+int CallScope::not_initialized() {
+    return fail(nullptr, MPI_ERR_OTHER,
+                rank.phase == MpiPhase::Before ? "called before MPI_Init" : "called after MPI_Finalize");
+}
+
+const Comm* resolve_comm(MPI_Comm handle) {
+    if (handle == MPI_COMM_WORLD) return &g_engine->world_comm();
+    if (handle == MPI_COMM_SELF) return &g_engine->self_comm();
+    if (handle == MPI_COMM_NULL || reinterpret_cast<std::uintptr_t>(handle) % alignof(Comm) != 0) return nullptr;
+    const auto* c = reinterpret_cast<const Comm*>(handle);
+    return c->magic == Comm::kMagic && !c->freed ? c : nullptr;
+}
+
+Request* resolve_request(MPI_Request handle) {
+    if (handle == MPI_REQUEST_NULL || reinterpret_cast<std::uintptr_t>(handle) % alignof(Request) != 0) return nullptr;
+    auto* r = reinterpret_cast<Request*>(handle);
+    return r->magic == Request::kMagic ? r : nullptr;
+}
+
+}  // namespace xsim

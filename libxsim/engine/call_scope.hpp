@@ -1,0 +1,86 @@
+// Every MPI binding opens a CallScope first: it finds the calling simulated rank, charges
+// the compute time since its last MPI call, and on exit restarts that measurement.
+// Bindings have one shape: validate -> trivial cases -> dispatch -> scope.fail(...).
+#pragma once
+#include <mpi.h>
+
+#include <string>
+
+#include "libxsim/mpi/comm.hpp"
+#include "libxsim/engine/engine.hpp"
+#include "libxsim/engine/errors.hpp"
+
+namespace xsim {
+
+class CallScope {
+public:
+    explicit CallScope(const char* call);
+    ~CallScope() { engine.leave(rank); }
+    CallScope(const CallScope&) = delete;
+    CallScope& operator=(const CallScope&) = delete;
+
+    // MPI_ERR_OTHER unless the rank is between MPI_Init and MPI_Finalize.
+    bool initialized() const { return rank.phase == MpiPhase::Initialized; }
+    int not_initialized();
+
+    int fail(const Comm* comm, int error_class, const std::string& detail) {
+        return raise(rank, comm, call, error_class, detail);
+    }
+
+    Engine& engine;
+    Rank& rank;
+    const char* call;
+};
+
+// The simulated rank running application code on this thread, or null: before the
+// simulation starts (static constructors), after it ends (static destructors, atexit
+// handlers) and on any other thread.
+Rank* running_rank();
+
+// For the calls the standard allows at any time, before MPI_Init and after MPI_Finalize
+// too (MPI-4.0 section 11.4.1, Table 11.1: MPI_Initialized, MPI_Finalized,
+// MPI_Get_version, MPI_Get_library_version, MPI_Error_string, MPI_Error_class), and for
+// local calls that work before a rank calls MPI_Init. Inside a simulated rank it charges
+// compute like CallScope and reports errors through the rank's error handler; outside
+// one it returns error classes as they are.
+class AnytimeCall {
+public:
+    explicit AnytimeCall(const char* call) : call_(call), rank_(running_rank()) {
+        if (rank_) g_engine->enter(*rank_, call_);
+    }
+    ~AnytimeCall() {
+        if (rank_) g_engine->leave(*rank_);
+    }
+    AnytimeCall(const AnytimeCall&) = delete;
+    AnytimeCall& operator=(const AnytimeCall&) = delete;
+
+    Rank* rank() const { return rank_; }
+    int fail(int error_class, const std::string& detail) {
+        return rank_ ? raise(*rank_, nullptr, call_, error_class, detail) : error_class;
+    }
+    // A return code of the real library: success as it is, an error like fail().
+    int result(int code);
+
+private:
+    const char* call_;
+    Rank* rank_;
+};
+
+// The rank's clock as a clock read returns it (MPI_Wtime, clock_gettime, ...), called
+// inside the read's enter/leave. With -xsim-compute none each read first costs
+// processor.clock_read_cost, so a loop that waits for the clock to advance ends; measured
+// runs already charge the host time the read takes.
+SimTime read_clock(Engine& engine, Rank& rank);
+
+// Handle translation. Null when the handle is not a valid communicator.
+const Comm* resolve_comm(MPI_Comm handle);
+inline MPI_Comm comm_handle(const Comm* c) { return reinterpret_cast<MPI_Comm>(const_cast<Comm*>(c)); }
+Request* resolve_request(MPI_Request handle);
+inline MPI_Request request_handle(Request* r) { return reinterpret_cast<MPI_Request>(r); }
+
+}  // namespace xsim
+
+// Opens the scope and rejects calls outside MPI_Init..MPI_Finalize.
+#define XSIM_BEGIN_INITIALIZED(call)                 \
+    ::xsim::CallScope scope(call);                   \
+    if (!scope.initialized()) return scope.not_initialized()

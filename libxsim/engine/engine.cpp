@@ -1,0 +1,339 @@
+#include "libxsim/engine/engine.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <stdexcept>
+
+#include "libxsim/engine/payload.hpp"
+#include "libxsim/engine/stack_guard.hpp"
+
+namespace xsim {
+
+Engine* g_engine = nullptr;
+
+namespace {
+thread_local bool t_simulation_thread = false;
+}  // namespace
+
+void mark_simulation_thread() { t_simulation_thread = true; }
+bool on_simulation_thread() { return t_simulation_thread; }
+
+namespace {
+
+// First touches of stack pages are slow on the host (a page fault each). With measured
+// compute, the pages most programs need are touched here, in xsim's time rather than in
+// the rank's measured compute, by a frame that is gone before main's frames reuse them.
+// Without measured compute nothing is charged for them, and a program whose frames fit
+// in one page keeps costing one page. A fixed 6 KiB whatever -xsim-stack is: a 1 MiB
+// stack must keep costing the pages its rank touches, not be committed whole here.
+[[gnu::noinline]] void prefault_stack() {
+    volatile char probe[6 * 1024];
+    for (std::size_t at = 0; at < sizeof probe; at += 1024) probe[at] = 0;
+}
+
+}  // namespace
+
+Engine::Engine(Options options, Placement placement, std::unique_ptr<net::Machine> machine)
+    : options_(std::move(options)), placement_(placement), machine_(std::move(machine)) {
+    const int base = placement_.world_size / placement_.processes;
+    const int extra = placement_.world_size % placement_.processes;
+    count_ = base + (placement_.process < extra ? 1 : 0);
+    first_ = placement_.process * base + std::min(placement_.process, extra);
+    world_.kind = CommKind::World;
+    world_.context = kWorldContext;
+    world_.size = placement_.world_size;
+    world_.name = "MPI_COMM_WORLD";
+    self_.kind = CommKind::Self;
+    self_.context = kSelfContext;
+    self_.size = 1;
+    self_.name = "MPI_COMM_SELF";
+}
+
+Engine::~Engine() = default;
+
+int Engine::process_of(int world) const {
+    const int base = placement_.world_size / placement_.processes;
+    const int extra = placement_.world_size % placement_.processes;
+    const int big = extra * (base + 1);  // ranks held by the larger blocks
+    return world < big ? world / (base + 1) : extra + (world - big) / base;
+}
+
+std::int64_t Engine::run(MainFunction main, int argc, char** argv, char** envp, ProcessLink& link,
+                         OutboundEvents* outbound) {
+    if (!message_handler_) throw std::logic_error("Engine::run: no message handler (set_message_handler) was set");
+    main_ = main;
+    argc_ = argc;
+    argv_ = argv;
+    envp_ = envp;
+    outbound_ = outbound;
+    ranks_.reset(new Rank[static_cast<std::size_t>(count_)]);
+    stacks_.reserve(static_cast<std::size_t>(count_), options_.stack_bytes);
+    note_stack_guards(stacks_.guards(), stacks_.stack_bytes(), placement_.process);
+    queue_.reserve(static_cast<std::size_t>(count_) + 1024);
+    live_ = count_;
+    // Every rank starts at time 0; pushed in rank order, the heap needs no reordering.
+    for (int i = 0; i < count_; ++i) {
+        Rank& r = ranks_[i];
+        r.world = first_ + i;
+        schedule_run(r, 0);
+    }
+    ConservativeLoop loop(queue_, link, machine_->network->min_latency());
+    ProgressLine progress(options_.progress, placement_.process, count_);
+    loop_ = &loop;
+    progress_ = &progress;
+    const std::int64_t unfinished = loop.run(*this);
+    progress.finish();
+    loop_ = nullptr;
+    progress_ = nullptr;
+    return unfinished;
+}
+
+// The part of a collective call's state (colls/collective_call.hpp) that a round touches: its
+// fields and the start of its arena (coroutine frame, transfer list, small scratch).
+constexpr std::size_t kCallPrefetchBytes = 640;
+
+namespace {
+
+// Asks for the cache lines of [p, p + bytes) (for writing when `write`).
+void prefetch_lines(const void* p, std::size_t bytes, bool write = false) {
+    const char* c = static_cast<const char*>(p);
+    for (std::size_t at = 0; at < bytes; at += 64) {
+        if (write) __builtin_prefetch(c + at, 1);
+        else __builtin_prefetch(c + at);
+    }
+}
+
+// Both lines of a message (it straddles two).
+void prefetch_message(const Message* m) {
+    __builtin_prefetch(m);
+    __builtin_prefetch(reinterpret_cast<const char*>(m) + sizeof(Message) - 1);
+}
+
+}  // namespace
+
+// The first receive posted by the local receiver of `m` (the one a collective's message
+// matches), or null.
+const Request* Engine::first_posted_receive(const Message& m) const {
+    return is_local(m.dst) ? ranks_[m.dst - first_].posted.head : nullptr;
+}
+
+// The next event's memory is almost always cold at 10^5+ ranks (thousands of other ranks
+// ran since it was last touched). Asking for it now overlaps those cache and TLB misses
+// with the processing of the current event instead of stalling on them one by one.
+void Engine::prefetch(const Event& next) const {
+    if (event_class(next.key.order) == EventClass::Message) {
+        const auto* m = static_cast<const Message*>(next.object);
+        prefetch_message(m);  // already asked for unless it came from the heap
+        // The call was asked for in prefetch_ahead; now the buffer its steps resume on.
+        if (const Request* q = first_posted_receive(*m); q && q->parent_call)
+            if (const void* hint = q->parent_call->resume_hint()) __builtin_prefetch(hint, 1);
+        return;
+    }
+    prefetch_lines(next.object, sizeof(Rank));
+    // The frames a resumed fiber returns through: from where it suspended up to main.
+    const std::uint32_t index = static_cast<std::uint32_t>(next.key.order >> 32) & 0x7fffffffu;
+    const char* top = stacks_.top(index - static_cast<std::uint32_t>(first_));
+    prefetch_lines(top - resume_bytes_, resume_bytes_, true);
+    privatization_.prefetch(index - static_cast<std::uint32_t>(first_));  // its globals' slot
+}
+
+// Deeper lookahead for message events, in stages some events apart so that each stage
+// reads only what an earlier stage has already asked for: the message, then its receiver,
+// then the receiver's first posted receive, then the collective call that receive belongs
+// to (colls/collective_call.hpp).
+void Engine::prefetch_ahead() const {
+    constexpr std::size_t s = 2;  // events between stages (1 and 3 measured no better)
+    auto message_at = [&](std::size_t k) -> const Message* {
+        const Event* e = queue_.peek_run(k);
+        return e && event_class(e->key.order) == EventClass::Message ? static_cast<const Message*>(e->object) : nullptr;
+    };
+    if (const Message* m = message_at(4 * s)) prefetch_message(m);
+    if (const Message* m = message_at(3 * s); m && is_local(m->dst)) prefetch_lines(&ranks_[m->dst - first_], sizeof(Rank));
+    if (const Message* m = message_at(2 * s)) {
+        if (const Request* q = first_posted_receive(*m)) prefetch_lines(q, sizeof(Request), true);
+        if (m->payload) __builtin_prefetch(m->payload);
+    }
+    if (const Message* m = message_at(s))
+        if (const Request* q = first_posted_receive(*m); q && q->parent_call)
+            prefetch_lines(q->parent_call, kCallPrefetchBytes, true);
+}
+
+void Engine::note_suspend_depth(const Rank& rank) {
+    const char* top = stacks_.top(static_cast<std::size_t>(rank.world - first_));
+    const auto depth = static_cast<std::size_t>(top - static_cast<const char*>(__builtin_frame_address(0)));
+    resume_bytes_ = std::min<std::size_t>(depth + 768, 4096);  // + the next call's deeper frames
+}
+
+void Engine::process(const Event& event) {
+    ++stats_.events;
+    if (!queue_.empty()) prefetch(queue_.top());
+    prefetch_ahead();
+    progress_->tick(event.key.time, live_);
+    if (event_class(event.key.order) == EventClass::Message) {
+        message_handler_(*this, static_cast<Message*>(event.object));
+        return;
+    }
+    Rank& rank = *static_cast<Rank*>(event.object);
+    if (rank.wake_time != event.key.time || rank.state == RankState::Finished) return;  // superseded
+    rank.wake_time = kNever;
+    rank.clock = std::max(rank.clock, event.key.time);
+    run_fiber(rank);
+}
+
+void Engine::run_fiber(Rank& rank) {
+    const bool first_start = !rank.fiber.prepared();
+    if (first_start) {
+        const std::size_t index = static_cast<std::size_t>(rank.world - first_);
+        rank.fiber.prepare(stacks_.top(index), stacks_.stack_bytes(), &Engine::rank_entry, &rank);
+    }
+    current_ = &rank;
+    // A fiber is resumed where it suspended, inside xsim; a new one enters the application.
+    inside_xsim_ = !first_start;
+    rank.state = RankState::Running;
+    ++stats_.context_switches;
+    const runtime::CxxExceptionScope exceptions(exceptions_, static_cast<std::size_t>(rank.world - first_));
+    privatization_.switch_to(static_cast<std::size_t>(rank.world - first_));  // before resume: not measured compute
+    rank.fiber.resume();
+    current_ = nullptr;
+    inside_xsim_ = true;
+    if (rank.fiber.finished()) stacks_.retire(static_cast<std::size_t>(rank.world - first_));
+}
+
+void Engine::rank_entry(void* arg) {
+    Rank& rank = *static_cast<Rank*>(arg);
+    Engine& engine = *g_engine;
+    engine.stacks_.arm(static_cast<std::size_t>(rank.world - engine.first_));  // its guard pages
+    // (Small stacks have no room for the probe; their one page is touched by make_fcontext.)
+    if (engine.options_.compute == ComputeMode::Measured && !is_small_stack(engine.stacks_.stack_bytes()))
+        prefault_stack();
+    rank.last_exit_ns = host_clock_ns();
+    const int code = engine.main_(engine.argc_, engine.argv_, engine.envp_);
+    engine.finish_rank(rank, code);
+}
+
+void Engine::finish_rank(Rank& rank, int exit_code) {
+    inside_xsim_ = true;
+    if (rank.phase == MpiPhase::Initialized) {
+        abort_run(1, "simulated rank " + std::to_string(rank.world) +
+                         " returned from main without calling MPI_Finalize");
+    }
+    rank.exit_code = exit_code;
+    rank.state = RankState::Finished;
+    --live_;
+    rank.fiber.finish();
+}
+
+void Engine::enter(Rank& rank, const char* call) {
+    inside_xsim_ = true;
+    rank.current_call = call;
+    check_stack(rank, call);
+    if (options_.compute == ComputeMode::Measured) {
+        const std::int64_t now = host_clock_ns();
+        const SimTime measured = (now - rank.last_exit_ns) * 1000;  // ns -> ps
+        if (measured > 0)
+            rank.clock += machine_->processor->measured_compute(rank.world, measured, rank.clock);
+    }
+}
+
+namespace {
+
+// Out of line, so that the check on every MPI entry keeps a small frame (small stacks).
+[[noreturn, gnu::cold, gnu::noinline]] void report_stack_overflow(Engine& engine, int world, std::size_t stack_bytes,
+                                                                  const char* call) {
+    char how[96], text[400];
+    std::snprintf(how, sizeof how, "detected in %s", call);
+    format_stack_overflow(text, sizeof text, world, stack_bytes, how);
+    engine.abort_run(1, text);
+}
+
+}  // namespace
+
+void Engine::check_stack(Rank& rank, const char* call) {
+    const char* depth = static_cast<const char*>(__builtin_frame_address(0));
+    const char* bottom = stacks_.usable_bottom(static_cast<std::size_t>(rank.world - first_));
+    if (depth >= bottom + stack_safety_margin(stacks_.stack_bytes())) return;
+    report_stack_overflow(*this, rank.world, stacks_.stack_bytes(), call);
+}
+
+void Engine::leave(Rank& rank) {
+    if (options_.compute == ComputeMode::Measured) rank.last_exit_ns = host_clock_ns();
+    inside_xsim_ = false;
+}
+
+void Engine::schedule_run(Rank& rank, SimTime t) {
+    t = std::max(t, rank.clock);
+    if (t >= rank.wake_time) return;  // an earlier run is already pending
+    rank.wake_time = t;
+    queue_.push({{t, event_order(EventClass::RankRun, static_cast<std::uint32_t>(rank.world), 0)}, &rank});
+}
+
+void Engine::block(Rank& rank) {
+    rank.state = RankState::Blocked;
+    note_suspend_depth(rank);
+    rank.fiber.suspend();
+    // Resumed by run_fiber: state is Running again and the clock is the wake time.
+}
+
+void Engine::catch_up(Rank& rank) {
+    const EventKey mine{rank.clock, event_order(EventClass::RankRun, static_cast<std::uint32_t>(rank.world), 0)};
+    const bool earlier_pending = !queue_.empty() && queue_.top().key < mine;
+    const bool beyond_window = loop_ && rank.clock >= loop_->window_end();
+    if (!earlier_pending && !beyond_window) return;
+    schedule_run(rank, rank.clock);
+    rank.state = RankState::Ready;
+    note_suspend_depth(rank);
+    rank.fiber.suspend();
+}
+
+void Engine::free_request(Request* r) {
+    delete r->collective;
+    if (r->holds_comm) release(r->comm);
+    if (r->holds_type) release_type(r->type);
+    r->magic = 0;
+    requests_.release(r);
+}
+
+void Engine::free_message(Message* m) {
+    release_payload(m);
+    messages_.release(m);
+}
+
+void Engine::emit(Message* m) {
+    if (is_local(m->dst)) {
+        queue_.push({{m->time, event_order(EventClass::Message, static_cast<std::uint32_t>(m->src), m->seq)}, m});
+        return;
+    }
+    ++stats_.remote_events;
+    outbound_->post(process_of(m->dst), *m);
+    free_message(m);
+}
+
+void Engine::accept_remote(Message* m) {
+    queue_.push({{m->time, event_order(EventClass::Message, static_cast<std::uint32_t>(m->src), m->seq)}, m});
+}
+
+void Engine::abort_run(int exit_code, const std::string& why) {
+    std::fprintf(stderr, "xsim: %s\n", why.c_str());
+    std::fflush(stderr);
+    std::fflush(stdout);
+    PMPI_Abort(MPI_COMM_WORLD, exit_code);
+    std::_Exit(exit_code);
+}
+
+SimTime Engine::latest_clock() const {
+    SimTime latest = 0;
+    for (int i = 0; i < count_; ++i) latest = std::max(latest, ranks_[i].clock);
+    return latest;
+}
+
+std::vector<const Rank*> Engine::unfinished_ranks() const {
+    std::vector<const Rank*> out;
+    for (int i = 0; i < count_; ++i)
+        if (ranks_[i].state != RankState::Finished) out.push_back(&ranks_[i]);
+    return out;
+}
+
+}  // namespace xsim

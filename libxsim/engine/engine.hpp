@@ -1,0 +1,194 @@
+// The one xsim object of a real process: it hosts a contiguous block of simulated ranks
+// as fibers, orders everything they do by virtual time, and owns the machine model.
+// Everything else (p2p protocol, bindings, reports) works through it.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "libxsim/mpi/comm.hpp"
+#include "libxsim/engine/host_clock.hpp"
+#include "libxsim/mpi/datatype.hpp"
+#include "libxsim/engine/message.hpp"
+#include "libxsim/engine/options.hpp"
+#include "libxsim/engine/pool.hpp"
+#include "libxsim/engine/progress.hpp"
+#include "libxsim/engine/rank.hpp"
+#include "libxsim/engine/request.hpp"
+#include "libxsim/rank_state/cxx_exception_state.hpp"
+#include "libxsim/rank_state/libc_rank_state.hpp"
+#include "libxsim/rank_state/privatization.hpp"
+#include "netmodels/machine.hpp"
+#include "pdes/conservative_loop.hpp"
+#include "pdes/event_queue.hpp"
+#include "pdes/stack_arena.hpp"
+
+namespace xsim {
+
+using MainFunction = int (*)(int, char**, char**);
+
+struct RunStats {
+    std::uint64_t messages = 0;          // user-level point-to-point messages sent
+    std::uint64_t bytes = 0;             // their payload bytes
+    std::uint64_t internal_messages = 0; // messages of collectives' algorithms
+    std::uint64_t remote_events = 0;     // events shipped to other real processes
+    std::uint64_t context_switches = 0;
+    std::uint64_t events = 0;
+    SimTime max_finalize_time = 0;       // largest clock at MPI_Finalize
+};
+
+class OutboundEvents {
+public:
+    virtual ~OutboundEvents() = default;
+    // Takes an event for a rank of another process (serializes it; the caller frees it).
+    virtual void post(int process, const Message& message) = 0;
+};
+
+class Engine final : public EventSink {
+public:
+    struct Placement {
+        int world_size = 1;
+        int process = 0;
+        int processes = 1;
+    };
+    Engine(Options options, Placement placement, std::unique_ptr<net::Machine> machine);
+    ~Engine() override;
+
+    // Runs `main` once per local simulated rank; returns the number of ranks (over all
+    // processes) left unfinished, i.e. > 0 on deadlock.
+    std::int64_t run(MainFunction main, int argc, char** argv, char** envp, ProcessLink& link,
+                     OutboundEvents* outbound);
+
+    // Placement: ranks are spread in contiguous blocks, the first (N mod P) blocks one larger.
+    int world_size() const { return placement_.world_size; }
+    int process_of(int world) const;
+    bool is_local(int world) const { return world >= first_ && world < first_ + count_; }
+    Rank& local(int world) { return ranks_[world - first_]; }
+    int first_local() const { return first_; }
+    int local_count() const { return count_; }
+    const Placement& placement() const { return placement_; }
+
+    const Options& options() const { return options_; }
+    net::Machine& machine() { return *machine_; }
+    RunStats& stats() { return stats_; }
+    const Comm& world_comm() const { return world_; }
+    const Comm& self_comm() const { return self_; }
+    // Per-rank globals (index = world rank - first_local()) and per-rank C library state.
+    runtime::Privatization& privatization() { return privatization_; }
+    runtime::LibcRankState& libc_state() { return libc_state_; }
+
+    // The rank whose fiber is running, or null in the scheduler.
+    Rank* current() const { return current_; }
+    // True while a simulated rank executes application code (not xsim itself).
+    bool in_application() const { return current_ && !inside_xsim_; }
+
+    // Entry to and exit from xsim on behalf of the running rank (see CallScope).
+    void enter(Rank& rank, const char* call);
+    void leave(Rank& rank);
+
+    // Scheduling, from inside a rank's fiber.
+    // Makes `rank` run again at time `t` (or its clock, if later).
+    void schedule_run(Rank& rank, SimTime t);
+    // Suspends the running rank until a run event for it is processed.
+    void block(Rank& rank);
+    // Before a call observes other ranks' actions (test, probe, any-of waits): waits until
+    // every event up to the rank's clock has been processed, here and in other processes.
+    void catch_up(Rank& rank);
+
+    // Events.
+    Message* new_message() { return messages_.make(); }
+    void free_message(Message* m);
+    void emit(Message* m);                // to a local rank or another process
+    void accept_remote(Message* m);       // from another process (ProcessLink::exchange)
+    Request* new_request() { return requests_.make(); }
+    // A request that refers to a communicator keeps it alive (MPI_Comm_free may come first).
+    void attach_comm(Request* r, const Comm& c) {
+        r->comm = &c;
+        retain(c);
+        r->holds_comm = true;
+    }
+    // Releases a request (and a nonblocking collective's state and references with it).
+    void free_request(Request* r);
+
+    // Ends the whole run (all real processes) after printing `why`; never returns.
+    [[noreturn]] void abort_run(int exit_code, const std::string& why);
+
+    // What processes message events (the point-to-point protocol, p2p::handle_event), set
+    // by whoever builds the engine before run(): the engine knows events, fibers and clocks
+    // and calls the layers above only through this handler and CompletionTarget.
+    using MessageHandler = void (*)(Engine& engine, Message* message);
+    void set_message_handler(MessageHandler handler) { message_handler_ = handler; }
+
+    // EventSink
+    void process(const Event& event) override;
+    std::int64_t live_ranks() const override { return live_; }
+
+    // Ends the running rank's fiber as finished with `exit_code` (return from main, exit()).
+    [[noreturn]] void finish_current_rank(int exit_code) { finish_rank(*current_, exit_code); }
+
+    // For fault reports: whether `address` lies past the end of `rank`'s stack (in its
+    // guard pages, a stack or guard below it, or the guard zone under the first stack).
+    bool beyond_stack(const Rank& rank, const void* address) const {
+        const char* p = static_cast<const char*>(address);
+        return stacks_.contains(p) && p < stacks_.usable_bottom(static_cast<std::size_t>(rank.world - first_));
+    }
+    // The simulated rank whose stack the guard pages holding `address` lie under, or -1.
+    int guarded_rank(const void* address) const {
+        const long index = stacks_.guard_owner(address);
+        return index < 0 ? -1 : first_ + static_cast<int>(index);
+    }
+
+    SimTime latest_clock() const;   // the largest clock of the local ranks
+    std::vector<const Rank*> unfinished_ranks() const;
+
+private:
+    static void rank_entry(void* arg);
+    void run_fiber(Rank& rank);
+    void check_stack(Rank& rank, const char* call);
+    [[noreturn]] void finish_rank(Rank& rank, int exit_code);
+    void prefetch(const Event& next) const;
+    void prefetch_ahead() const;
+    const Request* first_posted_receive(const Message& m) const;
+    [[gnu::noinline]] void note_suspend_depth(const Rank& rank);
+
+    Options options_;
+    Placement placement_;
+    std::unique_ptr<net::Machine> machine_;
+    int first_ = 0;
+    int count_ = 0;
+    std::unique_ptr<Rank[]> ranks_;
+    StackArena stacks_;
+    EventQueue queue_;
+    ConservativeLoop* loop_ = nullptr;
+    ProgressLine* progress_ = nullptr;
+    OutboundEvents* outbound_ = nullptr;
+    MessageHandler message_handler_ = nullptr;
+    Pool<Message> messages_;
+    Pool<Request> requests_;
+    Comm world_;
+    Comm self_;
+    RunStats stats_;
+    runtime::CxxExceptionState exceptions_;  // C++ exceptions being handled by suspended ranks
+    Rank* current_ = nullptr;
+    bool inside_xsim_ = false;
+    runtime::Privatization privatization_;
+    runtime::LibcRankState libc_state_;
+    std::size_t resume_bytes_ = 1024;  // stack bytes a resumed rank touches (see prefetch)
+    std::int64_t live_ = 0;
+    // The application's main and its argument vector (shared by all ranks).
+    MainFunction main_ = nullptr;
+    int argc_ = 0;
+    char** argv_ = nullptr;
+    char** envp_ = nullptr;
+};
+
+extern Engine* g_engine;
+
+// True on the thread that runs the simulation (its fibers and scheduler); set by
+// mark_simulation_thread() at start-up. Interposed C library calls from any other thread
+// are passed to the real functions.
+void mark_simulation_thread();
+bool on_simulation_thread();
+
+}  // namespace xsim

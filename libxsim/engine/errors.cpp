@@ -1,0 +1,81 @@
+#include "libxsim/engine/errors.hpp"
+
+#include <cstdint>
+#include <cstdio>
+
+#include "libxsim/engine/call_scope.hpp"
+#include "libxsim/mpi/comm.hpp"
+#include "libxsim/engine/engine.hpp"
+
+namespace xsim {
+
+const char* error_class_name(int c) {
+    switch (c) {
+        case MPI_SUCCESS: return "MPI_SUCCESS";
+        case MPI_ERR_BUFFER: return "MPI_ERR_BUFFER";
+        case MPI_ERR_COUNT: return "MPI_ERR_COUNT";
+        case MPI_ERR_TYPE: return "MPI_ERR_TYPE";
+        case MPI_ERR_TAG: return "MPI_ERR_TAG";
+        case MPI_ERR_COMM: return "MPI_ERR_COMM";
+        case MPI_ERR_RANK: return "MPI_ERR_RANK";
+        case MPI_ERR_REQUEST: return "MPI_ERR_REQUEST";
+        case MPI_ERR_ROOT: return "MPI_ERR_ROOT";
+        case MPI_ERR_GROUP: return "MPI_ERR_GROUP";
+        case MPI_ERR_OP: return "MPI_ERR_OP";
+        case MPI_ERR_TOPOLOGY: return "MPI_ERR_TOPOLOGY";
+        case MPI_ERR_DIMS: return "MPI_ERR_DIMS";
+        case MPI_ERR_ARG: return "MPI_ERR_ARG";
+        case MPI_ERR_UNKNOWN: return "MPI_ERR_UNKNOWN";
+        case MPI_ERR_TRUNCATE: return "MPI_ERR_TRUNCATE";
+        case MPI_ERR_OTHER: return "MPI_ERR_OTHER";
+        case MPI_ERR_INTERN: return "MPI_ERR_INTERN";
+        case MPI_ERR_IN_STATUS: return "MPI_ERR_IN_STATUS";
+        case MPI_ERR_PENDING: return "MPI_ERR_PENDING";
+        case MPI_ERR_UNSUPPORTED_OPERATION: return "MPI_ERR_UNSUPPORTED_OPERATION";
+        default: return "MPI error";
+    }
+}
+
+MPI_Errhandler& errhandler_slot(Rank& rank, const Comm* comm) {
+    if (comm && comm->kind == CommKind::Derived) return comm->errhandler;
+    if (comm && comm->kind == CommKind::Self) return rank.self_errhandler;
+    return rank.world_errhandler;
+}
+
+MPI_Errhandler create_user_errhandler(MPI_Comm_errhandler_function* function) {
+    auto* h = new UserErrhandler;  // handles are few and may stay attached: never freed
+    h->function = function;
+    return reinterpret_cast<MPI_Errhandler>(h);
+}
+
+UserErrhandler* resolve_user_errhandler(MPI_Errhandler handle) {
+    if (handle == MPI_ERRHANDLER_NULL || reinterpret_cast<std::uintptr_t>(handle) % alignof(UserErrhandler) != 0)
+        return nullptr;
+    auto* h = reinterpret_cast<UserErrhandler*>(handle);
+    return h->magic == UserErrhandler::kMagic ? h : nullptr;
+}
+
+int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const std::string& detail) {
+    const MPI_Errhandler handler = errhandler_slot(rank, comm);
+    if (handler == MPI_ERRORS_RETURN) return error_class;
+    if (UserErrhandler* user = resolve_user_errhandler(handler)) {
+        // The standard passes the communicator handle and the error code; the handler
+        // may return, and then so does the call, with the error.
+        MPI_Comm handle = comm_handle(comm ? comm : &g_engine->world_comm());
+        int code = error_class;
+        // The handler is application code: it runs on its rank's globals.
+        runtime::Privatization::ForRank owner(g_engine->privatization(),
+                                              static_cast<std::size_t>(rank.world - g_engine->first_local()),
+                                              g_engine->current() != nullptr);
+        g_engine->privatization().load_for_callback();
+        user->function(&handle, &code, call);
+        return error_class;
+    }
+    char where[160];
+    std::snprintf(where, sizeof where, "%s on simulated rank %d (virtual time %.9f s): ", call, rank.world,
+                  simtime_to_seconds(rank.clock));
+    g_engine->abort_run(error_class, std::string("error in ") + where + error_class_name(error_class) + ": " +
+                                         detail + (comm ? std::string(" [communicator ") + comm_name(*comm, rank) + "]" : ""));
+}
+
+}  // namespace xsim

@@ -1,0 +1,53 @@
+// The -xsim-* command-line options (also read from XSIM_OPTIONS), removed from the
+// argv the application sees.
+#pragma once
+#include <cstddef>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "libxsim/engine/payload_policy.hpp"
+
+namespace xsim {
+
+enum class ComputeMode { Measured, None };
+enum class ProgressMode { Auto, On, Off };
+enum class PrivatizeMode { Auto, On, Off };  // per-rank globals (runtime/privatization.hpp)
+
+struct Options {
+    long long np = 0;                   // simulated ranks; 0 = one per real process
+    ComputeMode compute = ComputeMode::Measured;
+    // 1 MiB runs ordinary codes (hundreds of KB of locals, deep recursion); only touched
+    // pages cost memory, plus 2 KiB of page tables per rank (bench/RESULTS.md "Default stack").
+    std::size_t stack_bytes = 1024 * 1024;
+    std::string report_path;
+    std::string config_file;
+    std::vector<std::string> overrides;  // -xsim-set key=value
+    PayloadPolicy payload;              // -xsim-payload on|off|auto|<bytes>
+    ProgressMode progress = ProgressMode::Auto;
+    PrivatizeMode privatize = PrivatizeMode::Auto;  // auto: on when ranks share a real process
+    bool help = false;
+    std::string regions_out;            // -xsim-regions-out: record region times into this file
+    std::string regions_in;             // -xsim-regions-in: replay region times from this file
+};
+
+class OptionError : public std::runtime_error {
+public:
+    using std::runtime_error::runtime_error;
+};
+
+struct CommandLine {
+    Options options;
+    std::vector<char*> app_argv;  // argv without any -xsim-* option, null-terminated
+};
+
+// `env_options` is the XSIM_OPTIONS text (may be null); argv options come after it and win.
+// Throws OptionError naming the offending option or value.
+CommandLine parse_command_line(int argc, char** argv, const char* env_options);
+
+// Parses "64k", "1m", "2g", "65536" (also KiB/MiB/GiB); throws OptionError.
+std::size_t parse_size(const std::string& option, const std::string& text);
+
+std::string options_help();
+
+}  // namespace xsim

@@ -1,0 +1,52 @@
+#include "libxsim/engine/payload.hpp"
+
+#include <cstdlib>
+
+namespace xsim {
+namespace {
+
+constexpr int kClasses = 11;                  // 64 B .. 64 KiB
+constexpr std::uint64_t kSmallest = 64;
+
+struct FreeBlock { FreeBlock* next; };
+FreeBlock* g_free[kClasses] = {};
+
+int size_class(std::uint64_t bytes) {
+    std::uint64_t size = kSmallest;
+    for (int c = 0; c < kClasses; ++c, size <<= 1)
+        if (bytes <= size) return c;
+    return -1;  // large: straight from malloc
+}
+
+}  // namespace
+
+void acquire_payload(Message* m) {
+    m->has_payload = true;
+    if (m->bytes == 0) { m->payload = nullptr; return; }
+    const int c = size_class(m->bytes);
+    if (c >= 0 && g_free[c]) {
+        FreeBlock* b = g_free[c];
+        g_free[c] = b->next;
+        __builtin_prefetch(g_free[c], 1);  // usually cold at scale; needed by the next acquire
+        m->payload = reinterpret_cast<char*>(b);
+        return;
+    }
+    const std::uint64_t size = c >= 0 ? (kSmallest << c) : m->bytes;
+    m->payload = static_cast<char*>(std::malloc(size));
+}
+
+void release_payload(Message* m) {
+    if (!m->payload) return;
+    const int c = size_class(m->bytes);
+    if (c >= 0) {
+        auto* b = reinterpret_cast<FreeBlock*>(m->payload);
+        b->next = g_free[c];
+        g_free[c] = b;
+    } else {
+        std::free(m->payload);
+    }
+    m->payload = nullptr;
+    m->has_payload = false;
+}
+
+}  // namespace xsim

@@ -1,0 +1,68 @@
+// The state of one simulated MPI rank hosted by this real process. Kept small (one
+// per simulated rank, millions per process): no per-peer tables, no heap members.
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "libxsim/engine/match_queue.hpp"
+#include "libxsim/engine/message.hpp"
+#include "pdes/fiber.hpp"
+#include "pdes/sim_time.hpp"
+
+namespace xsim {
+
+struct Request;
+
+enum class RankState : std::uint8_t { Ready, Running, Blocked, Finished };
+enum class MpiPhase : std::uint8_t { Before, Initialized, Finalized };
+enum class WaitMode : std::uint8_t { None, All, Any, Probe };
+
+// What a blocked rank waits for: requests (all or any of them) or a probed message.
+struct WaitSet {
+    WaitMode mode = WaitMode::None;
+    int unknown = 0;            // All: requests whose completion time is not decided yet
+    SimTime best = 0;           // All: latest known completion; Any: earliest
+    // Probe filter.
+    int probe_source = 0;
+    int probe_tag = 0;
+    std::uint32_t probe_context = 0;
+};
+
+// What a blocked rank is doing, for the deadlock report.
+struct BlockedIn {
+    const char* call = nullptr;  // the user-level MPI call
+    int peer = MPI_PROC_NULL;
+    int tag = 0;
+    std::uint32_t context = 0;
+    // Waiting on a nonblocking collective's request: `tag` holds its collective signature
+    // (colls/collective_kind.hpp), `context` its communicator's collective context.
+    bool nonblocking_collective = false;
+};
+
+struct Rank {
+    Fiber fiber;
+    SimTime clock = 0;
+    SimTime wake_time = kNever;      // time of the valid pending run event
+    SimTime nic_send_free = 0;       // the NIC serializes this rank's sends...
+    SimTime nic_recv_free = 0;       // ...and receives
+    std::int64_t last_exit_ns = 0;   // host time when the rank last left xsim (measured compute)
+    std::int32_t world = 0;
+    std::uint32_t seq = 0;           // events generated so far (tie-break)
+    MatchQueue<Request> posted;      // receives waiting for a message, in posting order
+    MatchQueue<Message> unexpected;    // messages waiting for a receive, in arrival order
+    WaitSet wait;
+    BlockedIn blocked;
+    const char* current_call = nullptr;
+    MPI_Errhandler world_errhandler = MPI_ERRORS_ARE_FATAL;
+    MPI_Errhandler self_errhandler = MPI_ERRORS_ARE_FATAL;
+    // Per-rank counters of the predefined communicators (see comm.hpp).
+    std::uint32_t world_children = 0, self_children = 0;
+    std::uint32_t world_collectives = 0, self_collectives = 0;
+    RankState state = RankState::Ready;
+    MpiPhase phase = MpiPhase::Before;
+    std::uint8_t thread_level = MPI_THREAD_SINGLE;  // what MPI_Init_thread provided
+    int exit_code = 0;
+};
+
+}  // namespace xsim

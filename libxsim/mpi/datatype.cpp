@@ -1,0 +1,141 @@
+#include "libxsim/mpi/datatype.hpp"
+
+#include <cstring>
+#include <unordered_map>
+#include <vector>
+
+namespace xsim {
+namespace {
+
+// Only the simulation thread calls these (no lock needed).
+std::unordered_map<MPI_Datatype, TypeLayout>& predefined_layouts() {
+    static std::unordered_map<MPI_Datatype, TypeLayout> cache;
+    return cache;
+}
+
+struct PendingUses {
+    int operations = 0;       // requests that still use the type
+    int deferred_frees = 0;   // MPI_Type_free calls to apply once they are done
+};
+std::unordered_map<MPI_Datatype, PendingUses>& pending_uses() {
+    static std::unordered_map<MPI_Datatype, PendingUses> uses;
+    return uses;
+}
+
+void query_layout(MPI_Datatype type, TypeLayout* out) {
+    int size = 0;
+    MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+    PMPI_Type_size(type, &size);
+    PMPI_Type_get_extent(type, &lb, &extent);
+    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    out->size = static_cast<std::uint64_t>(size);
+    out->extent = extent;
+    out->true_lb = true_lb;
+    out->contiguous = size == 0 || (true_extent == size && extent == size);
+}
+
+}  // namespace
+
+TypeCheck check_type(MPI_Datatype type, TypeLayout* out) {
+    if (type == MPI_DATATYPE_NULL) return TypeCheck::Null;
+    auto& cache = predefined_layouts();
+    if (auto it = cache.find(type); it != cache.end()) {
+        *out = it->second;
+        return TypeCheck::Ok;
+    }
+    int ints = 0, addrs = 0, types = 0, combiner = 0;
+    if (PMPI_Type_get_envelope(type, &ints, &addrs, &types, &combiner) != MPI_SUCCESS) return TypeCheck::Null;
+    if (combiner == MPI_COMBINER_NAMED) {
+        query_layout(type, out);
+        out->predefined = true;
+        cache.emplace(type, *out);
+        return TypeCheck::Ok;
+    }
+    // Derived: the real library knows whether it was committed; packing nothing asks it
+    // (Open MPI checks the datatype, including its committed flag, before anything else).
+    char none = 0;
+    int position = 0;
+    if (PMPI_Pack(nullptr, 0, type, &none, 0, &position, MPI_COMM_SELF) != MPI_SUCCESS) return TypeCheck::Uncommitted;
+    query_layout(type, out);
+    out->predefined = false;
+    return TypeCheck::Ok;
+}
+
+void retain_type(MPI_Datatype type) { ++pending_uses()[type].operations; }
+
+void release_type(MPI_Datatype type) {
+    auto& uses = pending_uses();
+    auto it = uses.find(type);
+    if (it == uses.end() || --it->second.operations > 0) return;
+    for (int i = 0; i < it->second.deferred_frees; ++i) {
+        MPI_Datatype handle = type;
+        PMPI_Type_free(&handle);
+    }
+    uses.erase(it);
+}
+
+int free_type(MPI_Datatype type) {
+    auto& uses = pending_uses();
+    if (auto it = uses.find(type); it != uses.end()) {
+        ++it->second.deferred_frees;
+        return MPI_SUCCESS;
+    }
+    return PMPI_Type_free(&type);
+}
+
+void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::uint64_t bytes) {
+    if (bytes == 0) return;
+    TypeLayout layout;
+    type_layout(type, &layout);
+    if (layout.contiguous) {
+        std::memcpy(out, static_cast<const char*>(buf) + layout.true_lb, bytes);
+        return;
+    }
+    int position = 0;
+    PMPI_Pack(buf, count, type, out, static_cast<int>(bytes), &position, MPI_COMM_SELF);
+}
+
+void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type) {
+    if (bytes == 0) return;
+    TypeLayout layout;
+    type_layout(type, &layout);
+    if (layout.contiguous) {
+        std::memcpy(static_cast<char*>(buf) + layout.true_lb, in, bytes);
+        return;
+    }
+    const std::uint64_t whole = layout.size ? bytes / layout.size : 0;
+    const int elements = whole < static_cast<std::uint64_t>(count) ? static_cast<int>(whole) : count;
+    int position = 0;
+    PMPI_Unpack(in, static_cast<int>(bytes), &position, buf, elements, type, MPI_COMM_SELF);
+    // A partial last element (fewer basic elements than a whole one, as MPI_Get_elements
+    // then reports): PMPI_Unpack takes only whole elements, so pack the element as it is,
+    // overlay the bytes that arrived, and unpack it back. Its other parts keep their values.
+    const std::uint64_t rest = bytes - static_cast<std::uint64_t>(position);
+    if (elements < count && rest > 0 && rest < layout.size) {
+        char* element = static_cast<char*>(buf) + static_cast<MPI_Aint>(elements) * layout.extent;
+        std::vector<char> staging(layout.size);
+        int at = 0;
+        PMPI_Pack(element, 1, type, staging.data(), static_cast<int>(layout.size), &at, MPI_COMM_SELF);
+        std::memcpy(staging.data(), in + position, rest);
+        at = 0;
+        PMPI_Unpack(staging.data(), static_cast<int>(layout.size), &at, element, 1, type, MPI_COMM_SELF);
+    }
+}
+
+void copy_data(const void* send_buf, int send_count, MPI_Datatype send_type, std::uint64_t bytes,
+               void* recv_buf, int recv_count, MPI_Datatype recv_type) {
+    if (bytes == 0) return;
+    TypeLayout s, r;
+    type_layout(send_type, &s);
+    type_layout(recv_type, &r);
+    if (s.contiguous && r.contiguous) {
+        std::memcpy(static_cast<char*>(recv_buf) + r.true_lb,
+                    static_cast<const char*>(send_buf) + s.true_lb, bytes);
+        return;
+    }
+    std::vector<char> staging(bytes);
+    pack_data(send_buf, send_count, send_type, staging.data(), bytes);
+    unpack_data(staging.data(), bytes, recv_buf, recv_count, recv_type);
+}
+
+}  // namespace xsim

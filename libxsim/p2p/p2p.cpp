@@ -1,0 +1,268 @@
+#include "libxsim/p2p/p2p.hpp"
+
+#include <algorithm>
+
+#include "libxsim/p2p/completion.hpp"
+#include "libxsim/mpi/datatype.hpp"
+#include "libxsim/engine/payload.hpp"
+#include "libxsim/engine/rank_buffer.hpp"
+
+namespace xsim::p2p {
+namespace {
+
+Message* make_event(Engine& engine, Rank& from, MessageKind kind, int dst, SimTime time) {
+    Message* m = engine.new_message();
+    m->kind = kind;
+    m->src = from.world;
+    m->dst = dst;
+    m->time = time;
+    m->seq = from.seq++;
+    return m;
+}
+
+SimTime latency(Engine& engine, int a, int b) { return engine.machine().network->path(a, b).latency; }
+
+// The receiving NIC takes the data of `m` in arrival order: it is in when the last byte
+// has crossed the network (m.data_done, from the model, contention included) and the NIC
+// has finished the messages before it. Returns that time.
+SimTime receive_on_nic(Engine& engine, Rank& receiver, const Message& m) {
+    const auto path = engine.machine().network->path(m.src, m.dst);
+    receiver.nic_recv_free = std::max(m.data_done, receiver.nic_recv_free + transfer_time(m.bytes, path.bandwidth));
+    return receiver.nic_recv_free;
+}
+
+void decide(Engine& engine, Request* r, SimTime done) {
+    r->known = true;
+    r->done_time = done;
+    completion::decided(engine, r);
+}
+
+// A receive and a message (eager or request-to-send) meet at time `when`.
+void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when) {
+    r->matched = true;
+    r->status_source = m->src_comm_rank;
+    r->status_tag = m->tag;
+    r->status_bytes = std::min(m->bytes, r->bytes);
+    r->status_error = m->bytes > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
+    r->status_signature = m->signature;
+    if (m->kind == MessageKind::RequestToSend) {
+        Message* cts = make_event(engine, receiver, MessageKind::ClearToSend, m->src,
+                                  when + latency(engine, receiver.world, m->src));
+        cts->send_request = m->send_request;
+        cts->recv_request = reinterpret_cast<std::uint64_t>(r);
+        cts->bytes = m->bytes;
+        engine.free_message(m);
+        engine.emit(cts);
+        return;
+    }
+    if (m->has_payload && r->carries_data)
+        unpack_data(m->payload, r->status_bytes, runtime::rank_buffer(engine, receiver, r->buf, r->count, r->type),
+                    r->count, r->type);
+    if (m->send_request != 0) {  // a synchronous eager send waits for this acknowledgement
+        Message* ack = make_event(engine, receiver, MessageKind::ClearToSend, m->src,
+                                  when + latency(engine, receiver.world, m->src));
+        ack->send_request = m->send_request;
+        ack->recv_request = 0;
+        engine.emit(ack);
+    }
+    const SimTime done = std::max(when, m->data_done);
+    engine.free_message(m);
+    decide(engine, r, done);
+}
+
+void arrive_envelope(Engine& engine, Message* m) {
+    Rank& receiver = engine.local(m->dst);
+    if (m->kind == MessageKind::Eager) m->data_done = receive_on_nic(engine, receiver, *m);
+    Request* r = receiver.posted.take_first([m](const Request& q) {
+        return envelope_matches(*m, q.peer, q.tag, q.context);
+    });
+    if (r) {
+        match(engine, receiver, r, m, std::max(m->time, r->posted_at));
+        return;
+    }
+    receiver.unexpected.push_back(m);
+    const WaitSet& w = receiver.wait;
+    if (receiver.state == RankState::Blocked && w.mode == WaitMode::Probe &&
+        envelope_matches(*m, w.probe_source, w.probe_tag, w.probe_context))
+        engine.schedule_run(receiver, m->time);
+}
+
+// At the sender: a receive matched (rendezvous: send the data) or acknowledged (synchronous eager).
+void arrive_clear_to_send(Engine& engine, Message* cts) {
+    auto* s = reinterpret_cast<Request*>(cts->send_request);
+    if (cts->recv_request == 0) {  // acknowledgement of a synchronous eager send
+        engine.free_message(cts);
+        decide(engine, s, cts->time);
+        return;
+    }
+    Rank& sender = *s->owner;
+    const auto path = engine.machine().network->path(sender.world, cts->src);
+    const SimTime start = std::max(cts->time, sender.nic_send_free);
+    sender.nic_send_free = start + transfer_time(s->bytes, path.bandwidth);
+    Message* data = make_event(engine, sender, MessageKind::Data, cts->src, start + path.latency);
+    data->bytes = s->bytes;
+    data->data_done = engine.machine().network->arrival(sender.world, cts->src, s->bytes, start);
+    data->recv_request = cts->recv_request;
+    if (s->carries_data) {
+        if (engine.is_local(cts->src)) {
+            // Same process: straight into the receive buffer, which nobody may touch until
+            // the receive completes (after this data event).
+            auto* r = reinterpret_cast<Request*>(cts->recv_request);
+            if (r->carries_data)
+                copy_data(runtime::rank_buffer(engine, sender, s->buf, s->count, s->type), s->count, s->type,
+                          r->status_bytes, runtime::rank_buffer(engine, *r->owner, r->buf, r->count, r->type),
+                          r->count, r->type);
+        } else {
+            acquire_payload(data);
+            pack_data(runtime::rank_buffer(engine, sender, s->buf, s->count, s->type), s->count, s->type,
+                      data->payload, data->bytes);
+        }
+    }
+    engine.free_message(cts);
+    engine.emit(data);
+    decide(engine, s, sender.nic_send_free);
+}
+
+void arrive_data(Engine& engine, Message* data) {
+    auto* r = reinterpret_cast<Request*>(data->recv_request);
+    Rank& receiver = *r->owner;
+    const SimTime done = receive_on_nic(engine, receiver, *data);
+    if (data->has_payload && r->carries_data)
+        unpack_data(data->payload, r->status_bytes, runtime::rank_buffer(engine, receiver, r->buf, r->count, r->type),
+                    r->count, r->type);
+    engine.free_message(data);
+    decide(engine, r, done);
+}
+
+// Clears what one run of a persistent request decided, before it starts again.
+void reset_for_start(Request* r) {
+    r->known = false;
+    r->matched = false;
+    r->cancelled = false;
+    r->in_wait = false;
+    r->active = true;
+    r->next = nullptr;
+    r->done_time = 0;
+    r->status_source = MPI_ANY_SOURCE;
+    r->status_tag = MPI_ANY_TAG;
+    r->status_error = MPI_SUCCESS;
+    r->status_bytes = 0;
+}
+
+Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& data, const Comm& comm,
+                     int peer, int tag, std::uint32_t context, SimTime now, Request* into) {
+    if (into) {  // a persistent request keeps its arguments (and its retained datatype)
+        reset_for_start(into);
+        into->posted_at = now;
+        return into;
+    }
+    Request* r = engine.new_request();
+    r->kind = kind;
+    r->owner = &me;
+    engine.attach_comm(r, comm);
+    r->carries_data = data.carry != Carry::Never;  // a send decides again in start_send
+    r->buf = const_cast<void*>(data.buf);
+    r->count = data.count;
+    r->type = data.type;
+    r->bytes = data.bytes;
+    r->peer = peer;
+    r->tag = tag;
+    r->context = context;
+    r->posted_at = now;
+    if (data.derived) {
+        retain_type(data.type);
+        r->holds_type = true;
+    }
+    return r;
+}
+
+}  // namespace
+
+Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
+                    int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
+                    Request* into, std::uint32_t signature) {
+    Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, now, into);
+    s->synchronous = synchronous;
+    s->carries_data = data.carry == Carry::BySize ? engine.options().payload.carries(data.bytes)
+                                                  : data.carry == Carry::Always;
+    const auto path = engine.machine().network->path(me.world, dest_world);
+    const bool eager = data.bytes <= path.eager_limit;
+    Message* m;
+    if (eager) {
+        const SimTime start = std::max(now, me.nic_send_free);
+        me.nic_send_free = start + transfer_time(data.bytes, path.bandwidth);
+        m = make_event(engine, me, MessageKind::Eager, dest_world, start + path.latency);
+        m->data_done = engine.machine().network->arrival(me.world, dest_world, data.bytes, start);
+        if (s->carries_data) {
+            m->bytes = data.bytes;
+            acquire_payload(m);
+            pack_data(runtime::rank_buffer(engine, me, data.buf, data.count, data.type), data.count, data.type,
+                      m->payload, data.bytes);
+        }
+    } else {
+        // The request-to-send queues behind earlier sends on the NIC like any message, so a
+        // long message never overtakes shorter ones sent before it (MPI non-overtaking).
+        m = make_event(engine, me, MessageKind::RequestToSend, dest_world,
+                       std::max(now, me.nic_send_free) + path.latency);
+    }
+    m->bytes = data.bytes;
+    m->src_comm_rank = comm.rank_of(me);
+    m->tag = tag;
+    m->context = context;
+    m->signature = signature;
+    // Eager sends complete now unless synchronous; the others learn their completion from
+    // the receiver (clear-to-send or acknowledgement), which finds them by this address.
+    if (!eager || synchronous) m->send_request = reinterpret_cast<std::uint64_t>(s);
+    engine.emit(m);
+    if (eager && !synchronous) decide(engine, s, now);
+    return s;
+}
+
+Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
+                    int tag, std::uint32_t context, SimTime now, Request* into) {
+    Request* r = new_request(engine, me, RequestKind::Recv, data, comm, source, tag, context, now, into);
+    Message* m = me.unexpected.take_first([&](const Message& q) { return envelope_matches(q, source, tag, context); });
+    if (m) match(engine, me, r, m, now);
+    else me.posted.push_back(r);
+    return r;
+}
+
+Request* null_peer_request(Engine& engine, Rank& me, RequestKind kind, Request* into) {
+    Request* r = into;
+    if (r) {
+        reset_for_start(r);
+    } else {
+        r = engine.new_request();
+        r->kind = kind;
+        r->owner = &me;
+    }
+    r->status_source = MPI_PROC_NULL;
+    r->status_tag = MPI_ANY_TAG;
+    r->status_bytes = 0;
+    r->known = true;
+    r->done_time = me.clock;
+    return r;
+}
+
+Request* persistent_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& data, const Comm& comm,
+                            int peer, int tag, std::uint32_t context) {
+    Request* r = new_request(engine, me, kind, data, comm, peer, tag, context, me.clock, nullptr);
+    r->persistent = true;
+    r->active = false;
+    return r;
+}
+
+bool cancel_recv(Rank& owner, Request* request) {
+    return !request->matched && owner.posted.remove(request);
+}
+
+void handle_event(Engine& engine, Message* message) {
+    switch (message->kind) {
+        case MessageKind::Eager:
+        case MessageKind::RequestToSend: arrive_envelope(engine, message); break;
+        case MessageKind::ClearToSend: arrive_clear_to_send(engine, message); break;
+        case MessageKind::Data: arrive_data(engine, message); break;
+    }
+}
+
+}  // namespace xsim::p2p

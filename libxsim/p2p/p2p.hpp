@@ -1,0 +1,62 @@
+// The point-to-point protocols on the simulated network.
+//  - eager (size <= the path's eager limit): the send completes locally; the message's
+//    first byte arrives after the path latency, the receiver's NIC takes size/bandwidth;
+//  - rendezvous (larger): request-to-send, clear-to-send once a receive matched, then
+//    the data; the send completes when the data left the sender's NIC;
+//  - synchronous sends of eager size carry the data and wait for an acknowledgement.
+// Each rank's sends serialize on its NIC, and so do its receives.
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+
+#include "libxsim/engine/engine.hpp"
+
+namespace xsim::p2p {
+
+// Whether a send moves its data (-xsim-payload, payload_policy.hpp): BySize lets the
+// policy decide by the message's size (user point-to-point); a collective call decides
+// for all its ranks (colls/call_payload.hpp) and says Always or Never. xsim's own data
+// (communicator construction) is Always. A receive says Never when its buffer is null
+// (accepted because data of its size does not move): a shorter message's data is dropped.
+enum class Carry : std::uint8_t { BySize, Always, Never };
+
+struct Buffer {
+    const void* buf = nullptr;
+    int count = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    std::uint64_t bytes = 0;   // count x type size
+    Carry carry = Carry::BySize;
+    bool derived = false;      // a derived datatype: the request retains it
+};
+
+// Starts a send from rank `me` to communicator rank `dest` (world rank `dest_world`) on
+// `context` at virtual time `now` (the rank's clock, or a nonblocking collective's own
+// progress). Returns the request (complete for eager sends). `into`: an inactive
+// persistent request to start instead of allocating a new one. `signature` travels with
+// the message (collectives check it on receipt).
+Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
+                    int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
+                    Request* into = nullptr, std::uint32_t signature = 0);
+
+// Starts a receive into `data` from communicator rank `source` (or MPI_ANY_SOURCE), posted
+// at virtual time `now`.
+Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
+                    int tag, std::uint32_t context, SimTime now, Request* into = nullptr);
+
+// A request for MPI_PROC_NULL (or a buffered send, done once its data is buffered):
+// complete at the caller's clock, empty status.
+Request* null_peer_request(Engine& engine, Rank& me, RequestKind kind, Request* into = nullptr);
+
+// An inactive persistent request (MPI_Send_init, MPI_Recv_init, ...) holding the
+// arguments that every MPI_Start uses.
+Request* persistent_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& data, const Comm& comm,
+                            int peer, int tag, std::uint32_t context);
+
+// Processes a message event at its destination (the scheduler's Message events).
+void handle_event(Engine& engine, Message* message);
+
+// Removes an unmatched receive from its rank's posted queue; false if it already matched.
+bool cancel_recv(Rank& owner, Request* request);
+
+}  // namespace xsim::p2p

@@ -1,0 +1,55 @@
+// C library state that programs treat as per process but that must be per simulated rank:
+// getopt's parse position, strtok's save pointer and rand()/random()'s generator. The
+// interposers (libc_rank_state.cpp) keep it here, one small record per rank that uses it,
+// allocated on first use.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <memory>
+#include <vector>
+
+#include "libxsim/rank_state/privatization.hpp"
+
+namespace xsim::runtime {
+
+// glibc's rand()/random() generator: TYPE_3, 128 bytes of state, seed 1 until srand.
+struct RandomState {
+    struct random_data data {};
+    char state[128] = {};
+};
+
+struct LibcState {
+    // getopt: calls since the rank's parse (re)started and where it left optind (replayed
+    // to rebuild glibc's hidden position when another rank parsed in between).
+    int getopt_calls = 0;
+    int getopt_optind = 1;
+    int getopt_opterr = 1;
+    bool getopt_started = false;
+    char* strtok_save = nullptr;
+    std::unique_ptr<RandomState> random;  // only for ranks that call rand/random/srand
+};
+
+class LibcRankState {
+public:
+    static constexpr std::size_t kNone = ~std::size_t{0};
+
+    // The record of local rank `index` of `ranks`.
+    LibcState& of(std::size_t index, std::size_t ranks) {
+        if (states_.empty()) states_.resize(ranks);
+        std::unique_ptr<LibcState>& s = states_[index];
+        if (!s) s = std::make_unique<LibcState>();
+        return *s;
+    }
+    // The rank whose parse glibc's hidden getopt position belongs to.
+    std::size_t getopt_owner = kNone;
+
+private:
+    std::vector<std::unique_ptr<LibcState>> states_;
+};
+
+// getopt's four globals (optind, opterr, optopt, optarg) where the C library and the program
+// use them: privatized with the program's globals, so each rank reads its own values.
+std::vector<Segment> libc_private_segments();
+
+}  // namespace xsim::runtime

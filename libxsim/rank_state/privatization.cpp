@@ -1,0 +1,316 @@
+#include "libxsim/rank_state/privatization.hpp"
+
+#include <dlfcn.h>
+#include <elf.h>
+#include <fcntl.h>
+#include <link.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+namespace xsim::runtime {
+namespace {
+
+// Writable sections that are not program data: owned by the loader (GOT, dynamic section,
+// constructor tables) or made read-only after relocation (RELRO).
+bool is_loader_section(const char* name) {
+    static const char* const kNames[] = {".got", ".got.plt", ".dynamic", ".init_array", ".fini_array",
+                                         ".preinit_array", ".ctors", ".dtors", ".jcr"};
+    for (const char* n : kNames)
+        if (std::strcmp(name, n) == 0) return true;
+    return std::strncmp(name, ".data.rel.ro", 12) == 0;
+}
+
+// `ranges` minus every range of `holes`.
+std::vector<Range> subtract(const std::vector<Range>& ranges, const std::vector<Range>& holes) {
+    std::vector<Range> out;
+    for (const Range& r : ranges) {
+        std::vector<Range> pieces{r};
+        for (const Range& h : holes) {
+            std::vector<Range> next;
+            for (const Range& p : pieces) {
+                if (h.end <= p.begin || h.begin >= p.end) {
+                    next.push_back(p);
+                    continue;
+                }
+                if (p.begin < h.begin) next.push_back({p.begin, h.begin});
+                if (h.end < p.end) next.push_back({h.end, p.end});
+            }
+            pieces = std::move(next);
+        }
+        out.insert(out.end(), pieces.begin(), pieces.end());
+    }
+    std::sort(out.begin(), out.end(), [](const Range& a, const Range& b) { return a.begin < b.begin; });
+    // Adjacent pieces (e.g. .data followed by .bss) are copied in one go.
+    std::vector<Range> merged;
+    for (const Range& r : out) {
+        if (!merged.empty() && merged.back().end == r.begin) merged.back().end = r.end;
+        else merged.push_back(r);
+    }
+    return merged;
+}
+
+ElfData parse(const unsigned char* image, std::size_t size) {
+    ElfData d;
+    if (size < sizeof(Elf64_Ehdr) || std::memcmp(image, ELFMAG, SELFMAG) != 0 || image[EI_CLASS] != ELFCLASS64) {
+        d.error = "not a 64-bit ELF file";
+        return d;
+    }
+    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(image);
+    if (eh->e_machine != EM_X86_64) {
+        d.error = "not an x86-64 ELF file";
+        return d;
+    }
+    if (eh->e_shoff == 0 || eh->e_shoff + std::size_t{eh->e_shnum} * sizeof(Elf64_Shdr) > size ||
+        eh->e_shstrndx >= eh->e_shnum || eh->e_phoff + std::size_t{eh->e_phnum} * sizeof(Elf64_Phdr) > size) {
+        d.error = "no readable section headers (stripped of them?)";
+        return d;
+    }
+    const auto* sections = reinterpret_cast<const Elf64_Shdr*>(image + eh->e_shoff);
+    const auto* segments = reinterpret_cast<const Elf64_Phdr*>(image + eh->e_phoff);
+    std::vector<Range> holes;
+    for (int i = 0; i < eh->e_phnum; ++i) {
+        if (segments[i].p_type == PT_GNU_RELRO)
+            holes.push_back({segments[i].p_vaddr, segments[i].p_vaddr + segments[i].p_memsz});
+        if (segments[i].p_type == PT_TLS) d.tls_bytes = segments[i].p_memsz;
+    }
+    const Elf64_Shdr& names = sections[eh->e_shstrndx];
+    if (names.sh_offset + names.sh_size > size) {
+        d.error = "section name table out of the file";
+        return d;
+    }
+    std::vector<Range> data;
+    for (int i = 0; i < eh->e_shnum; ++i) {
+        const Elf64_Shdr& s = sections[i];
+        const char* name = s.sh_name < names.sh_size ? reinterpret_cast<const char*>(image + names.sh_offset + s.sh_name) : "";
+        const bool program_data = (s.sh_flags & SHF_WRITE) && (s.sh_flags & SHF_ALLOC) && !(s.sh_flags & SHF_TLS) &&
+                                  (s.sh_type == SHT_PROGBITS || s.sh_type == SHT_NOBITS) && s.sh_size > 0;
+        if (program_data && !is_loader_section(name)) data.push_back({s.sh_addr, s.sh_addr + s.sh_size});
+        // Copy relocations: the loader copies another object's variable into this file's
+        // .bss and every library uses that copy from then on.
+        if (s.sh_type != SHT_RELA || s.sh_link >= eh->e_shnum) continue;
+        const Elf64_Shdr& symtab = sections[s.sh_link];
+        if (symtab.sh_type != SHT_DYNSYM || s.sh_offset + s.sh_size > size || symtab.sh_offset + symtab.sh_size > size)
+            continue;
+        const auto* rela = reinterpret_cast<const Elf64_Rela*>(image + s.sh_offset);
+        const auto* syms = reinterpret_cast<const Elf64_Sym*>(image + symtab.sh_offset);
+        const std::size_t nsyms = symtab.sh_size / sizeof(Elf64_Sym);
+        for (std::size_t r = 0; r < s.sh_size / sizeof(Elf64_Rela); ++r) {
+            if (ELF64_R_TYPE(rela[r].r_info) != R_X86_64_COPY) continue;
+            const std::size_t sym = ELF64_R_SYM(rela[r].r_info);
+            const std::size_t bytes = sym < nsyms ? syms[sym].st_size : 0;
+            d.copies.push_back({rela[r].r_offset, rela[r].r_offset + std::max<std::size_t>(bytes, 1)});
+        }
+    }
+    holes.insert(holes.end(), d.copies.begin(), d.copies.end());
+    d.data = subtract(data, holes);
+    return d;
+}
+
+bool starts_with(const std::string& s, const char* prefix) { return s.compare(0, std::strlen(prefix), prefix) == 0; }
+
+std::string base_name(const std::string& path) {
+    const auto slash = path.rfind('/');
+    return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+bool is_system_object(const std::string& path) {
+    static const char* const kDirs[] = {"/lib/", "/lib32/", "/lib64/", "/libx32/", "/usr/lib/", "/usr/lib32/", "/usr/lib64/",
+                                        "/usr/libx32/"};
+    for (const char* dir : kDirs)
+        if (starts_with(path, dir)) return true;
+    return starts_with(path, "linux-vdso") || starts_with(path, "linux-gate");
+}
+
+// The MPI library and its runtime (Open MPI, MPICH, their transports): their state is
+// per real process and xsim's own use of it must not be disturbed.
+bool is_mpi_library(const std::string& path) {
+    const std::string name = base_name(path);
+    static const char* const kPrefixes[] = {"libmpi",  "libopen-pal", "libopen-rte", "libmca_", "mca_",   "libpmi",
+                                            "libpmix", "libompitrace", "libucp",     "libucs",  "libuct", "libfabric",
+                                            "libhwloc", "libevent",    "libprrte",   "libmpich", "libfmpich"};
+    for (const char* p : kPrefixes)
+        if (starts_with(name, p)) return true;
+    return false;
+}
+
+// The file libxsim was loaded from.
+const std::string& own_path() {
+    static const std::string path = [] {
+        Dl_info info{};
+        return dladdr(reinterpret_cast<void*>(&is_mpi_library), &info) && info.dli_fname ? std::string(info.dli_fname)
+                                                                                      : std::string();
+    }();
+    return path;
+}
+
+std::string executable_path() {
+    char buf[4096];
+    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("the executable");
+}
+
+// Writable bytes an object maps (its writable PT_LOAD segments), for objects that cannot
+// be read.
+std::size_t writable_bytes(const dl_phdr_info* info) {
+    std::size_t bytes = 0;
+    for (int i = 0; i < info->dlpi_phnum; ++i)
+        if (info->dlpi_phdr[i].p_type == PT_LOAD && (info->dlpi_phdr[i].p_flags & PF_W)) bytes += info->dlpi_phdr[i].p_memsz;
+    return bytes;
+}
+
+struct Walk {
+    Discovery* out;
+    bool first = true;
+};
+
+int visit(dl_phdr_info* info, std::size_t, void* arg) {
+    Walk& walk = *static_cast<Walk*>(arg);
+    Discovery& out = *walk.out;
+    const bool executable = walk.first;
+    walk.first = false;
+    const std::string name = executable ? executable_path() : std::string(info->dlpi_name ? info->dlpi_name : "");
+    if (name.empty() || is_system_object(name)) return 0;
+    // libxsim's own data stays shared; the executable is never libxsim, even where xsim is
+    // linked into it statically (the unit tests) and dladdr names it like the program.
+    if (!executable && name == own_path()) return 0;
+    if (is_mpi_library(name)) {
+        out.uncovered.push_back(name + " (an MPI library: its state stays per process)");
+        return 0;
+    }
+    const ElfData d = read_elf_data(executable ? "/proc/self/exe" : name);
+    if (!d.error.empty()) {
+        out.uncovered.push_back(name + " (" + d.error + ")");
+        out.uncovered_bytes += writable_bytes(info);
+        return 0;
+    }
+    for (const Range& r : d.data)
+        out.segments.push_back({reinterpret_cast<char*>(info->dlpi_addr + r.begin), r.end - r.begin, "data of " + name});
+    if (d.tls_bytes > 0) {
+        if (!info->dlpi_tls_data) {
+            out.uncovered.push_back(name + " (its thread-locals are not allocated on the simulation thread)");
+            out.uncovered_bytes += d.tls_bytes;
+            return 0;
+        }
+        out.segments.push_back({static_cast<char*>(info->dlpi_tls_data), d.tls_bytes, "thread-locals of " + name});
+    }
+    out.covered.push_back(name);
+    return 0;
+}
+
+std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+
+}  // namespace
+
+ElfData read_elf_data(const std::string& path) {
+    ElfData d;
+    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+        d.error = "cannot open " + path + ": " + std::strerror(errno);
+        return d;
+    }
+    struct stat st;
+    if (fstat(fd, &st) != 0 || st.st_size <= 0) {
+        close(fd);
+        d.error = "cannot read " + path;
+        return d;
+    }
+    const auto size = static_cast<std::size_t>(st.st_size);
+    void* image = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (image == MAP_FAILED) {
+        d.error = "cannot map " + path + ": " + std::strerror(errno);
+        return d;
+    }
+    d = parse(static_cast<const unsigned char*>(image), size);
+    munmap(image, size);
+    return d;
+}
+
+bool is_foreign_object(const std::string& path) {
+    return path.empty() || is_system_object(path) || is_mpi_library(path) || path == own_path();
+}
+
+Discovery discover() {
+    Discovery out;
+    Walk walk{&out};
+    dl_iterate_phdr(&visit, &walk);
+    return out;
+}
+
+Privatization::~Privatization() {
+    if (slots_) munmap(slots_, reserved_);
+}
+
+std::string Privatization::start(std::vector<Segment> segments, std::size_t ranks) {
+    std::size_t offset = 0;
+    for (const Segment& s : segments) {
+        if (s.bytes == 0) continue;
+        pieces_.push_back({s.start, s.bytes, offset});
+        offset = round_up(offset + s.bytes, 16);
+    }
+    if (pieces_.empty() || ranks == 0) {
+        pieces_.clear();
+        return {};
+    }
+    image_bytes_ = 0;
+    for (const Piece& p : pieces_) image_bytes_ += p.bytes;
+    slot_bytes_ = round_up(offset, 64);  // slots start on cache lines
+    snapshot_.resize(slot_bytes_);
+    for (const Piece& p : pieces_) std::memcpy(snapshot_.data() + p.offset, p.live, p.bytes);
+    // Reserved, not committed: a slot's pages are touched when its rank is first switched
+    // out, and one mapping serves every rank (no limit from the kernel's map count).
+    reserved_ = round_up(slot_bytes_ * ranks, static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
+    void* p = mmap(nullptr, reserved_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (p == MAP_FAILED) {
+        const std::string why = "cannot reserve " + std::to_string(reserved_) + " bytes for " + std::to_string(ranks) +
+                                " copies of the program's globals: " + std::strerror(errno);
+        pieces_.clear();
+        reserved_ = 0;
+        return why;
+    }
+    slots_ = static_cast<char*>(p);
+    saved_.assign((ranks + 63) / 64, 0);
+    ranks_ = ranks;
+    segments_ = std::move(segments);
+    low_ = pieces_.front().live;
+    high_ = pieces_.front().live + pieces_.front().bytes;
+    for (const Piece& q : pieces_) {
+        low_ = std::min<const void*>(low_, q.live);
+        high_ = std::max<const void*>(high_, q.live + q.bytes);
+    }
+    return {};
+}
+
+void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {
+    char* c = static_cast<char*>(p);
+    for (const Piece& q : pieces_) {
+        if (c < q.live || c + bytes > q.live + q.bytes) continue;
+        // A rank that never ran gets its slot now, from the start-up image.
+        if (!((saved_[index / 64] >> (index % 64)) & 1)) {
+            for (const Piece& r : pieces_) std::memcpy(slot(index) + r.offset, snapshot_.data() + r.offset, r.bytes);
+            saved_[index / 64] |= std::uint64_t{1} << (index % 64);
+        }
+        return slot(index) + q.offset + (c - q.live);
+    }
+    return p;  // not privatized (or straddling two segments: left as is)
+}
+
+void Privatization::exchange(std::size_t index) {
+    if (loaded_ != kNone) {
+        char* out = slot(loaded_);
+        for (const Piece& p : pieces_) std::memcpy(out + p.offset, p.live, p.bytes);
+        saved_[loaded_ / 64] |= std::uint64_t{1} << (loaded_ % 64);
+    }
+    // A rank that never ran starts from the start-up image (its slot stays untouched).
+    const bool saved = (saved_[index / 64] >> (index % 64)) & 1;
+    const char* in = saved ? slot(index) : snapshot_.data();
+    for (const Piece& p : pieces_) std::memcpy(p.live, in + p.offset, p.bytes);
+    loaded_ = index;
+}
+
+}  // namespace xsim::runtime

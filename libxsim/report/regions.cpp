@@ -1,0 +1,219 @@
+#include "libxsim/report/regions.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <deque>
+#include <sstream>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "libxsim/report/region_file.hpp"
+
+namespace xsim::regions {
+namespace {
+
+enum class Mode { Check, Record, Replay };
+
+// What one process measured for one region. The total is exact (integer picoseconds in
+// 128 bits), so merging processes in any order gives the same mean.
+struct Tally {
+    std::uint64_t calls = 0;
+    unsigned __int128 total = 0;
+    SimTime min = kNever;
+    SimTime max = 0;
+};
+
+// The region a rank is in; id < 0: none. One per local rank, allocated at the first use.
+struct OpenRegion {
+    int id = -1;
+    SimTime start = 0;
+};
+
+struct State {
+    Mode mode = Mode::Check;
+    std::string in_path, out_path;
+    std::deque<std::string> names;                     // owns the strings the index views
+    std::unordered_map<std::string_view, int> index;   // name -> id, no allocation per lookup
+    std::vector<Tally> tallies;                        // by id (recording)
+    std::vector<SimTime> replay_mean;                  // by id (replay)
+    std::vector<OpenRegion> open;                      // by local rank
+};
+State g;
+
+[[noreturn]] void misuse(Engine& engine, Rank& rank, const char* call, const char* name, const std::string& why) {
+    engine.abort_run(1, std::string(call) + "(\"" + (name ? name : "(null)") + "\") in simulated rank " +
+                            std::to_string(rank.world) + ": " + why);
+}
+
+std::string known_names() {
+    std::string out;
+    for (const auto& n : g.names) out += (out.empty() ? "" : ", ") + n;
+    return out.empty() ? "none" : out;
+}
+
+int add_name(const std::string& name) {
+    g.names.push_back(name);
+    const int id = static_cast<int>(g.names.size()) - 1;
+    g.index.emplace(std::string_view(g.names.back()), id);
+    g.tallies.emplace_back();
+    return id;
+}
+
+// The id of `name`, or -1 (replay: the file does not know it). Records new names.
+int lookup(const char* name) {
+    const auto it = g.index.find(std::string_view(name));
+    if (it != g.index.end()) return it->second;
+    if (g.mode == Mode::Replay) return -1;
+    return add_name(name);
+}
+
+OpenRegion& open_of(Engine& engine, Rank& rank) {
+    if (g.open.empty()) g.open.resize(static_cast<std::size_t>(engine.local_count()));
+    return g.open[static_cast<std::size_t>(rank.world - engine.first_local())];
+}
+
+void check_name(Engine& engine, Rank& rank, const char* call, const char* name) {
+    if (!name) misuse(engine, rank, call, name, "the region name is a null pointer");
+    if (!valid_region_name(name))
+        misuse(engine, rank, call, name, "a region name has 1 to 128 printable characters, no space and no '#'");
+}
+
+}  // namespace
+
+void configure(const Options& options) {
+    g = State{};
+    g.in_path = options.regions_in;
+    g.out_path = options.regions_out;
+    if (!g.in_path.empty()) {
+        g.mode = Mode::Replay;
+        for (const auto& [name, record] : read_region_file(g.in_path)) {
+            add_name(name);
+            g.replay_mean.push_back(record.mean);
+        }
+    } else if (!g.out_path.empty()) {
+        g.mode = Mode::Record;
+    }
+}
+
+bool replaying() { return g.mode == Mode::Replay; }
+
+void begin(Engine& engine, Rank& rank, const char* name) {
+    static const char* const call = "xsim_region_begin";
+    check_name(engine, rank, call, name);
+    OpenRegion& open = open_of(engine, rank);
+    if (open.id >= 0)
+        misuse(engine, rank, call, name, "region '" + g.names[static_cast<std::size_t>(open.id)] +
+                                             "' is still open (regions do not nest: end it first)");
+    const int id = lookup(name);
+    if (id < 0)
+        misuse(engine, rank, call, name, "region '" + std::string(name) + "' is not in the regions file " +
+                                             g.in_path + " (it has: " + known_names() + ")");
+    open.id = id;
+    open.start = rank.clock;
+}
+
+void end(Engine& engine, Rank& rank, const char* name) {
+    static const char* const call = "xsim_region_end";
+    check_name(engine, rank, call, name);
+    OpenRegion& open = open_of(engine, rank);
+    if (open.id < 0) misuse(engine, rank, call, name, "no region is open (xsim_region_begin was not called)");
+    const std::string& open_name = g.names[static_cast<std::size_t>(open.id)];
+    if (open_name != name) misuse(engine, rank, call, name, "the open region is '" + open_name + "'");
+    const auto id = static_cast<std::size_t>(open.id);
+    open.id = -1;
+    if (g.mode == Mode::Replay) {
+        rank.clock += engine.machine().processor->modeled_compute(rank.world, g.replay_mean[id], rank.clock);
+        return;
+    }
+    if (g.mode == Mode::Record) {
+        const SimTime took = rank.clock - open.start;
+        Tally& t = g.tallies[id];
+        ++t.calls;
+        t.total += static_cast<unsigned __int128>(took);
+        t.min = std::min(t.min, took);
+        t.max = std::max(t.max, took);
+    }
+}
+
+namespace {
+
+// This process's tallies as text lines: name calls total_high total_low min max.
+std::string serialize_tallies() {
+    std::ostringstream out;
+    for (std::size_t id = 0; id < g.names.size(); ++id) {
+        const Tally& t = g.tallies[id];
+        if (t.calls == 0) continue;
+        out << g.names[id] << ' ' << t.calls << ' ' << static_cast<std::uint64_t>(t.total >> 64) << ' '
+            << static_cast<std::uint64_t>(t.total) << ' ' << t.min << ' ' << t.max << '\n';
+    }
+    return out.str();
+}
+
+RegionTable merge(const std::vector<char>& all) {
+    std::map<std::string, Tally> merged;
+    std::istringstream in(std::string(all.begin(), all.end()));
+    std::string name;
+    std::uint64_t calls, high, low;
+    SimTime min, max;
+    while (in >> name >> calls >> high >> low >> min >> max) {
+        Tally& t = merged[name];
+        t.calls += calls;
+        t.total += (static_cast<unsigned __int128>(high) << 64) | low;
+        t.min = std::min(t.min, min);
+        t.max = std::max(t.max, max);
+    }
+    RegionTable table;
+    for (const auto& [n, t] : merged) {
+        const unsigned __int128 mean = (t.total + t.calls / 2) / t.calls;  // nearest picosecond
+        table[n] = RegionRecord{t.calls, static_cast<SimTime>(mean), t.min, t.max};
+    }
+    return table;
+}
+
+}  // namespace
+
+int finish(Engine& engine) {
+    int code = 0;
+    for (std::size_t i = 0; i < g.open.size(); ++i) {
+        if (g.open[i].id < 0) continue;
+        std::fprintf(stderr, "xsim: simulated rank %d ended with region '%s' still open (xsim_region_begin without "
+                             "xsim_region_end)\n",
+                     engine.first_local() + static_cast<int>(i), g.names[static_cast<std::size_t>(g.open[i].id)].c_str());
+        code = 1;
+        break;
+    }
+    if (g.mode == Mode::Record) {
+        const std::string mine = serialize_tallies();
+        int length = static_cast<int>(mine.size());
+        const int processes = engine.placement().processes;
+        const bool root = engine.placement().process == 0;
+        std::vector<int> lengths(root ? static_cast<std::size_t>(processes) : 0);
+        PMPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+        std::vector<int> offsets(lengths.size());
+        std::size_t total = 0;
+        for (std::size_t p = 0; p < lengths.size(); ++p) {
+            offsets[p] = static_cast<int>(total);
+            total += static_cast<std::size_t>(lengths[p]);
+        }
+        std::vector<char> all(total);
+        PMPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
+                     MPI_COMM_WORLD);
+        if (root) {
+            const std::string text = format_region_file(merge(all));
+            std::FILE* f = std::fopen(g.out_path.c_str(), "w");
+            const bool written = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
+            if (f && std::fclose(f) != 0) f = nullptr;
+            if (!written || !f) {
+                std::fprintf(stderr, "xsim: -xsim-regions-out %s: cannot write the regions file\n", g.out_path.c_str());
+                code = 1;
+            }
+        }
+    }
+    PMPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return code;
+}
+
+}  // namespace xsim::regions

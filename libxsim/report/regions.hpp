@@ -1,0 +1,34 @@
+// Named compute regions (xsim_region_begin/end of xsim.h), for calibrating application
+// models. A measured run (-xsim-regions-out FILE) records how much simulated time each
+// region took, merged over all ranks and real processes, and writes the regions file
+// (format: region_file.hpp). A model run (-xsim-regions-in FILE) replays it: each
+// begin/end pair advances the rank's clock by the region's recorded mean, whatever the
+// host did in between, as MPI-Sim's delay() replayed a real code's compute.
+// Regions do not nest; every begin needs the matching end before the next begin.
+#pragma once
+#include <string>
+
+#include "libxsim/engine/engine.hpp"
+#include "libxsim/engine/options.hpp"
+
+namespace xsim::regions {
+
+// At start-up, before the run: loads the file of -xsim-regions-in.
+// Throws RegionFileError (bad or unreadable file).
+void configure(const Options& options);
+
+// The calling rank's xsim_region_begin / xsim_region_end, between Engine::enter and
+// leave. Misuse (unknown name in a replay, unbalanced or nested calls, bad name) ends
+// the run with a message naming the rank and the region.
+void begin(Engine& engine, Rank& rank, const char* name);
+void end(Engine& engine, Rank& rank, const char* name);
+
+// Replays drop the host time spent inside a region: true when `end` must not charge it.
+bool replaying();
+
+// After a run in which every rank finished; collective over the real processes. Reports
+// ranks that left a region open and, when recording, writes the regions file (process 0).
+// Returns the exit code these checks call for (0 or 1), the same on every process.
+int finish(Engine& engine);
+
+}  // namespace xsim::regions

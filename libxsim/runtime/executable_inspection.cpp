@@ -1,0 +1,75 @@
+#include "libxsim/runtime/executable_inspection.hpp"
+
+#include <elf.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cstring>
+
+namespace xsim {
+namespace {
+
+// C, and Fortran in every gfortran mangling (mpif.h, `use mpi`, `use mpi_f08`).
+bool is_mpi_init(const char* name) {
+    static const char* const names[] = {"MPI_Init", "MPI_Init_thread", "mpi_init_", "mpi_init__", "mpi_init",
+                                        "MPI_INIT", "mpi_init_thread_", "mpi_init_thread__", "mpi_init_thread",
+                                        "MPI_INIT_THREAD", "mpi_init_f08_", "mpi_init_thread_f08_"};
+    for (const char* n : names)
+        if (std::strcmp(name, n) == 0) return true;
+    return false;
+}
+
+// The Fortran 2008 bindings' entry points (libmpi_usempif08.so): mpi_send_f08_, ...
+bool is_mpi_f08(const char* name) {
+    const std::size_t n = std::strlen(name);
+    return n > 9 && (std::strncmp(name, "mpi_", 4) == 0 || std::strncmp(name, "pmpi_", 5) == 0) &&
+           std::strcmp(name + n - 5, "_f08_") == 0;
+}
+
+// Scans the dynamic symbol table of an ELF64 image for an undefined symbol `wanted` accepts.
+bool scan(const unsigned char* image, std::size_t size, bool (*wanted)(const char*)) {
+    if (size < sizeof(Elf64_Ehdr) || std::memcmp(image, ELFMAG, SELFMAG) != 0 || image[EI_CLASS] != ELFCLASS64)
+        return false;
+    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(image);
+    if (eh->e_shoff == 0 || eh->e_shoff + eh->e_shnum * sizeof(Elf64_Shdr) > size) return false;
+    const auto* sections = reinterpret_cast<const Elf64_Shdr*>(image + eh->e_shoff);
+    for (int i = 0; i < eh->e_shnum; ++i) {
+        const Elf64_Shdr& symtab = sections[i];
+        if (symtab.sh_type != SHT_DYNSYM || symtab.sh_link >= eh->e_shnum) continue;
+        const Elf64_Shdr& strtab = sections[symtab.sh_link];
+        if (symtab.sh_offset + symtab.sh_size > size || strtab.sh_offset + strtab.sh_size > size) return false;
+        const auto* syms = reinterpret_cast<const Elf64_Sym*>(image + symtab.sh_offset);
+        const std::size_t count = symtab.sh_size / sizeof(Elf64_Sym);
+        const char* names = reinterpret_cast<const char*>(image + strtab.sh_offset);
+        for (std::size_t s = 0; s < count; ++s) {
+            if (syms[s].st_name >= strtab.sh_size) continue;
+            if (syms[s].st_shndx == SHN_UNDEF && wanted(names + syms[s].st_name)) return true;
+        }
+    }
+    return false;
+}
+
+bool executable_imports(bool (*wanted)(const char*)) {
+    const int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return false;
+    struct stat st;
+    bool found = false;
+    if (fstat(fd, &st) == 0 && st.st_size > 0) {
+        void* image = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
+        if (image != MAP_FAILED) {
+            found = scan(static_cast<const unsigned char*>(image), static_cast<std::size_t>(st.st_size), wanted);
+            munmap(image, static_cast<std::size_t>(st.st_size));
+        }
+    }
+    close(fd);
+    return found;
+}
+
+}  // namespace
+
+bool executable_imports_mpi_init() { return executable_imports(is_mpi_init); }
+bool executable_uses_mpi_f08() { return executable_imports(is_mpi_f08); }
+
+}  // namespace xsim

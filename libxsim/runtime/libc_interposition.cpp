@@ -1,0 +1,182 @@
+// Per-rank C library state. Called from a simulated rank's application code, getopt,
+// getopt_long, getopt_long_only, strtok, rand, srand, random and srandom keep their state
+// per rank; called from anywhere else (xsim, the real MPI library, other threads) they are
+// the C library's own functions.
+//
+// getopt: glibc keeps its position inside an argument ("-abc") and its permutation bounds in
+// a hidden static that only a restart (optind = 0) resets. A rank's first call starts a
+// fresh parse; when another rank parsed in between, the rank's own calls so far are
+// replayed silently (opterr = 0) to rebuild that hidden position, so interleaved parses
+// give each rank exactly the options a lone parse would. The four globals themselves are
+// privatized with the program's data (libc_private_segments), so each rank reads its own
+// optind and optarg between calls.
+#include <dlfcn.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "libxsim/engine/engine.hpp"
+#include "libxsim/rank_state/libc_rank_state.hpp"
+
+using namespace xsim;
+using runtime::LibcState;
+
+namespace xsim::runtime {
+
+std::vector<Segment> libc_private_segments() {
+    return {{reinterpret_cast<char*>(&optind), sizeof optind, "getopt's optind"},
+            {reinterpret_cast<char*>(&opterr), sizeof opterr, "getopt's opterr"},
+            {reinterpret_cast<char*>(&optopt), sizeof optopt, "getopt's optopt"},
+            {reinterpret_cast<char*>(&optarg), sizeof optarg, "getopt's optarg"}};
+}
+
+}  // namespace xsim::runtime
+
+namespace {
+
+template <class F>
+F real(const char* name) {
+    return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
+// The state of the simulated rank running application code, or null.
+LibcState* rank_state() {
+    if (!g_engine || !on_simulation_thread() || !g_engine->in_application()) return nullptr;
+    const auto index = static_cast<std::size_t>(g_engine->current()->world - g_engine->first_local());
+    return &g_engine->libc_state().of(index, static_cast<std::size_t>(g_engine->local_count()));
+}
+
+enum class GetoptKind { Short, Long, LongOnly };
+
+struct GetoptCall {
+    GetoptKind kind;
+    int argc;
+    char* const* argv;
+    const char* optstring;
+    const struct option* longopts;
+    int* longindex;
+
+    int run() const {
+        using Short = int (*)(int, char* const*, const char*);
+        using Long = int (*)(int, char* const*, const char*, const struct option*, int*);
+        static const Short real_getopt = real<Short>("getopt");
+        static const Long real_long = real<Long>("getopt_long");
+        static const Long real_long_only = real<Long>("getopt_long_only");
+        switch (kind) {
+        case GetoptKind::Short: return real_getopt(argc, argv, optstring);
+        case GetoptKind::Long: return real_long(argc, argv, optstring, longopts, longindex);
+        case GetoptKind::LongOnly: return real_long_only(argc, argv, optstring, longopts, longindex);
+        }
+        return -1;
+    }
+};
+
+int per_rank_getopt(const GetoptCall& call) {
+    LibcState* s = rank_state();
+    if (!s) return call.run();
+    runtime::LibcRankState& table = g_engine->libc_state();
+    const auto index = static_cast<std::size_t>(g_engine->current()->world - g_engine->first_local());
+    if (table.getopt_owner != index) {
+        // Without privatized globals the rank's optind and opterr are only in its record.
+        if (!g_engine->privatization().active() && s->getopt_started) {
+            optind = s->getopt_optind;
+            opterr = s->getopt_opterr;
+        }
+        if (!s->getopt_started) {
+            // A fresh parse, unless the rank itself moved optind past argv[1] (visible only
+            // when optind is privatized; otherwise it is another rank's leftover).
+            if (optind <= 1 || !g_engine->privatization().active()) optind = 0;
+        } else if (optind == s->getopt_optind && optind != 0) {
+            // Mid-parse: replay this rank's calls so far to rebuild glibc's hidden position.
+            const int keep_opterr = opterr;
+            const int calls = s->getopt_calls;
+            optind = 0;
+            opterr = 0;
+            for (int i = 0; i < calls; ++i) call.run();
+            opterr = keep_opterr;
+            if (optind != s->getopt_optind) optind = s->getopt_optind;  // argv was permuted meanwhile
+        }
+        table.getopt_owner = index;
+    }
+    if (optind == 0) s->getopt_calls = 0;  // (re)start
+    s->getopt_started = true;
+    const int c = call.run();
+    ++s->getopt_calls;
+    s->getopt_optind = optind;
+    s->getopt_opterr = opterr;
+    return c;
+}
+
+struct random_data* rank_random(LibcState& s) {
+    if (!s.random) {
+        s.random = std::make_unique<runtime::RandomState>();
+        // glibc's own generator starts as if seeded with 1.
+        initstate_r(1, s.random->state, sizeof s.random->state, &s.random->data);
+    }
+    return &s.random->data;
+}
+
+}  // namespace
+
+extern "C" {
+
+int getopt(int argc, char* const* argv, const char* optstring) __THROW {
+    return per_rank_getopt({GetoptKind::Short, argc, argv, optstring, nullptr, nullptr});
+}
+
+int getopt_long(int argc, char* const* argv, const char* optstring, const struct option* longopts,
+                int* longindex) __THROW {
+    return per_rank_getopt({GetoptKind::Long, argc, argv, optstring, longopts, longindex});
+}
+
+int getopt_long_only(int argc, char* const* argv, const char* optstring, const struct option* longopts,
+                     int* longindex) __THROW {
+    return per_rank_getopt({GetoptKind::LongOnly, argc, argv, optstring, longopts, longindex});
+}
+
+char* strtok(char* s, const char* delim) __THROW {
+    if (LibcState* state = rank_state()) return strtok_r(s, delim, &state->strtok_save);
+    static const auto f = real<char* (*)(char*, const char*)>("strtok");
+    return f(s, delim);
+}
+
+int rand(void) __THROW {
+    if (LibcState* state = rank_state()) {
+        int32_t value = 0;
+        random_r(rank_random(*state), &value);
+        return value;
+    }
+    static const auto f = real<int (*)()>("rand");
+    return f();
+}
+
+void srand(unsigned int seed) __THROW {
+    if (LibcState* state = rank_state()) {
+        srandom_r(seed, rank_random(*state));
+        return;
+    }
+    static const auto f = real<void (*)(unsigned int)>("srand");
+    f(seed);
+}
+
+long int random(void) __THROW {
+    if (LibcState* state = rank_state()) {
+        int32_t value = 0;
+        random_r(rank_random(*state), &value);
+        return value;
+    }
+    static const auto f = real<long int (*)()>("random");
+    return f();
+}
+
+void srandom(unsigned int seed) __THROW {
+    if (LibcState* state = rank_state()) {
+        srandom_r(seed, rank_random(*state));
+        return;
+    }
+    static const auto f = real<void (*)(unsigned int)>("srandom");
+    f(seed);
+}
+
+}  // extern "C"

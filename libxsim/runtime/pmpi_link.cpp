@@ -1,0 +1,118 @@
+#include "libxsim/runtime/pmpi_link.hpp"
+
+#include <mpi.h>
+
+#include <cstring>
+#include <stdexcept>
+
+#include "libxsim/engine/payload.hpp"
+
+namespace xsim {
+namespace {
+
+// A message on the wire between real processes; the payload (if any) follows it.
+struct WireHeader {
+    std::int64_t time;
+    std::int64_t data_done;
+    std::int32_t src, dst, src_comm_rank, tag;
+    std::uint32_t context, seq;
+    std::uint64_t bytes, send_request, recv_request;
+    std::uint8_t kind, has_payload, pad[2];
+    std::uint32_t signature;
+};
+
+constexpr int kExchangeTag = 7;
+
+}  // namespace
+
+PmpiLink::PmpiLink(Engine& engine, int processes)
+    : engine_(engine), processes_(processes), outboxes_(static_cast<std::size_t>(processes)) {}
+
+void PmpiLink::post(int process, const Message& m) {
+    WireHeader h{};
+    h.time = m.time;
+    h.data_done = m.data_done;
+    h.src = m.src;
+    h.dst = m.dst;
+    h.src_comm_rank = m.src_comm_rank;
+    h.tag = m.tag;
+    h.context = m.context;
+    h.seq = m.seq;
+    h.bytes = m.bytes;
+    h.send_request = m.send_request;
+    h.recv_request = m.recv_request;
+    h.kind = static_cast<std::uint8_t>(m.kind);
+    h.has_payload = m.has_payload ? 1 : 0;
+    h.signature = m.signature;
+    auto& box = outboxes_[static_cast<std::size_t>(process)];
+    const char* raw = reinterpret_cast<const char*>(&h);
+    box.insert(box.end(), raw, raw + sizeof h);
+    if (m.has_payload && m.bytes) box.insert(box.end(), m.payload, m.payload + m.bytes);
+}
+
+void PmpiLink::exchange() {
+    const auto n = static_cast<std::size_t>(processes_);
+    std::vector<long long> send_sizes(n), recv_sizes(n);
+    for (std::size_t p = 0; p < n; ++p) send_sizes[p] = static_cast<long long>(outboxes_[p].size());
+    PMPI_Alltoall(send_sizes.data(), 1, MPI_LONG_LONG, recv_sizes.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD);
+    // Both sides of a pair now know its size: only non-empty pairs exchange data.
+    std::vector<long long> recv_offsets(n);
+    long long recv_total = 0;
+    for (std::size_t p = 0; p < n; ++p) {
+        if (send_sizes[p] > 0x7fffffffLL || recv_sizes[p] > 0x7fffffffLL)
+            engine_.abort_run(1, "more than 2 GiB of simulated traffic between two real processes in one window");
+        recv_offsets[p] = recv_total;
+        recv_total += recv_sizes[p];
+    }
+    recv_buffer_.resize(static_cast<std::size_t>(recv_total));
+    std::vector<MPI_Request> transfers;
+    for (std::size_t p = 0; p < n; ++p) {
+        if (recv_sizes[p] == 0) continue;
+        transfers.emplace_back();
+        PMPI_Irecv(recv_buffer_.data() + recv_offsets[p], static_cast<int>(recv_sizes[p]), MPI_BYTE,
+                   static_cast<int>(p), kExchangeTag, MPI_COMM_WORLD, &transfers.back());
+    }
+    for (std::size_t p = 0; p < n; ++p) {
+        if (send_sizes[p] == 0) continue;
+        transfers.emplace_back();
+        PMPI_Isend(outboxes_[p].data(), static_cast<int>(send_sizes[p]), MPI_BYTE, static_cast<int>(p), kExchangeTag,
+                   MPI_COMM_WORLD, &transfers.back());
+    }
+    PMPI_Waitall(static_cast<int>(transfers.size()), transfers.data(), MPI_STATUSES_IGNORE);
+    for (auto& box : outboxes_) box.clear();
+    for (std::size_t at = 0; at < recv_buffer_.size();) {
+        WireHeader h;
+        std::memcpy(&h, recv_buffer_.data() + at, sizeof h);
+        at += sizeof h;
+        Message* m = engine_.new_message();
+        m->time = h.time;
+        m->data_done = h.data_done;
+        m->src = h.src;
+        m->dst = h.dst;
+        m->src_comm_rank = h.src_comm_rank;
+        m->tag = h.tag;
+        m->context = h.context;
+        m->seq = h.seq;
+        m->bytes = h.bytes;
+        m->send_request = h.send_request;
+        m->recv_request = h.recv_request;
+        m->kind = static_cast<MessageKind>(h.kind);
+        m->signature = h.signature;
+        if (h.has_payload) {
+            acquire_payload(m);
+            if (h.bytes) std::memcpy(m->payload, recv_buffer_.data() + at, h.bytes);
+            at += h.bytes;
+        }
+        engine_.accept_remote(m);
+    }
+}
+
+ProcessLink::Agreement PmpiLink::agree(SimTime local_next_time, std::int64_t local_live) {
+    std::int64_t next = local_next_time;
+    PMPI_Allreduce(MPI_IN_PLACE, &next, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+    std::int64_t live = local_live;
+    if (next == kNever) PMPI_Allreduce(MPI_IN_PLACE, &live, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    return {next, live};
+}
+
+}  // namespace xsim

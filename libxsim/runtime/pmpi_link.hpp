@@ -1,0 +1,28 @@
+// The ProcessLink between real processes over the real MPI library (PMPI): events for
+// ranks of other processes are serialized into per-process outboxes during a window and
+// exchanged between windows (an all-to-all of sizes, then the non-empty pairs). Only the scheduler calls PMPI, from
+// one thread, so MPI_THREAD_SINGLE suffices.
+#pragma once
+#include <vector>
+
+#include "libxsim/engine/engine.hpp"
+#include "pdes/process_link.hpp"
+
+namespace xsim {
+
+class PmpiLink final : public ProcessLink, public OutboundEvents {
+public:
+    PmpiLink(Engine& engine, int processes);
+    int process_count() const override { return processes_; }
+    void exchange() override;
+    Agreement agree(SimTime local_next_time, std::int64_t local_live) override;
+    void post(int process, const Message& message) override;
+
+private:
+    Engine& engine_;
+    int processes_;
+    std::vector<std::vector<char>> outboxes_;
+    std::vector<char> recv_buffer_;
+};
+
+}  // namespace xsim

@@ -1,0 +1,170 @@
+// How an unmodified MPI program becomes a simulation: libxsim interposes the C library's
+// __libc_start_main (the caller of main). In an MPI program it initializes the real MPI
+// library once per real process, reads the -xsim-* options, builds the machine and the
+// engine, and runs the application's main once per simulated rank, each in a fiber.
+#include <dlfcn.h>
+#include <unistd.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <memory>
+#include <string>
+
+#include "libxsim/colls/collectives.hpp"
+#include "libxsim/report/deadlock_report.hpp"
+#include "libxsim/engine/engine.hpp"
+#include "libxsim/runtime/executable_inspection.hpp"
+#include "libxsim/engine/options.hpp"
+#include "libxsim/p2p/p2p.hpp"
+#include "libxsim/runtime/pmpi_link.hpp"
+#include "libxsim/report/region_file.hpp"
+#include "libxsim/report/regions.hpp"
+#include "libxsim/report/run_report.hpp"
+#include "libxsim/rank_state/libc_rank_state.hpp"
+#include "libxsim/runtime/privatization_plan.hpp"
+#include "libxsim/engine/stack_guard.hpp"
+#include "libxsim/runtime/startup_checks.hpp"
+
+using namespace xsim;
+
+namespace {
+
+MainFunction g_application_main = nullptr;
+
+// A refused start: one line from process 0, a clean exit with status 2 everywhere.
+int refuse(int process, const std::string& why) {
+    if (process == 0) std::fprintf(stderr, "xsim: %s\n", why.c_str());
+    PMPI_Finalize();
+    return 2;
+}
+
+int worst_exit_code(Engine& engine) {
+    int code = 0;
+    for (int i = 0; i < engine.local_count(); ++i) code = std::max(code, engine.local(engine.first_local() + i).exit_code);
+    PMPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    return code;
+}
+
+// Lazy binding resolves a function on its first call in _dl_runtime_resolve, which saves
+// the whole vector register state (about 3 KiB with AVX-512) on the caller's stack: more
+// than a small fiber stack (-xsim-stack 2k/4k/8k) has room for. Such runs restart the
+// program once, before MPI starts, with LD_BIND_NOW=1 so that every function is bound at
+// load time, on the main stack.
+void bind_now_for_small_stacks(int argc, char** argv) {
+    if (std::getenv("LD_BIND_NOW")) return;
+    CommandLine cl;
+    try {
+        cl = parse_command_line(argc, argv, std::getenv("XSIM_OPTIONS"));
+    } catch (const OptionError&) {
+        return;  // reported after MPI starts
+    }
+    if (!is_small_stack(cl.options.stack_bytes)) return;
+    setenv("LD_BIND_NOW", "1", 1);
+    execv("/proc/self/exe", argv);
+    std::fprintf(stderr, "xsim: warning: could not restart with LD_BIND_NOW=1 (%s); small stacks may overflow\n",
+                 std::strerror(errno));
+}
+
+int simulate(int argc, char** argv, char** envp) {
+    bind_now_for_small_stacks(argc, argv);
+    int provided = 0, process = 0, processes = 1;
+    PMPI_Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided);
+    // Errors of the real library come back to xsim, which reports them per simulated rank.
+    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    PMPI_Comm_rank(MPI_COMM_WORLD, &process);
+    PMPI_Comm_size(MPI_COMM_WORLD, &processes);
+    const double wall_start = PMPI_Wtime();
+    if (executable_uses_mpi_f08())
+        return refuse(process, "this program uses the Fortran 2008 bindings (use mpi_f08), which xsim does not "
+                               "simulate; build it with `use mpi` or `include 'mpif.h'`");
+
+    CommandLine cl;
+    try {
+        cl = parse_command_line(argc, argv, std::getenv("XSIM_OPTIONS"));
+    } catch (const OptionError& e) {
+        return refuse(process, e.what());
+    }
+    if (cl.options.help) {
+        if (process == 0) std::printf("%s\nMachine keys (-xsim-set KEY=VALUE or a TOML file):\n%s", options_help().c_str(),
+                                      net::describe_config_keys().c_str());
+        PMPI_Finalize();
+        return 0;
+    }
+    const long long ranks = cl.options.np ? cl.options.np : processes;
+    if (ranks < processes)
+        return refuse(process, "-xsim-np " + std::to_string(ranks) + " is smaller than the " +
+                                   std::to_string(processes) + " real processes; every process needs a rank");
+    std::unique_ptr<net::Machine> machine;
+    try {
+        machine = net::load_machine({cl.options.config_file, cl.options.overrides}, static_cast<int>(ranks));
+    } catch (const net::ConfigError& e) {
+        return refuse(process, e.what());
+    }
+    try {
+        regions::configure(cl.options);
+    } catch (const RegionFileError& e) {
+        return refuse(process, "-xsim-regions-in " + std::string(e.what()));
+    }
+    const Engine::Placement placement{static_cast<int>(ranks), process, processes};
+    // Per-rank globals: found and sized now (the memory check counts them), copied once the
+    // engine exists, after the program's static constructors and before its first rank.
+    runtime::PrivatizationPlan privatization = runtime::plan_privatization(
+        cl.options.privatize, (ranks + processes - 1) / processes, runtime::libc_private_segments());
+    if (std::string why = check_memory_budget(cl.options, placement, privatization.bytes_per_rank); !why.empty())
+        return refuse(process, why);
+
+    int code = 0;
+    {
+        Engine engine(cl.options, placement, std::move(machine));
+        engine.set_message_handler(&p2p::handle_event);
+        mark_simulation_thread();
+        g_engine = &engine;
+        install_fault_handler();
+        if (process == 0)
+            for (const std::string& line : privatization.lines) std::fprintf(stderr, "%s\n", line.c_str());
+        engine.privatization().set_left_shared(privatization.left_shared);
+        if (privatization.enabled) {
+            const std::string why =
+                engine.privatization().start(std::move(privatization.segments), static_cast<std::size_t>(engine.local_count()));
+            if (!why.empty()) engine.abort_run(1, why);
+        }
+        PmpiLink link(engine, processes);
+        SoloLink solo;
+        ProcessLink& used = processes > 1 ? static_cast<ProcessLink&>(link) : solo;
+        const int app_argc = static_cast<int>(cl.app_argv.size()) - 1;
+        const std::int64_t unfinished = engine.run(g_application_main, app_argc, cl.app_argv.data(), envp, used, &link);
+        // The program's exit-time destructors run once per real process, on its first rank's globals.
+        engine.privatization().switch_to(0);
+        if (unfinished > 0) {
+            report_deadlock(engine, unfinished);
+            code = 1;
+        } else {
+            code = worst_exit_code(engine);
+            code = std::max(code, regions::finish(engine));
+            if (colls::report_unreceived_messages(engine)) code = std::max(code, 1);
+        }
+        if (!cl.options.report_path.empty())
+            write_run_report(engine, cl.options.report_path, PMPI_Wtime() - wall_start, code);
+        g_engine = nullptr;
+    }
+    PMPI_Finalize();
+    return code;
+}
+
+}  // namespace
+
+extern "C" int __libc_start_main(MainFunction main, int argc, char** argv, void (*init)(), void (*fini)(),
+                                 void (*rtld_fini)(), void* stack_end) {
+    using Real = int (*)(MainFunction, int, char**, void (*)(), void (*)(), void (*)(), void*);
+    static const Real real = reinterpret_cast<Real>(dlsym(RTLD_NEXT, "__libc_start_main"));
+    const char* disabled = std::getenv("XSIM_DISABLE");
+    if ((disabled && *disabled && *disabled != '0') || !executable_imports_mpi_init())
+        return real(main, argc, argv, init, fini, rtld_fini, stack_end);
+    g_application_main = main;
+    return real(simulate, argc, argv, init, fini, rtld_fini, stack_end);
+}

@@ -1,0 +1,132 @@
+// The C library's clocks and sleeps, as simulated ranks see them: called from application
+// code they read or advance the rank's virtual clock and never block the real process;
+// called from anywhere else (xsim, the real MPI library) they are the real functions.
+// Virtual wall-clock time starts at a fixed epoch so runs are reproducible.
+#include <dlfcn.h>
+#include <sys/time.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <cerrno>
+
+#include "libxsim/engine/call_scope.hpp"
+#include "libxsim/engine/engine.hpp"
+
+using namespace xsim;
+
+namespace {
+
+constexpr std::int64_t kVirtualEpochSeconds = 1'700'000'000;  // 2023-11-14T22:13:20Z
+
+template <class F>
+F real(const char* name) {
+    return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
+using ClockGettime = int (*)(clockid_t, struct timespec*);
+ClockGettime real_clock_gettime() {
+    static const ClockGettime f = real<ClockGettime>("clock_gettime");
+    return f;
+}
+
+// The running rank when application code called us, else null. Other threads (Open MPI's
+// progress thread reads the clock while a rank runs) always get the real functions.
+Rank* application_rank() {
+    return g_engine && on_simulation_thread() && g_engine->in_application() ? g_engine->current() : nullptr;
+}
+
+// Advances the calling rank by `duration` of idle time (a sleep).
+void virtual_sleep(Rank& rank, const char* call, SimTime duration) {
+    g_engine->enter(rank, call);
+    rank.clock += duration;
+    g_engine->leave(rank);
+}
+
+// The rank's virtual time: compute since its last call is charged first, so reading the
+// clock in a loop sees the loop's own cost (and, in -xsim-compute none, the read's).
+SimTime virtual_now(Rank& rank, const char* call) {
+    g_engine->enter(rank, call);
+    const SimTime now = read_clock(*g_engine, rank);
+    g_engine->leave(rank);
+    return now;
+}
+
+void to_timespec(SimTime t, std::int64_t epoch_seconds, struct timespec* ts) {
+    ts->tv_sec = static_cast<time_t>(epoch_seconds + t / kPicosPerSecond);
+    ts->tv_nsec = static_cast<long>((t % kPicosPerSecond) / 1000);
+}
+
+}  // namespace
+
+
+extern "C" {
+
+unsigned int sleep(unsigned int seconds) {
+    if (Rank* r = application_rank()) {
+        virtual_sleep(*r, "sleep", static_cast<SimTime>(seconds) * kPicosPerSecond);
+        return 0;
+    }
+    static const auto f = real<unsigned int (*)(unsigned int)>("sleep");
+    return f(seconds);
+}
+
+int usleep(useconds_t microseconds) {
+    if (Rank* r = application_rank()) {
+        virtual_sleep(*r, "usleep", static_cast<SimTime>(microseconds) * 1'000'000LL);
+        return 0;
+    }
+    static const auto f = real<int (*)(useconds_t)>("usleep");
+    return f(microseconds);
+}
+
+int nanosleep(const struct timespec* request, struct timespec* remaining) {
+    if (Rank* r = application_rank()) {
+        if (!request || request->tv_nsec < 0 || request->tv_nsec >= 1'000'000'000L || request->tv_sec < 0) {
+            errno = EINVAL;
+            return -1;
+        }
+        virtual_sleep(*r, "nanosleep",
+                      static_cast<SimTime>(request->tv_sec) * kPicosPerSecond + request->tv_nsec * 1000LL);
+        if (remaining) remaining->tv_sec = 0, remaining->tv_nsec = 0;
+        return 0;
+    }
+    static const auto f = real<int (*)(const struct timespec*, struct timespec*)>("nanosleep");
+    return f(request, remaining);
+}
+
+int clock_gettime(clockid_t clock, struct timespec* ts) noexcept {
+    if (Rank* r = application_rank()) {
+        const bool realtime = clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE;
+        const bool monotonic = clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW ||
+                               clock == CLOCK_MONOTONIC_COARSE || clock == CLOCK_BOOTTIME;
+        if (realtime || monotonic) {
+            to_timespec(virtual_now(*r, "clock_gettime"), realtime ? kVirtualEpochSeconds : 0, ts);
+            return 0;
+        }
+    }
+    return real_clock_gettime()(clock, ts);
+}
+
+int gettimeofday(struct timeval* tv, void* tz) noexcept {
+    if (Rank* r = application_rank()) {
+        struct timespec ts;
+        to_timespec(virtual_now(*r, "gettimeofday"), kVirtualEpochSeconds, &ts);
+        tv->tv_sec = ts.tv_sec;
+        tv->tv_usec = ts.tv_nsec / 1000;
+        return 0;
+    }
+    static const auto f = real<int (*)(struct timeval*, void*)>("gettimeofday");
+    return f(tv, tz);
+}
+
+time_t time(time_t* out) noexcept {
+    if (Rank* r = application_rank()) {
+        const time_t now = static_cast<time_t>(kVirtualEpochSeconds + virtual_now(*r, "time") / kPicosPerSecond);
+        if (out) *out = now;
+        return now;
+    }
+    static const auto f = real<time_t (*)(time_t*)>("time");
+    return f(out);
+}
+
+}  // extern "C"
