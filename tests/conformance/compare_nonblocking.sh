@@ -2,8 +2,9 @@
 # Nonblocking collectives run the blocking ones' algorithms: coll_timing with every
 # collective as MPI_I<collective> + MPI_Wait must print exactly the TIME and VTIME lines
 # of the blocking calls (the same virtual times, to the picosecond printed).
-# usage: compare_nonblocking.sh <coll_timing exe> <P> <N> [run_conformance options]... [-- program args...]
+# usage: compare_nonblocking.sh <coll_timing exe> <P> <N> [run_mpi_case.sh options]... [-- program args...]
 set -u -o pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../compare_lines.sh"
 [[ $# -ge 3 ]] || { sed -n '2,5p' "$0" >&2; exit 2; }
 exe=$1 procs=$2 nranks=$3
 shift 3
@@ -13,18 +14,7 @@ while [[ $# -gt 0 ]]; do
     opts+=("$1"); shift
 done
 [[ ${#args[@]} -gt 0 ]] || args=(64)
-here=$(dirname "$0")
-blocking=$(bash "$here/run_conformance.sh" "$exe" "$procs" "$nranks" --full "${opts[@]}" -- "${args[@]}") ||
-    { echo "$blocking"; exit 1; }
-nonblocking=$(bash "$here/run_conformance.sh" "$exe" "$procs" "$nranks" --full "${opts[@]}" -- "${args[@]}" nonblocking) ||
-    { echo "$nonblocking"; exit 1; }
-a=$(grep -E '^(VTIME|TIME) ' <<< "$blocking")
-b=$(grep -E '^(VTIME|TIME) ' <<< "$nonblocking")
-[[ -n $a ]] || { echo "no times printed"; exit 1; }
-if [[ "$a" != "$b" ]]; then
-    echo "nonblocking collectives + MPI_Wait took other times than the blocking ones:"
-    diff <(echo "$a") <(echo "$b") | head -n 40
-    exit 1
-fi
-echo "identical blocking and nonblocking times:"
-echo "$a"
+compare_run blocking "$exe" "$procs" "$nranks" "${opts[@]+"${opts[@]}"}" -- "${args[@]}"
+compare_run nonblocking "$exe" "$procs" "$nranks" "${opts[@]+"${opts[@]}"}" -- "${args[@]}" nonblocking
+compare_same '^(VTIME|TIME) ' blocking nonblocking
+compare_finish

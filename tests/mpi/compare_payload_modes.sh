@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Virtual times must not depend on -xsim-payload: runs one test program in several
 # (processes, payload mode, program arguments) combinations and requires byte-identical
-# VTIME lines. Each run must also pass on its own (run_case.sh), with its own checks.
+# VTIME lines. Each run must also pass on its own (../run_mpi_case.sh), with its own checks.
 #
-# usage: compare_payload_modes.sh <exe> <N> RUN RUN... [-- run_case.sh options]
+# usage: compare_payload_modes.sh <exe> <N> RUN RUN... [-- run_mpi_case.sh options]
 #   RUN  "P:MODE[:ARG,ARG...]", e.g. "1:on:checked" "2:auto:dropped" "2:64k:checked"
 #        (P real processes, -xsim-payload MODE, program arguments separated by commas)
 set -u -o pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/../compare_lines.sh"
 
-here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 usage() { sed -n '2,/^set -u/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 [[ $# -ge 4 ]] || usage
 exe=$1 nranks=$2
@@ -18,31 +18,12 @@ while [[ $# -gt 0 && $1 != -- ]]; do runs+=("$1"); shift; done
 [[ ${1:-} == -- ]] && shift
 [[ ${#runs[@]} -ge 2 ]] || { echo "compare_payload_modes.sh: need at least two runs" >&2; exit 2; }
 
-ref='' ref_run='' status=0
 for run in "${runs[@]}"; do
     IFS=: read -r procs mode args <<<"$run"
     [[ $procs =~ ^[1-9][0-9]*$ && -n $mode ]] || { echo "compare_payload_modes.sh: bad run '$run'" >&2; exit 2; }
     IFS=, read -r -a app_args <<<"${args:-}"
-    echo "=== P=$procs N=$nranks -xsim-payload $mode ${app_args[*]+"${app_args[*]}"}"
-    if ! log=$(bash "$here/run_case.sh" "$exe" "$procs" "$nranks" --xsim "-xsim-payload $mode" "$@" \
-                   -- "${app_args[@]+"${app_args[@]}"}"); then
-        echo "$log"
-        echo "compare_payload_modes: FAILED: run '$run' failed"
-        exit 1
-    fi
-    echo "$log"
-    lines=$(grep -E '^VTIME ' <<<"$log")
-    [[ -n $lines ]] || { echo "compare_payload_modes: FAILED: no VTIME line in run '$run'"; exit 1; }
-    if [[ -z $ref_run ]]; then
-        ref=$lines ref_run=$run
-    elif [[ $lines != "$ref" ]]; then
-        echo "compare_payload_modes: FAILED: run '$run' differs from '$ref_run':"
-        diff <(echo "$ref") <(echo "$lines") | sed 's/^/    /'
-        status=1
-    fi
+    compare_run "$run" "$exe" "$procs" "$nranks" --xsim "-xsim-payload $mode" "$@" \
+        -- "${app_args[@]+"${app_args[@]}"}"
 done
-if [[ $status == 0 ]]; then
-    echo "compare_payload_modes: OK: identical VTIME lines in ${runs[*]}:"
-    sed 's/^/    /' <<<"$ref"
-fi
-exit $status
+compare_same '^VTIME ' "${runs[@]}"
+compare_finish

@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Record, then replay, the regions of tests/mpi/regions.c and compare.
 # usage: regions_replay.sh <regions exe> <N> [--timeout SEC]
+# Every run goes through the e2e harness (../run_mpi_case.sh: exit status, one PASS line, no
+# FAIL or error text).
 #   1. record: mpirun -np 2 <exe> -xsim-np N -xsim-compute measured -xsim-regions-out F
 #   2. F must be a valid regions file: setup called N times, step 4N times.
 #   3. replay: the skeleton (XSIM_REGIONS_SKELETON=1: no compute in the regions) with
@@ -20,19 +22,15 @@ set -u -o pipefail
 exe=$1 n=$2
 timeout_s=240
 [[ ${3:-} == --timeout ]] && timeout_s=$4
-MPIRUN=${MPIRUN:-mpirun}
-read -r -a flags <<<"${MPIRUN_FLAGS:---allow-run-as-root --oversubscribe}"
+harness=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/run_mpi_case.sh
 work=$(mktemp -d "${TMPDIR:-/tmp}/xsim_regions.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 fail() { echo "regions_replay: FAILED: $*"; for f in "$work"/*.out "$work"/*.err "$work"/regions.txt; do [[ -f $f ]] && { echo "----- $f"; tail -n 20 "$f"; }; done; exit 1; }
 
-run() {  # run TAG P SKELETON(0|1) -- xsim options
+run() {  # run TAG P SKELETON(0|1) -- xsim options (one run through the e2e harness)
     local tag=$1 p=$2 skeleton=$3; shift 4
-    echo "regions_replay: $tag: XSIM_REGIONS_SKELETON=$skeleton $MPIRUN -np $p $exe -xsim-np $n $*"
-    timeout --kill-after=10 "$timeout_s" env XSIM_REGIONS_SKELETON="$skeleton" "$MPIRUN" "${flags[@]}" \
-        -x XSIM_REGIONS_SKELETON -np "$p" "$exe" -xsim-np "$n" "$@" >"$work/$tag.out" 2>"$work/$tag.err" </dev/null ||
-        fail "$tag: exit status $?"
-    grep -q '^PASS regions' "$work/$tag.out" || fail "$tag: no PASS line"
+    bash "$harness" "$exe" "$p" "$n" --full --timeout "$timeout_s" --env "XSIM_REGIONS_SKELETON=$skeleton" \
+        --xsim "$*" >"$work/$tag.out" || fail "$tag: the run failed (run_mpi_case.sh)"
     grep -E '^(VTIME|REGION) ' "$work/$tag.out" | sed "s/^/    $tag: /"
 }
 

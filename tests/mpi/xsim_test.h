@@ -1,12 +1,12 @@
 /* Shared helpers for the xsim end-to-end MPI test programs.
  *
  * Every program is plain, valid MPI (C99) and must also pass on a real MPI
- * library. Only the MPI calls the xsim engine supports today are used here:
- * point-to-point, MPI_Barrier on MPI_COMM_WORLD, Wtime, Abort, error handlers.
- * In particular the final error-count reduction is a binomial tree of
- * MPI_Send/MPI_Recv, not MPI_Reduce.
+ * library. The helpers here use only point-to-point, MPI_Barrier, Wtime, Abort
+ * and error handlers: the final error-count reduction is a binomial tree of
+ * MPI_Send/MPI_Recv, not MPI_Reduce, so that a broken collective cannot hide
+ * its own failures (the collectives are checked by tests/conformance).
  *
- * Protocol seen by the harness (run_case.sh), all printed by rank 0 only:
+ * Protocol seen by the harness (tests/run_mpi_case.sh), all printed by rank 0 only:
  *   FAIL <name>: ...        per failing check (any rank; also rank 0 summary)
  *   ORDER <name> <hash>     optional, program specific
  *   VTIME <name> <seconds>  MPI_Wtime() of rank 0 after the final barrier

@@ -4,6 +4,7 @@
 
 #include <deque>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "pdes/conservative_loop.hpp"
@@ -86,6 +87,67 @@ TEST(Fiber, ManyFibersInterleaveOnTheirOwnStacks) {
         EXPECT_TRUE(fibers[i].finished());
         EXPECT_EQ(arena.owner_of(counters[i].lowest), i);  // locals live on the fiber's own stack
     }
+}
+
+// A fiber ends through finish() from deep inside its entry, as a rank ends at exit():
+// the scheduler's resume returns, and nothing after the call runs.
+struct Ender {
+    Fiber* fiber;
+    int depth_reached = 0;
+    bool ran_past_finish = false;
+};
+
+void end_at_depth(Ender* e, int depth) {
+    e->depth_reached = depth;
+    if (depth == 5) {
+        e->fiber->finish();
+    }
+    end_at_depth(e, depth + 1);
+    e->ran_past_finish = true;
+}
+
+void end_deep(void* arg) {
+    auto* e = static_cast<Ender*>(arg);
+    end_at_depth(e, 0);
+    e->ran_past_finish = true;
+}
+
+TEST(Fiber, FinishFromANestedCallEndsTheFiberThere) {
+    StackArena arena;
+    arena.reserve(1, 64 * 1024);
+    Fiber fiber;
+    Ender ender{&fiber};
+    fiber.prepare(arena.top(0), arena.stack_bytes(), &end_deep, &ender);
+    fiber.resume();
+    EXPECT_TRUE(fiber.finished());
+    EXPECT_EQ(ender.depth_reached, 5);
+    EXPECT_FALSE(ender.ran_past_finish);
+}
+
+// The engine reuses a finished rank's Fiber object and stack for the next run: prepare
+// clears finished() and the new entry starts from the top of the stack again.
+TEST(Fiber, PrepareAfterFinishRunsTheNewEntryOnTheSameStack) {
+    StackArena arena;
+    arena.reserve(1, 64 * 1024);
+    Fiber fiber;
+    Trace first;
+    first.fiber = &fiber;
+    fiber.prepare(arena.top(0), arena.stack_bytes(), &two_steps, &first);
+    fiber.resume();
+    fiber.resume();
+    ASSERT_TRUE(fiber.finished());
+
+    Trace second;
+    second.fiber = &fiber;
+    fiber.prepare(arena.top(0), arena.stack_bytes(), &two_steps, &second);
+    EXPECT_TRUE(fiber.prepared());
+    EXPECT_FALSE(fiber.finished());
+    fiber.resume();
+    EXPECT_EQ(second.steps, (std::vector<std::string>{"a1"}));
+    fiber.resume();
+    EXPECT_TRUE(fiber.finished());
+    EXPECT_EQ(second.steps, (std::vector<std::string>{"a1", "a2"}));
+    EXPECT_EQ(first.steps, (std::vector<std::string>{"a1", "a2"}));  // untouched by the second run
 }
 
 // ---------------------------------------------------------------- conservative loop
@@ -180,6 +242,58 @@ TEST(ConservativeLoop, ReturnsTheUnfinishedRanksOfEveryProcessWhenNothingIsPendi
     sink.live = 2;  // two local ranks blocked forever
     EXPECT_EQ(loop.run(sink), 5);  // 2 here + 3 elsewhere: a deadlock
     EXPECT_EQ(sink.processed, (std::vector<SimTime>{7}));
+}
+
+// An event that processing creates inside the current window runs in that window (a rank
+// that sends to a rank of its own process); one at or after the window's end waits for
+// the next agreement, where the other processes may still deliver earlier ones.
+class SpawningSink final : public EventSink {
+public:
+    SpawningSink(EventQueue& queue, const ConservativeLoop& loop) : queue_(queue), loop_(loop) {}
+    void process(const Event& e) override {
+        processed.push_back({e.key.time, loop_.windows()});
+        if (e.key.time == 100) {
+            push_local(queue_, 105, 1);  // inside [100, 110)
+            push_local(queue_, 110, 2);  // exactly at the end: the next window
+        }
+    }
+    std::int64_t live_ranks() const override { return 0; }
+    std::vector<std::pair<SimTime, std::uint64_t>> processed;  // (time, window number)
+
+private:
+    EventQueue& queue_;
+    const ConservativeLoop& loop_;
+};
+
+TEST(ConservativeLoop, EventsCreatedInsideTheWindowRunInItLaterOnesWait) {
+    EventQueue queue;
+    push_local(queue, 100, 0);
+    // Window 1: T = 100, ends at 110: 100 and the 105 it creates. Window 2: the others
+    // deliver 112 (>= 110, as lookahead guarantees); T = 110, and [110, 120) takes both.
+    ScriptedLink link(queue, {{kNever, 1, {}}, {kNever, 1, {112}}, {kNever, 0, {}}});
+    ConservativeLoop loop(queue, link, /*lookahead=*/10);
+    SpawningSink sink(queue, loop);
+    EXPECT_EQ(loop.run(sink), 0);
+    using P = std::pair<SimTime, std::uint64_t>;
+    EXPECT_EQ(sink.processed, (std::vector<P>{{100, 1}, {105, 1}, {110, 2}, {112, 2}}));
+    EXPECT_EQ(link.agreed, (std::vector<SimTime>{100, 110, kNever}));
+}
+
+// A window that would end past the largest time is unbounded instead of wrapping
+// around to a negative end (which would process nothing and spin forever).
+TEST(ConservativeLoop, AWindowNearTheEndOfTimeDoesNotOverflow) {
+    EventQueue queue;
+    const SimTime late = kNever - 3;
+    push_local(queue, late, 0);
+    push_local(queue, kNever - 1, 1);
+    ScriptedLink link(queue, {{kNever, 1, {}}, {kNever, 0, {}}});
+    ConservativeLoop loop(queue, link, /*lookahead=*/10);
+    const ConservativeLoop* seen = &loop;
+    RecordingSink sink(seen);
+    EXPECT_EQ(loop.run(sink), 0);
+    EXPECT_EQ(sink.processed, (std::vector<SimTime>{late, kNever - 1}));
+    EXPECT_EQ(sink.window_ends, (std::vector<SimTime>{kNever, kNever}));
+    EXPECT_EQ(loop.windows(), 1u);
 }
 
 }  // namespace
