@@ -4,13 +4,15 @@
 #include <mpi.h>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/p2p/bsend_buffer.hpp"
 
 using namespace xsim;
 
 extern "C" {
 
-int MPI_Buffer_attach(void* buffer, int size) {
+XSIM_MPI_ALIAS(Buffer_attach)
+int PMPI_Buffer_attach(void* buffer, int size) {
     XSIM_BEGIN_INITIALIZED("MPI_Buffer_attach");
     if (size < 0) return scope.fail(nullptr, MPI_ERR_ARG, "negative buffer size " + std::to_string(size));
     if (!buffer && size > 0) return scope.fail(nullptr, MPI_ERR_BUFFER, "null buffer");
@@ -20,7 +22,8 @@ int MPI_Buffer_attach(void* buffer, int size) {
 }
 
 // `buffer_addr` is really a void**: it receives the address given to MPI_Buffer_attach.
-int MPI_Buffer_detach(void* buffer_addr, int* size) {
+XSIM_MPI_ALIAS(Buffer_detach)
+int PMPI_Buffer_detach(void* buffer_addr, int* size) {
     XSIM_BEGIN_INITIALIZED("MPI_Buffer_detach");
     if (int e = checks::pointer(scope, nullptr, buffer_addr, "buffer address")) return e;
     if (int e = checks::pointer(scope, nullptr, size, "size")) return e;

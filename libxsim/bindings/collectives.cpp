@@ -12,9 +12,10 @@
 #include <vector>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/bindings/reduction_ops.hpp"
-#include "libxsim/colls/collectives.hpp"
 #include "libxsim/colls/collective_call.hpp"
+#include "libxsim/colls/collectives.hpp"
 #include "libxsim/mpi/datatype.hpp"
 
 using namespace xsim;
@@ -342,159 +343,193 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
 
 extern "C" {
 
-int MPI_Barrier(MPI_Comm comm) { return barrier("MPI_Barrier", comm, nullptr, false); }
-int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) { return barrier("MPI_Ibarrier", comm, request, true); }
+XSIM_MPI_ALIAS(Barrier)
+int PMPI_Barrier(MPI_Comm comm) { return barrier("MPI_Barrier", comm, nullptr, false); }
+XSIM_MPI_ALIAS(Ibarrier)
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) { return barrier("MPI_Ibarrier", comm, request, true); }
 
-int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Bcast)
+int PMPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
     return bcast("MPI_Bcast", buf, count, type, root, comm, nullptr, false);
 }
-int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Ibcast)
+int PMPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request) {
     return bcast("MPI_Ibcast", buf, count, type, root, comm, request, true);
 }
 
-int MPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Reduce)
+int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
     return reduce("MPI_Reduce", sendbuf, recvbuf, count, type, op, root, comm, nullptr, false);
 }
-int MPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
-                MPI_Request* request) {
+XSIM_MPI_ALIAS(Ireduce)
+int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
+                 MPI_Request* request) {
     return reduce("MPI_Ireduce", sendbuf, recvbuf, count, type, op, root, comm, request, true);
 }
 
-int MPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Allreduce)
+int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
     return reduce_or_scan("MPI_Allreduce", allreduce_table(), sendbuf, recvbuf, count, type, op, comm, nullptr, false);
 }
-int MPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                   MPI_Request* request) {
+XSIM_MPI_ALIAS(Iallreduce)
+int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                    MPI_Request* request) {
     return reduce_or_scan("MPI_Iallreduce", allreduce_table(), sendbuf, recvbuf, count, type, op, comm, request, true);
 }
-int MPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Scan)
+int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
     return reduce_or_scan("MPI_Scan", scan_table(), sendbuf, recvbuf, count, type, op, comm, nullptr, false);
 }
-int MPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-              MPI_Request* request) {
+XSIM_MPI_ALIAS(Iscan)
+int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+               MPI_Request* request) {
     return reduce_or_scan("MPI_Iscan", scan_table(), sendbuf, recvbuf, count, type, op, comm, request, true);
 }
-int MPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Exscan)
+int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
     return reduce_or_scan("MPI_Exscan", exscan_table(), sendbuf, recvbuf, count, type, op, comm, nullptr, false);
 }
-int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                MPI_Request* request) {
+XSIM_MPI_ALIAS(Iexscan)
+int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                 MPI_Request* request) {
     return reduce_or_scan("MPI_Iexscan", exscan_table(), sendbuf, recvbuf, count, type, op, comm, request, true);
 }
 
-int MPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-               MPI_Datatype recvtype, int root, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Gather)
+int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                MPI_Datatype recvtype, int root, MPI_Comm comm) {
     return rooted("MPI_Gather", gather_table(), recvbuf, recvcount, recvtype, nullptr, nullptr, sendbuf, sendcount,
                   sendtype, root, comm, nullptr, false);
 }
-int MPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Igather)
+int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
     return rooted("MPI_Igather", gather_table(), recvbuf, recvcount, recvtype, nullptr, nullptr, sendbuf, sendcount,
                   sendtype, root, comm, request, true);
 }
-int MPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Gatherv)
+int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
     return rooted("MPI_Gatherv", gatherv_table(), recvbuf, 0, recvtype, recvcounts, displs, sendbuf, sendcount,
                   sendtype, root, comm, nullptr, false);
 }
-int MPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                 const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Igatherv)
+int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
     return rooted("MPI_Igatherv", gatherv_table(), recvbuf, 0, recvtype, recvcounts, displs, sendbuf, sendcount,
                   sendtype, root, comm, request, true);
 }
-int MPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                MPI_Datatype recvtype, int root, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Scatter)
+int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
     return rooted("MPI_Scatter", scatter_table(), sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount,
                   recvtype, root, comm, nullptr, false);
 }
-int MPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Iscatter)
+int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
     return rooted("MPI_Iscatter", scatter_table(), sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount,
                   recvtype, root, comm, request, true);
 }
-int MPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Scatterv)
+int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     return rooted("MPI_Scatterv", scatterv_table(), sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount,
                   recvtype, root, comm, nullptr, false);
 }
-int MPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                  void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Iscatterv)
+int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
     return rooted("MPI_Iscatterv", scatterv_table(), sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount,
                   recvtype, root, comm, request, true);
 }
 
-int MPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                  MPI_Datatype recvtype, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Allgather)
+int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm) {
     return allgather("MPI_Allgather", allgather_table(), sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
                      nullptr, recvtype, comm, nullptr, false);
 }
-int MPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Iallgather)
+int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
     return allgather("MPI_Iallgather", allgather_table(), sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
                      nullptr, recvtype, comm, request, true);
 }
-int MPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                   const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Allgatherv)
+int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
     return allgather("MPI_Allgatherv", allgatherv_table(), sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
                      displs, recvtype, comm, nullptr, false);
 }
-int MPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                    const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Iallgatherv)
+int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                     const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
     return allgather("MPI_Iallgatherv", allgatherv_table(), sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
                      displs, recvtype, comm, request, true);
 }
 
-int MPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                 MPI_Datatype recvtype, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Alltoall)
+int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                  MPI_Datatype recvtype, MPI_Comm comm) {
     return alltoall("MPI_Alltoall", alltoall_table(), sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr, recvbuf,
                     recvcount, nullptr, nullptr, recvtype, nullptr, comm, nullptr, false);
 }
-int MPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Ialltoall)
+int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
     return alltoall("MPI_Ialltoall", alltoall_table(), sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr,
                     recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr, comm, request, true);
 }
-int MPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                  void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Alltoallv)
+int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
     return alltoall("MPI_Alltoallv", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr, recvbuf, 0,
                     recvcounts, rdispls, recvtype, nullptr, comm, nullptr, false);
 }
-int MPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                   void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                   MPI_Request* request) {
+XSIM_MPI_ALIAS(Ialltoallv)
+int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
+                    MPI_Request* request) {
     return alltoall("MPI_Ialltoallv", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr, recvbuf,
                     0, recvcounts, rdispls, recvtype, nullptr, comm, request, true);
 }
-int MPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
-                  void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                  MPI_Comm comm) {
+XSIM_MPI_ALIAS(Alltoallw)
+int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                   MPI_Comm comm) {
     return alltoall("MPI_Alltoallw", alltoallw_table(), sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes,
                     recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, nullptr, false);
 }
-int MPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
-                   void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                   MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Ialltoallw)
+int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
+                    void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
+                    MPI_Comm comm, MPI_Request* request) {
     return alltoall("MPI_Ialltoallw", alltoallw_table(), sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL,
                     sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, request, true);
 }
 
-int MPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
-                       MPI_Comm comm) {
+XSIM_MPI_ALIAS(Reduce_scatter)
+int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
+                        MPI_Comm comm) {
     return reduce_scatter("MPI_Reduce_scatter", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op,
                           comm, nullptr, false);
 }
-int MPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
-                        MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Ireduce_scatter)
+int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
+                         MPI_Comm comm, MPI_Request* request) {
     return reduce_scatter("MPI_Ireduce_scatter", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op,
                           comm, request, true);
 }
-int MPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
-                             MPI_Comm comm) {
+XSIM_MPI_ALIAS(Reduce_scatter_block)
+int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
+                              MPI_Comm comm) {
     return reduce_scatter("MPI_Reduce_scatter_block", reduce_scatter_block_table(), sendbuf, recvbuf, recvcount,
                           nullptr, type, op, comm, nullptr, false);
 }
-int MPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
-                              MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Ireduce_scatter_block)
+int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
+                               MPI_Comm comm, MPI_Request* request) {
     return reduce_scatter("MPI_Ireduce_scatter_block", reduce_scatter_block_table(), sendbuf, recvbuf, recvcount,
                           nullptr, type, op, comm, request, true);
 }

@@ -5,14 +5,17 @@
 #include <cstring>
 #include <string>
 
-#include "libxsim/mpi/attributes.hpp"
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
+#include "libxsim/mpi/attributes.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 using namespace xsim;
 
 extern "C" {
 
-int MPI_Comm_rank(MPI_Comm comm, int* rank) {
+XSIM_MPI_ALIAS(Comm_rank)
+int PMPI_Comm_rank(MPI_Comm comm, int* rank) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_rank");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -21,7 +24,8 @@ int MPI_Comm_rank(MPI_Comm comm, int* rank) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_size(MPI_Comm comm, int* size) {
+XSIM_MPI_ALIAS(Comm_size)
+int PMPI_Comm_size(MPI_Comm comm, int* size) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_size");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -30,7 +34,8 @@ int MPI_Comm_size(MPI_Comm comm, int* size) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
+XSIM_MPI_ALIAS(Comm_get_name)
+int PMPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_get_name");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -42,7 +47,8 @@ int MPI_Comm_get_name(MPI_Comm comm, char* name, int* resultlen) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_name(MPI_Comm comm, const char* name) {
+XSIM_MPI_ALIAS(Comm_set_name)
+int PMPI_Comm_set_name(MPI_Comm comm, const char* name) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_set_name");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -52,7 +58,8 @@ int MPI_Comm_set_name(MPI_Comm comm, const char* name) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* handler) {
+XSIM_MPI_ALIAS(Comm_create_errhandler)
+int PMPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errhandler* handler) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_create_errhandler");
     if (int e = checks::pointer(scope, nullptr, reinterpret_cast<const void*>(function), "function")) return e;
     if (int e = checks::pointer(scope, nullptr, handler, "errhandler")) return e;
@@ -60,17 +67,19 @@ int MPI_Comm_create_errhandler(MPI_Comm_errhandler_function* function, MPI_Errha
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
+XSIM_MPI_ALIAS(Comm_call_errhandler)
+int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_call_errhandler");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     int error_class = errorcode;
-    if (PMPI_Error_class(errorcode, &error_class) != MPI_SUCCESS) error_class = errorcode;
+    if (real_mpi.Error_class(errorcode, &error_class) != MPI_SUCCESS) error_class = errorcode;
     scope.fail(c, error_class, "raised by the application");
     return MPI_SUCCESS;  // the handler returned: the call succeeded (MPI-4 section 9.3.6)
 }
 
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler) {
+XSIM_MPI_ALIAS(Comm_set_errhandler)
+int PMPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_set_errhandler");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -82,7 +91,8 @@ int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler handler) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* handler) {
+XSIM_MPI_ALIAS(Comm_get_errhandler)
+int PMPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* handler) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_get_errhandler");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -91,7 +101,8 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* handler) {
     return MPI_SUCCESS;
 }
 
-int MPI_Errhandler_free(MPI_Errhandler* handler) {
+XSIM_MPI_ALIAS(Errhandler_free)
+int PMPI_Errhandler_free(MPI_Errhandler* handler) {
     XSIM_BEGIN_INITIALIZED("MPI_Errhandler_free");
     if (int e = checks::pointer(scope, nullptr, handler, "errhandler")) return e;
     // Handlers stay valid while attached to a communicator; xsim keeps them all.
@@ -99,7 +110,8 @@ int MPI_Errhandler_free(MPI_Errhandler* handler) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
+XSIM_MPI_ALIAS(Comm_get_attr)
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_get_attr");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -134,7 +146,8 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
+XSIM_MPI_ALIAS(Comm_set_attr)
+int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_set_attr");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -146,7 +159,8 @@ int MPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
+XSIM_MPI_ALIAS(Comm_delete_attr)
+int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_delete_attr");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -158,15 +172,17 @@ int MPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove, int* keyval,
-                           void* extra_state) {
+XSIM_MPI_ALIAS(Comm_create_keyval)
+int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove, int* keyval,
+                            void* extra_state) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_create_keyval");
     if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
     *keyval = create_keyval(copy, remove, extra_state);
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_free_keyval(int* keyval) {
+XSIM_MPI_ALIAS(Comm_free_keyval)
+int PMPI_Comm_free_keyval(int* keyval) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_free_keyval");
     if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
     if (!find_keyval(*keyval)) return scope.fail(nullptr, MPI_ERR_KEYVAL, "invalid keyval " + std::to_string(*keyval));
@@ -176,7 +192,8 @@ int MPI_Comm_free_keyval(int* keyval) {
 }
 
 // Hints may be ignored (MPI-4 section 7.4.4); get_info returns a new, empty info object.
-int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
+XSIM_MPI_ALIAS(Comm_set_info)
+int PMPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_set_info");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -184,17 +201,19 @@ int MPI_Comm_set_info(MPI_Comm comm, MPI_Info info) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_get_info(MPI_Comm comm, MPI_Info* info) {
+XSIM_MPI_ALIAS(Comm_get_info)
+int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_get_info");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, info, "info")) return e;
-    if (int e = PMPI_Info_create(info)) return scope.fail(c, MPI_ERR_INTERN, "the real MPI_Info_create failed");
+    if (int e = real_mpi.Info_create(info)) return scope.fail(c, MPI_ERR_INTERN, "the real MPI_Info_create failed");
     return MPI_SUCCESS;
 }
 
 // No simulated process was spawned by another job.
-int MPI_Comm_get_parent(MPI_Comm* parent) {
+XSIM_MPI_ALIAS(Comm_get_parent)
+int PMPI_Comm_get_parent(MPI_Comm* parent) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_get_parent");
     if (int e = checks::pointer(scope, nullptr, parent, "parent")) return e;
     *parent = MPI_COMM_NULL;

@@ -4,12 +4,13 @@
 
 #include <string>
 
-#include "libxsim/mpi/attributes.hpp"
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/colls/make_comm.hpp"
 #include "libxsim/colls/make_comm_split.hpp"
-#include "libxsim/mpi/group.hpp"
 #include "libxsim/colls/make_intercomm.hpp"
+#include "libxsim/mpi/attributes.hpp"
+#include "libxsim/mpi/group.hpp"
 
 using namespace xsim;
 
@@ -48,7 +49,8 @@ int split(CallScope& scope, MPI_Comm comm, int color, int key, MPI_Comm* newcomm
 
 extern "C" {
 
-int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
+XSIM_MPI_ALIAS(Comm_dup)
+int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_dup");
     const Comm* c = nullptr;
     if (int e = intracomm(scope, comm, &c)) return e;
@@ -58,7 +60,8 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     return give(newcomm, out);
 }
 
-int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Comm_idup)
+int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_idup");
     const Comm* c = nullptr;
     if (int e = intracomm(scope, comm, &c)) return e;
@@ -72,7 +75,8 @@ int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
 }
 
 // Info hints may be ignored (MPI-4 section 9.3.3).
-int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
+XSIM_MPI_ALIAS(Comm_dup_with_info)
+int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_dup_with_info");
     const Comm* c = nullptr;
     if (int e = intracomm(scope, comm, &c)) return e;
@@ -83,13 +87,15 @@ int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
     return give(newcomm, out);
 }
 
-int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+XSIM_MPI_ALIAS(Comm_split)
+int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_split");
     return split(scope, comm, color, key, newcomm);
 }
 
 // Shared memory is a simulated node of the machine model (its rank mapping).
-int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info, MPI_Comm* newcomm) {
+XSIM_MPI_ALIAS(Comm_split_type)
+int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_split_type");
     int color = MPI_UNDEFINED;
     if (split_type == MPI_COMM_TYPE_SHARED) color = scope.engine.machine().node_of(scope.rank.world);
@@ -100,7 +106,8 @@ int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info, MPI_Co
     return split(scope, comm, color, key, newcomm);
 }
 
-int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
+XSIM_MPI_ALIAS(Comm_create)
+int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_create");
     const Comm* c = nullptr;
     if (int e = intracomm(scope, comm, &c)) return e;
@@ -112,7 +119,8 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
     return give(newcomm, out);
 }
 
-int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+XSIM_MPI_ALIAS(Comm_create_group)
+int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_create_group");
     const Comm* c = nullptr;
     if (int e = intracomm(scope, comm, &c)) return e;
@@ -125,7 +133,8 @@ int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* new
     return give(newcomm, out);
 }
 
-int MPI_Comm_free(MPI_Comm* comm) {
+XSIM_MPI_ALIAS(Comm_free)
+int PMPI_Comm_free(MPI_Comm* comm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_free");
     if (int e = checks::pointer(scope, nullptr, comm, "comm")) return e;
     const Comm* c = nullptr;
@@ -144,9 +153,11 @@ int MPI_Comm_free(MPI_Comm* comm) {
 
 // Pending operations on the communicator complete on their own (they hold a reference),
 // so disconnecting is freeing.
-int MPI_Comm_disconnect(MPI_Comm* comm) { return MPI_Comm_free(comm); }
+XSIM_MPI_ALIAS(Comm_disconnect)
+int PMPI_Comm_disconnect(MPI_Comm* comm) { return PMPI_Comm_free(comm); }
 
-int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
+XSIM_MPI_ALIAS(Comm_compare)
+int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_compare");
     const Comm *a = nullptr, *b = nullptr;
     if (int e = checks::comm(scope, comm1, &a)) return e;
@@ -165,7 +176,8 @@ int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
+XSIM_MPI_ALIAS(Comm_test_inter)
+int PMPI_Comm_test_inter(MPI_Comm comm, int* flag) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_test_inter");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -174,7 +186,8 @@ int MPI_Comm_test_inter(MPI_Comm comm, int* flag) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
+XSIM_MPI_ALIAS(Comm_remote_size)
+int PMPI_Comm_remote_size(MPI_Comm comm, int* size) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_remote_size");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -184,7 +197,8 @@ int MPI_Comm_remote_size(MPI_Comm comm, int* size) {
     return MPI_SUCCESS;
 }
 
-int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
+XSIM_MPI_ALIAS(Comm_remote_group)
+int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_remote_group");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -194,8 +208,9 @@ int MPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
     return MPI_SUCCESS;
 }
 
-int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
-                         MPI_Comm* newintercomm) {
+XSIM_MPI_ALIAS(Intercomm_create)
+int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_comm, int remote_leader, int tag,
+                          MPI_Comm* newintercomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Intercomm_create");
     const Comm* local = nullptr;
     if (int e = intracomm(scope, local_comm, &local)) return e;
@@ -219,7 +234,8 @@ int MPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_co
     return give(newintercomm, out);
 }
 
-int MPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
+XSIM_MPI_ALIAS(Intercomm_merge)
+int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Intercomm_merge");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, intercomm, &c)) return e;

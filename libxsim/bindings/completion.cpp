@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/bindings/requests.hpp"
 #include "libxsim/p2p/completion.hpp"
 #include "libxsim/p2p/p2p.hpp"
@@ -74,12 +75,14 @@ int wait_one(CallScope& s, MPI_Request* handle, MPI_Status* status) {
 
 extern "C" {
 
-int MPI_Wait(MPI_Request* request, MPI_Status* status) {
+XSIM_MPI_ALIAS(Wait)
+int PMPI_Wait(MPI_Request* request, MPI_Status* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Wait");
     return wait_one(scope, request, status);
 }
 
-int MPI_Waitall(int n, MPI_Request handles[], MPI_Status statuses[]) {
+XSIM_MPI_ALIAS(Waitall)
+int PMPI_Waitall(int n, MPI_Request handles[], MPI_Status statuses[]) {
     XSIM_BEGIN_INITIALIZED("MPI_Waitall");
     RequestList reqs(n);
     if (int e = requests::resolve_all(scope, n, handles, reqs.data())) return e;
@@ -87,7 +90,8 @@ int MPI_Waitall(int n, MPI_Request handles[], MPI_Status statuses[]) {
     return retire_listed(scope, n, handles, reqs, statuses);
 }
 
-int MPI_Waitany(int n, MPI_Request handles[], int* index, MPI_Status* status) {
+XSIM_MPI_ALIAS(Waitany)
+int PMPI_Waitany(int n, MPI_Request handles[], int* index, MPI_Status* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Waitany");
     if (int e = checks::pointer(scope, nullptr, index, "index")) return e;
     RequestList reqs(n);
@@ -104,7 +108,8 @@ int MPI_Waitany(int n, MPI_Request handles[], int* index, MPI_Status* status) {
     return error == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(c, error, why);
 }
 
-int MPI_Waitsome(int n, MPI_Request handles[], int* outcount, int indices[], MPI_Status statuses[]) {
+XSIM_MPI_ALIAS(Waitsome)
+int PMPI_Waitsome(int n, MPI_Request handles[], int* outcount, int indices[], MPI_Status statuses[]) {
     XSIM_BEGIN_INITIALIZED("MPI_Waitsome");
     if (int e = checks::pointer(scope, nullptr, outcount, "outcount")) return e;
     RequestList reqs(n);
@@ -124,7 +129,8 @@ int MPI_Waitsome(int n, MPI_Request handles[], int* outcount, int indices[], MPI
     return failures ? scope.fail(nullptr, MPI_ERR_IN_STATUS, "a completed request failed (see its status)") : MPI_SUCCESS;
 }
 
-int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
+XSIM_MPI_ALIAS(Test)
+int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Test");
     if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
     if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
@@ -147,7 +153,8 @@ int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     return error == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(c, error, why);
 }
 
-int MPI_Testall(int n, MPI_Request handles[], int* flag, MPI_Status statuses[]) {
+XSIM_MPI_ALIAS(Testall)
+int PMPI_Testall(int n, MPI_Request handles[], int* flag, MPI_Status statuses[]) {
     XSIM_BEGIN_INITIALIZED("MPI_Testall");
     if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
     RequestList reqs(n);
@@ -164,7 +171,8 @@ int MPI_Testall(int n, MPI_Request handles[], int* flag, MPI_Status statuses[]) 
     return retire_listed(scope, n, handles, reqs, statuses);
 }
 
-int MPI_Testany(int n, MPI_Request handles[], int* index, int* flag, MPI_Status* status) {
+XSIM_MPI_ALIAS(Testany)
+int PMPI_Testany(int n, MPI_Request handles[], int* index, int* flag, MPI_Status* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Testany");
     if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
     if (int e = checks::pointer(scope, nullptr, index, "index")) return e;
@@ -190,7 +198,8 @@ int MPI_Testany(int n, MPI_Request handles[], int* index, int* flag, MPI_Status*
     return MPI_SUCCESS;
 }
 
-int MPI_Testsome(int n, MPI_Request handles[], int* outcount, int indices[], MPI_Status statuses[]) {
+XSIM_MPI_ALIAS(Testsome)
+int PMPI_Testsome(int n, MPI_Request handles[], int* outcount, int indices[], MPI_Status statuses[]) {
     XSIM_BEGIN_INITIALIZED("MPI_Testsome");
     if (int e = checks::pointer(scope, nullptr, outcount, "outcount")) return e;
     RequestList reqs(n);
@@ -215,7 +224,8 @@ int MPI_Testsome(int n, MPI_Request handles[], int* outcount, int indices[], MPI
     return failures ? scope.fail(nullptr, MPI_ERR_IN_STATUS, "a completed request failed (see its status)") : MPI_SUCCESS;
 }
 
-int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
+XSIM_MPI_ALIAS(Request_get_status)
+int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Request_get_status");
     if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
     RequestList reqs(1);
@@ -232,7 +242,8 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
     return MPI_SUCCESS;
 }
 
-int MPI_Request_free(MPI_Request* request) {
+XSIM_MPI_ALIAS(Request_free)
+int PMPI_Request_free(MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED("MPI_Request_free");
     if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
     Request* r = resolve_request(*request);
@@ -245,7 +256,8 @@ int MPI_Request_free(MPI_Request* request) {
     return MPI_SUCCESS;
 }
 
-int MPI_Cancel(MPI_Request* request) {
+XSIM_MPI_ALIAS(Cancel)
+int PMPI_Cancel(MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED("MPI_Cancel");
     if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
     Request* r = resolve_request(*request);
@@ -264,7 +276,8 @@ int MPI_Cancel(MPI_Request* request) {
     return MPI_SUCCESS;
 }
 
-int MPI_Test_cancelled(const MPI_Status* status, int* flag) {
+XSIM_MPI_ALIAS(Test_cancelled)
+int PMPI_Test_cancelled(const MPI_Status* status, int* flag) {
     XSIM_BEGIN_INITIALIZED("MPI_Test_cancelled");
     if (int e = checks::pointer(scope, nullptr, status, "status")) return e;
     if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;

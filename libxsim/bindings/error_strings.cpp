@@ -8,7 +8,9 @@
 
 #include <cstdio>
 
+#include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/engine/call_scope.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 using namespace xsim;
 
@@ -61,8 +63,8 @@ const PredefinedClass* predefined(int code) {
 // Whether PMPI calls other than the always-available ones work now.
 bool real_library_active() {
     int initialized = 0, finalized = 0;
-    PMPI_Initialized(&initialized);
-    PMPI_Finalized(&finalized);
+    real_mpi.Initialized(&initialized);
+    real_mpi.Finalized(&finalized);
     return initialized && !finalized;
 }
 
@@ -70,21 +72,23 @@ bool real_library_active() {
 
 extern "C" {
 
-int MPI_Error_class(int code, int* error_class) {
+XSIM_MPI_ALIAS(Error_class)
+int PMPI_Error_class(int code, int* error_class) {
     AnytimeCall call("MPI_Error_class");
     if (!error_class) return call.fail(MPI_ERR_ARG, "error_class is a null pointer");
-    if (real_library_active()) return call.result(PMPI_Error_class(code, error_class));
+    if (real_library_active()) return call.result(real_mpi.Error_class(code, error_class));
     const PredefinedClass* c = predefined(code);
     if (!c) return call.fail(MPI_ERR_ARG, "not a predefined error code (MPI is not initialized)");
     *error_class = c->code;
     return MPI_SUCCESS;
 }
 
-int MPI_Error_string(int code, char* text, int* resultlen) {
+XSIM_MPI_ALIAS(Error_string)
+int PMPI_Error_string(int code, char* text, int* resultlen) {
     AnytimeCall call("MPI_Error_string");
     if (!text) return call.fail(MPI_ERR_ARG, "string is a null pointer");
     if (!resultlen) return call.fail(MPI_ERR_ARG, "resultlen is a null pointer");
-    if (real_library_active()) return call.result(PMPI_Error_string(code, text, resultlen));
+    if (real_library_active()) return call.result(real_mpi.Error_string(code, text, resultlen));
     const PredefinedClass* c = predefined(code);
     if (!c) return call.fail(MPI_ERR_ARG, "not a predefined error code (MPI is not initialized)");
     *resultlen = std::snprintf(text, MPI_MAX_ERROR_STRING, "%s", c->name);

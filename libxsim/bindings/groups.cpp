@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/mpi/group.hpp"
 
 using namespace xsim;
@@ -91,7 +92,8 @@ std::vector<int> members_where(const Group& g, Keep keep) {
 
 extern "C" {
 
-int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
+XSIM_MPI_ALIAS(Comm_group)
+int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_group");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -99,7 +101,8 @@ int MPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
     return give(group, comm_group(*c, scope.rank));
 }
 
-int MPI_Group_size(MPI_Group group, int* size) {
+XSIM_MPI_ALIAS(Group_size)
+int PMPI_Group_size(MPI_Group group, int* size) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_size");
     Group* g = nullptr;
     if (int e = group_arg(scope, group, &g)) return e;
@@ -108,7 +111,8 @@ int MPI_Group_size(MPI_Group group, int* size) {
     return MPI_SUCCESS;
 }
 
-int MPI_Group_rank(MPI_Group group, int* rank) {
+XSIM_MPI_ALIAS(Group_rank)
+int PMPI_Group_rank(MPI_Group group, int* rank) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_rank");
     Group* g = nullptr;
     if (int e = group_arg(scope, group, &g)) return e;
@@ -117,7 +121,8 @@ int MPI_Group_rank(MPI_Group group, int* rank) {
     return MPI_SUCCESS;
 }
 
-int MPI_Group_free(MPI_Group* group) {
+XSIM_MPI_ALIAS(Group_free)
+int PMPI_Group_free(MPI_Group* group) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_free");
     if (int e = checks::pointer(scope, nullptr, group, "group")) return e;
     Group* g = nullptr;
@@ -127,7 +132,8 @@ int MPI_Group_free(MPI_Group* group) {
     return MPI_SUCCESS;
 }
 
-int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
+XSIM_MPI_ALIAS(Group_translate_ranks)
+int PMPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_Group group2, int ranks2[]) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_translate_ranks");
     Group *g1 = nullptr, *g2 = nullptr;
     if (int e = group_arg(scope, group1, &g1)) return e;
@@ -148,7 +154,8 @@ int MPI_Group_translate_ranks(MPI_Group group1, int n, const int ranks1[], MPI_G
     return MPI_SUCCESS;
 }
 
-int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
+XSIM_MPI_ALIAS(Group_compare)
+int PMPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_compare");
     Group *g1 = nullptr, *g2 = nullptr;
     if (int e = two_groups(scope, group1, group2, result, &g1, &g2)) return e;
@@ -156,7 +163,8 @@ int MPI_Group_compare(MPI_Group group1, MPI_Group group2, int* result) {
     return MPI_SUCCESS;
 }
 
-int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
+XSIM_MPI_ALIAS(Group_union)
+int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_union");
     Group *g1 = nullptr, *g2 = nullptr;
     if (int e = two_groups(scope, group1, group2, out, &g1, &g2)) return e;
@@ -166,21 +174,24 @@ int MPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
     return give(out, make_group(std::move(worlds)));
 }
 
-int MPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
+XSIM_MPI_ALIAS(Group_intersection)
+int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_intersection");
     Group *g1 = nullptr, *g2 = nullptr;
     if (int e = two_groups(scope, group1, group2, out, &g1, &g2)) return e;
     return give(out, make_group(members_where(*g1, [&](int w) { return g2->rank_of_world(w) != MPI_UNDEFINED; })));
 }
 
-int MPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
+XSIM_MPI_ALIAS(Group_difference)
+int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_difference");
     Group *g1 = nullptr, *g2 = nullptr;
     if (int e = two_groups(scope, group1, group2, out, &g1, &g2)) return e;
     return give(out, make_group(members_where(*g1, [&](int w) { return g2->rank_of_world(w) == MPI_UNDEFINED; })));
 }
 
-int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* out) {
+XSIM_MPI_ALIAS(Group_incl)
+int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* out) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_incl");
     Group* g = nullptr;
     if (int e = group_arg(scope, group, &g)) return e;
@@ -189,7 +200,8 @@ int MPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* out) {
     return give(out, of_ranks(*g, std::vector<int>(ranks, ranks + n)));
 }
 
-int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* out) {
+XSIM_MPI_ALIAS(Group_excl)
+int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* out) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_excl");
     Group* g = nullptr;
     if (int e = group_arg(scope, group, &g)) return e;
@@ -203,7 +215,8 @@ int MPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* out) {
     return give(out, of_ranks(*g, kept));
 }
 
-int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* out) {
+XSIM_MPI_ALIAS(Group_range_incl)
+int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* out) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_range_incl");
     Group* g = nullptr;
     if (int e = group_arg(scope, group, &g)) return e;
@@ -223,7 +236,8 @@ int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* out
     return give(out, of_ranks(*g, included));
 }
 
-int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* out) {
+XSIM_MPI_ALIAS(Group_range_excl)
+int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* out) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_range_excl");
     Group* g = nullptr;
     if (int e = group_arg(scope, group, &g)) return e;

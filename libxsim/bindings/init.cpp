@@ -8,6 +8,8 @@
 #include <string>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/p2p/bsend_buffer.hpp"
 
 using namespace xsim;
@@ -30,25 +32,29 @@ int initialize(CallScope& s, int required, int* provided) {
 
 extern "C" {
 
-int MPI_Init(int*, char***) {
+XSIM_MPI_ALIAS(Init)
+int PMPI_Init(int*, char***) {
     CallScope scope("MPI_Init");
     return initialize(scope, MPI_THREAD_SINGLE, nullptr);
 }
 
-int MPI_Init_thread(int*, char***, int required, int* provided) {
+XSIM_MPI_ALIAS(Init_thread)
+int PMPI_Init_thread(int*, char***, int required, int* provided) {
     CallScope scope("MPI_Init_thread");
     if (int e = checks::pointer(scope, nullptr, provided, "provided")) return e;
     return initialize(scope, required, provided);
 }
 
-int MPI_Query_thread(int* provided) {
+XSIM_MPI_ALIAS(Query_thread)
+int PMPI_Query_thread(int* provided) {
     XSIM_BEGIN_INITIALIZED("MPI_Query_thread");
     if (int e = checks::pointer(scope, nullptr, provided, "provided")) return e;
     *provided = scope.rank.thread_level;
     return MPI_SUCCESS;
 }
 
-int MPI_Is_thread_main(int* flag) {
+XSIM_MPI_ALIAS(Is_thread_main)
+int PMPI_Is_thread_main(int* flag) {
     XSIM_BEGIN_INITIALIZED("MPI_Is_thread_main");
     if (int e = checks::pointer(scope, nullptr, flag, "flag")) return e;
     *flag = 1;
@@ -58,23 +64,26 @@ int MPI_Is_thread_main(int* flag) {
 // Outside a simulated rank these answer for the real process: before the simulation
 // (static constructors, such as those of Open MPI's C++ bindings) MPI is not initialized;
 // after it (static destructors, atexit handlers) every rank has finalized.
-int MPI_Initialized(int* flag) {
+XSIM_MPI_ALIAS(Initialized)
+int PMPI_Initialized(int* flag) {
     AnytimeCall call("MPI_Initialized");
     if (!flag) return call.fail(MPI_ERR_ARG, "flag is a null pointer");
-    if (!call.rank()) return PMPI_Initialized(flag);
+    if (!call.rank()) return real_mpi.Initialized(flag);
     *flag = call.rank()->phase != MpiPhase::Before;
     return MPI_SUCCESS;
 }
 
-int MPI_Finalized(int* flag) {
+XSIM_MPI_ALIAS(Finalized)
+int PMPI_Finalized(int* flag) {
     AnytimeCall call("MPI_Finalized");
     if (!flag) return call.fail(MPI_ERR_ARG, "flag is a null pointer");
-    if (!call.rank()) return PMPI_Finalized(flag);
+    if (!call.rank()) return real_mpi.Finalized(flag);
     *flag = call.rank()->phase == MpiPhase::Finalized;
     return MPI_SUCCESS;
 }
 
-int MPI_Finalize(void) {
+XSIM_MPI_ALIAS(Finalize)
+int PMPI_Finalize(void) {
     XSIM_BEGIN_INITIALIZED("MPI_Finalize");
     // As if MPI_Buffer_detach: buffered messages still pending are sent first.
     void* buffer = nullptr;
@@ -86,24 +95,28 @@ int MPI_Finalize(void) {
     return MPI_SUCCESS;
 }
 
-int MPI_Abort(MPI_Comm comm, int errorcode) {
+XSIM_MPI_ALIAS(Abort)
+int PMPI_Abort(MPI_Comm comm, int errorcode) {
     CallScope scope("MPI_Abort");
     const Comm* c = resolve_comm(comm);
     char text[200];
-    std::snprintf(text, sizeof text, "simulated rank %d called MPI_Abort(%s, %d) at virtual time %.9f s",
+    std::snprintf(text, sizeof text, "simulated rank %d called PMPI_Abort(%s, %d) at virtual time %.9f s",
                   scope.rank.world, c ? c->name : "invalid communicator", errorcode,
                   simtime_to_seconds(scope.rank.clock));
     scope.engine.abort_run(errorcode, text);
 }
 
-double MPI_Wtime(void) {
+XSIM_MPI_ALIAS(Wtime)
+double PMPI_Wtime(void) {
     CallScope scope("MPI_Wtime");
     return simtime_to_seconds(read_clock(scope.engine, scope.rank));
 }
 
-double MPI_Wtick(void) { return 1.0 / static_cast<double>(kPicosPerSecond); }
+XSIM_MPI_ALIAS(Wtick)
+double PMPI_Wtick(void) { return 1.0 / static_cast<double>(kPicosPerSecond); }
 
-int MPI_Get_processor_name(char* name, int* resultlen) {
+XSIM_MPI_ALIAS(Get_processor_name)
+int PMPI_Get_processor_name(char* name, int* resultlen) {
     CallScope scope("MPI_Get_processor_name");
     if (int e = checks::pointer(scope, nullptr, name, "name")) return e;
     if (int e = checks::pointer(scope, nullptr, resultlen, "resultlen")) return e;
@@ -113,7 +126,8 @@ int MPI_Get_processor_name(char* name, int* resultlen) {
     return MPI_SUCCESS;
 }
 
-int MPI_Get_version(int* version, int* subversion) {
+XSIM_MPI_ALIAS(Get_version)
+int PMPI_Get_version(int* version, int* subversion) {
     AnytimeCall call("MPI_Get_version");
     if (!version) return call.fail(MPI_ERR_ARG, "version is a null pointer");
     if (!subversion) return call.fail(MPI_ERR_ARG, "subversion is a null pointer");
@@ -122,13 +136,14 @@ int MPI_Get_version(int* version, int* subversion) {
     return MPI_SUCCESS;
 }
 
-int MPI_Get_library_version(char* version, int* resultlen) {
+XSIM_MPI_ALIAS(Get_library_version)
+int PMPI_Get_library_version(char* version, int* resultlen) {
     AnytimeCall call("MPI_Get_library_version");
     if (!version) return call.fail(MPI_ERR_ARG, "version is a null pointer");
     if (!resultlen) return call.fail(MPI_ERR_ARG, "resultlen is a null pointer");
     char real[MPI_MAX_LIBRARY_VERSION_STRING];
     int real_len = 0;
-    PMPI_Get_library_version(real, &real_len);
+    real_mpi.Get_library_version(real, &real_len);
     *resultlen = std::snprintf(version, MPI_MAX_LIBRARY_VERSION_STRING, "xsim %s simulating MPI over %s",
                                XSIM_VERSION_STRING, real);
     *resultlen = std::min(*resultlen, MPI_MAX_LIBRARY_VERSION_STRING - 1);

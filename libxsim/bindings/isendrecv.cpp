@@ -14,9 +14,10 @@
 
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/post.hpp"
-#include "libxsim/p2p/completion.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/engine/completion_target.hpp"
 #include "libxsim/mpi/datatype.hpp"
+#include "libxsim/p2p/completion.hpp"
 #include "xsim.h"
 
 using namespace xsim;
@@ -99,9 +100,10 @@ private:
 
 extern "C" {
 
-int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
-                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
-                  MPI_Request* request) {
+XSIM_MPI_ALIAS(Isendrecv)
+int PMPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                   int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm,
+                   MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED("MPI_Isendrecv");
     post::Operation recv, send;
     if (int e = post::check_recv(scope, recvbuf, recvcount, recvtype, source, recvtag, comm, &recv)) return e;
@@ -111,8 +113,9 @@ int MPI_Isendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int
     return MPI_SUCCESS;
 }
 
-int MPI_Isendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
-                          MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Isendrecv_replace)
+int PMPI_Isendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
+                           MPI_Comm comm, MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED("MPI_Isendrecv_replace");
     post::Operation recv, send;
     if (int e = post::check_recv(scope, buf, count, type, source, recvtag, comm, &recv)) return e;

@@ -4,8 +4,10 @@
 // through the simulated rank's handler like any other.
 #include <mpi.h>
 
+#include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/mpi/datatype.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 using namespace xsim;
 
@@ -13,19 +15,21 @@ using namespace xsim;
 using LocalCall = AnytimeCall;
 
 #define XSIM_LOCAL(name, params, args)            \
-    int MPI_##name params {                       \
+    XSIM_MPI_ALIAS(name)                          \
+    int PMPI_##name params {                      \
         LocalCall local("MPI_" #name);            \
-        return local.result(PMPI_##name args);    \
+        return local.result(real_mpi.name args);  \
     }
 
 // Packing takes a communicator only to pick a data representation; all simulated
 // ranks share this host's, which MPI_COMM_SELF names.
 #define XSIM_LOCAL_WITH_COMM(name, params, args)                                    \
-    int MPI_##name params {                                                        \
+    XSIM_MPI_ALIAS(name)                                                           \
+    int PMPI_##name params {                                                       \
         LocalCall local("MPI_" #name);                                             \
         if (!resolve_comm(comm)) return local.result(MPI_ERR_COMM);                \
         MPI_Comm real_comm = MPI_COMM_SELF;                                        \
-        return local.result(PMPI_##name args);                                    \
+        return local.result(real_mpi.name args);                                   \
     }
 
 extern "C" {
@@ -116,7 +120,8 @@ XSIM_LOCAL_WITH_COMM(Pack_size, (int n, MPI_Datatype t, MPI_Comm comm, int* size
 
 // A type still used by a pending operation is released in the real library only when
 // that operation ends (the standard lets such communication complete normally).
-int MPI_Type_free(MPI_Datatype* type) {
+XSIM_MPI_ALIAS(Type_free)
+int PMPI_Type_free(MPI_Datatype* type) {
     LocalCall local("MPI_Type_free");
     if (!type) return local.result(MPI_ERR_ARG);
     if (*type == MPI_DATATYPE_NULL) return local.result(MPI_ERR_TYPE);
@@ -125,6 +130,7 @@ int MPI_Type_free(MPI_Datatype* type) {
     return local.result(rc);
 }
 
-int MPI_Pcontrol(const int, ...) { return MPI_SUCCESS; }  // no profiling levels to switch
+XSIM_MPI_ALIAS(Pcontrol)
+int PMPI_Pcontrol(const int, ...) { return MPI_SUCCESS; }  // no profiling levels to switch
 
 }  // extern "C"

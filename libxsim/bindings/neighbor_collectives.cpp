@@ -11,8 +11,9 @@
 #include <string>
 
 #include "libxsim/bindings/checks.hpp"
-#include "libxsim/colls/collectives.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/colls/collective_call.hpp"
+#include "libxsim/colls/collectives.hpp"
 #include "libxsim/mpi/topology.hpp"
 
 using namespace xsim;
@@ -140,74 +141,84 @@ int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, F
 
 extern "C" {
 
-int MPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                           MPI_Datatype recvtype, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Neighbor_allgather)
+int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm) {
     return neighbor_allgather("MPI_Neighbor_allgather", neighbor_allgather_table(), Form::Uniform, sendbuf, sendcount,
                               sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm, nullptr);
 }
 
-int MPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                            const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Neighbor_allgatherv)
+int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
     return neighbor_allgather("MPI_Neighbor_allgatherv", neighbor_allgatherv_table(), Form::V, sendbuf, sendcount,
                               sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm, nullptr);
 }
 
-int MPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                          MPI_Datatype recvtype, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Neighbor_alltoall)
+int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                           MPI_Datatype recvtype, MPI_Comm comm) {
     return neighbor_alltoall("MPI_Neighbor_alltoall", neighbor_alltoall_table(), Form::Uniform, sendbuf, sendcount,
                              nullptr, nullptr, sendtype, nullptr, recvbuf, recvcount, nullptr, nullptr, recvtype,
                              nullptr, comm, nullptr);
 }
 
-int MPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                           void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                           MPI_Comm comm) {
+XSIM_MPI_ALIAS(Neighbor_alltoallv)
+int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                            MPI_Comm comm) {
     return neighbor_alltoall("MPI_Neighbor_alltoallv", neighbor_alltoallv_table(), Form::V, sendbuf, 0, sendcounts,
                              sdispls, sendtype, nullptr, recvbuf, 0, recvcounts, rdispls, recvtype, nullptr, comm,
                              nullptr);
 }
 
-int MPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                           const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                           const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
+XSIM_MPI_ALIAS(Neighbor_alltoallw)
+int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
     return neighbor_alltoall("MPI_Neighbor_alltoallw", neighbor_alltoallw_table(), Form::W, sendbuf, 0, sendcounts,
                              sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL,
                              recvtypes, comm, nullptr);
 }
 
 // Nonblocking forms: the same schedule, driven by its messages' completions.
-int MPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Ineighbor_allgather)
+int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
     return neighbor_allgather("MPI_Ineighbor_allgather", neighbor_allgather_table(), Form::Uniform, sendbuf,
                               sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm, request);
 }
 
-int MPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                             const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                             MPI_Request* request) {
+XSIM_MPI_ALIAS(Ineighbor_allgatherv)
+int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                              MPI_Request* request) {
     return neighbor_allgather("MPI_Ineighbor_allgatherv", neighbor_allgatherv_table(), Form::V, sendbuf, sendcount,
                               sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm, request);
 }
 
-int MPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                           MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Ineighbor_alltoall)
+int PMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
     return neighbor_alltoall("MPI_Ineighbor_alltoall", neighbor_alltoall_table(), Form::Uniform, sendbuf, sendcount,
                              nullptr, nullptr, sendtype, nullptr, recvbuf, recvcount, nullptr, nullptr, recvtype,
                              nullptr, comm, request);
 }
 
-int MPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                            void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                            MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Ineighbor_alltoallv)
+int PMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                             MPI_Comm comm, MPI_Request* request) {
     return neighbor_alltoall("MPI_Ineighbor_alltoallv", neighbor_alltoallv_table(), Form::V, sendbuf, 0, sendcounts,
                              sdispls, sendtype, nullptr, recvbuf, 0, recvcounts, rdispls, recvtype, nullptr, comm,
                              request);
 }
 
-int MPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                            const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                            const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                            MPI_Request* request) {
+XSIM_MPI_ALIAS(Ineighbor_alltoallw)
+int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                             const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                             MPI_Request* request) {
     return neighbor_alltoall("MPI_Ineighbor_alltoallw", neighbor_alltoallw_table(), Form::W, sendbuf, 0, sendcounts,
                              sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL,
                              recvtypes, comm, request);

@@ -8,6 +8,7 @@
 
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/post.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
 
 using namespace xsim;
 using post::SendMode;
@@ -57,20 +58,25 @@ int start(CallScope& s, Request* r) {
 
 extern "C" {
 
-int MPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+XSIM_MPI_ALIAS(Send_init)
+int PMPI_Send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
     return send_init("MPI_Send_init", buf, count, type, dest, tag, comm, SendMode::Standard, req);
 }
-int MPI_Ssend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+XSIM_MPI_ALIAS(Ssend_init)
+int PMPI_Ssend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
     return send_init("MPI_Ssend_init", buf, count, type, dest, tag, comm, SendMode::Synchronous, req);
 }
-int MPI_Rsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+XSIM_MPI_ALIAS(Rsend_init)
+int PMPI_Rsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
     return send_init("MPI_Rsend_init", buf, count, type, dest, tag, comm, SendMode::Ready, req);
 }
-int MPI_Bsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+XSIM_MPI_ALIAS(Bsend_init)
+int PMPI_Bsend_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
     return send_init("MPI_Bsend_init", buf, count, type, dest, tag, comm, SendMode::Buffered, req);
 }
 
-int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Recv_init)
+int PMPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED("MPI_Recv_init");
     if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
     post::Operation op;
@@ -80,7 +86,8 @@ int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, 
     return MPI_SUCCESS;
 }
 
-int MPI_Start(MPI_Request* request) {
+XSIM_MPI_ALIAS(Start)
+int PMPI_Start(MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED("MPI_Start");
     if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
     Request* r = nullptr;
@@ -88,7 +95,8 @@ int MPI_Start(MPI_Request* request) {
     return start(scope, r);
 }
 
-int MPI_Startall(int count, MPI_Request requests[]) {
+XSIM_MPI_ALIAS(Startall)
+int PMPI_Startall(int count, MPI_Request requests[]) {
     XSIM_BEGIN_INITIALIZED("MPI_Startall");
     if (count < 0) return scope.fail(nullptr, MPI_ERR_COUNT, "negative request count " + std::to_string(count));
     if (count > 0 && !requests) return scope.fail(nullptr, MPI_ERR_REQUEST, "null array of requests");

@@ -3,6 +3,8 @@
 #include <mpi.h>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/p2p/completion.hpp"
 #include "libxsim/p2p/p2p.hpp"
 
@@ -38,7 +40,8 @@ int check_probe(CallScope& s, int source, int tag, MPI_Comm comm, const Comm** c
 
 extern "C" {
 
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
+XSIM_MPI_ALIAS(Probe)
+int PMPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Probe");
     const Comm* c = nullptr;
     if (int e = check_probe(scope, source, tag, comm, &c)) return e;
@@ -51,7 +54,8 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
     return MPI_SUCCESS;
 }
 
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+XSIM_MPI_ALIAS(Iprobe)
+int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Iprobe");
     const Comm* c = nullptr;
     if (int e = check_probe(scope, source, tag, comm, &c)) return e;
@@ -70,12 +74,13 @@ int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status
     return MPI_SUCCESS;
 }
 
-int MPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
+XSIM_MPI_ALIAS(Get_count)
+int PMPI_Get_count(const MPI_Status* status, MPI_Datatype type, int* count) {
     XSIM_BEGIN_INITIALIZED("MPI_Get_count");
     if (int e = checks::pointer(scope, nullptr, status, "status")) return e;
     if (int e = checks::pointer(scope, nullptr, count, "count")) return e;
     int size = 0;
-    if (type == MPI_DATATYPE_NULL || PMPI_Type_size(type, &size) != MPI_SUCCESS)
+    if (type == MPI_DATATYPE_NULL || real_mpi.Type_size(type, &size) != MPI_SUCCESS)
         return scope.fail(nullptr, MPI_ERR_TYPE, "invalid datatype");
     const auto bytes = static_cast<long long>(status->_ucount);
     if (size == 0) *count = bytes == 0 ? 0 : MPI_UNDEFINED;

@@ -8,9 +8,10 @@
 
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/post.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/bindings/requests.hpp"
-#include "libxsim/p2p/completion.hpp"
 #include "libxsim/mpi/datatype.hpp"
+#include "libxsim/p2p/completion.hpp"
 
 using namespace xsim;
 using post::SendMode;
@@ -39,39 +40,49 @@ int nonblocking_send(const char* call, const void* buf, int count, MPI_Datatype 
 
 extern "C" {
 
-int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Send)
+int PMPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
     return blocking_send("MPI_Send", buf, count, type, dest, tag, comm, SendMode::Standard);
 }
-int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Ssend)
+int PMPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
     return blocking_send("MPI_Ssend", buf, count, type, dest, tag, comm, SendMode::Synchronous);
 }
-int MPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Rsend)
+int PMPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
     return blocking_send("MPI_Rsend", buf, count, type, dest, tag, comm, SendMode::Ready);
 }
-int MPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+XSIM_MPI_ALIAS(Bsend)
+int PMPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
     return blocking_send("MPI_Bsend", buf, count, type, dest, tag, comm, SendMode::Buffered);
 }
-int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+XSIM_MPI_ALIAS(Isend)
+int PMPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
     return nonblocking_send("MPI_Isend", buf, count, type, dest, tag, comm, SendMode::Standard, req);
 }
-int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+XSIM_MPI_ALIAS(Issend)
+int PMPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
     return nonblocking_send("MPI_Issend", buf, count, type, dest, tag, comm, SendMode::Synchronous, req);
 }
-int MPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+XSIM_MPI_ALIAS(Irsend)
+int PMPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
     return nonblocking_send("MPI_Irsend", buf, count, type, dest, tag, comm, SendMode::Ready, req);
 }
-int MPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
+XSIM_MPI_ALIAS(Ibsend)
+int PMPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm, MPI_Request* req) {
     return nonblocking_send("MPI_Ibsend", buf, count, type, dest, tag, comm, SendMode::Buffered, req);
 }
 
-int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
+XSIM_MPI_ALIAS(Recv)
+int PMPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Recv");
     Request* r = nullptr;
     if (int e = post::recv(scope, buf, count, type, source, tag, comm, &r)) return e;
     return post::finish(scope, r, status);
 }
 
-int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
+XSIM_MPI_ALIAS(Irecv)
+int PMPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED("MPI_Irecv");
     if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
     Request* r = nullptr;
@@ -80,8 +91,9 @@ int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_
     return MPI_SUCCESS;
 }
 
-int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
-                 int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
+XSIM_MPI_ALIAS(Sendrecv)
+int PMPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int dest, int sendtag, void* recvbuf,
+                  int recvcount, MPI_Datatype recvtype, int source, int recvtag, MPI_Comm comm, MPI_Status* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Sendrecv");
     // Both halves are checked before either is posted: a bad send must not leave a receive behind.
     post::Operation recv, send;
@@ -94,8 +106,9 @@ int MPI_Sendrecv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, int 
     return post::finish(scope, reqs[0], status);
 }
 
-int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
-                         MPI_Comm comm, MPI_Status* status) {
+XSIM_MPI_ALIAS(Sendrecv_replace)
+int PMPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int sendtag, int source, int recvtag,
+                          MPI_Comm comm, MPI_Status* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Sendrecv_replace");
     // Both halves are checked before either is posted: a bad receive must not let the send go.
     post::Operation recv, send;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/colls/edge_exchange.hpp"
 #include "libxsim/colls/make_comm_split.hpp"
 #include "libxsim/mpi/topology.hpp"
@@ -75,14 +76,16 @@ void copy_out(const std::vector<int>& from, int max, int* to) {
 
 extern "C" {
 
-int MPI_Dims_create(int nnodes, int ndims, int dims[]) {
+XSIM_MPI_ALIAS(Dims_create)
+int PMPI_Dims_create(int nnodes, int ndims, int dims[]) {
     XSIM_BEGIN_INITIALIZED("MPI_Dims_create");
     if (int e = array(scope, nullptr, dims, ndims, "dims")) return e;
     std::string why;
     return check(scope, nullptr, topo::dims_create(nnodes, ndims, dims, &why), why);
 }
 
-int MPI_Topo_test(MPI_Comm comm, int* status) {
+XSIM_MPI_ALIAS(Topo_test)
+int PMPI_Topo_test(MPI_Comm comm, int* status) {
     XSIM_BEGIN_INITIALIZED("MPI_Topo_test");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
@@ -96,8 +99,9 @@ int MPI_Topo_test(MPI_Comm comm, int* status) {
 
 // ---- Cartesian ----
 
-int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
-                    MPI_Comm* comm_cart) {
+XSIM_MPI_ALIAS(Cart_create)
+int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int periods[], int reorder,
+                     MPI_Comm* comm_cart) {
     (void)reorder;
     XSIM_BEGIN_INITIALIZED("MPI_Cart_create");
     const Comm* c = nullptr;
@@ -113,7 +117,8 @@ int MPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int pe
     return create(scope, c, color, rank, std::move(t), comm_cart);
 }
 
-int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
+XSIM_MPI_ALIAS(Cart_sub)
+int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Cart_sub");
     const Comm* c = nullptr;
     const Topology* t = nullptr;
@@ -125,7 +130,8 @@ int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
     return create(scope, c, sub.color, sub.key, std::make_shared<const Topology>(std::move(sub.topology)), newcomm);
 }
 
-int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
+XSIM_MPI_ALIAS(Cartdim_get)
+int PMPI_Cartdim_get(MPI_Comm comm, int* ndims) {
     XSIM_BEGIN_INITIALIZED("MPI_Cartdim_get");
     const Comm* c = nullptr;
     const Topology* t = nullptr;
@@ -136,7 +142,8 @@ int MPI_Cartdim_get(MPI_Comm comm, int* ndims) {
     return MPI_SUCCESS;
 }
 
-int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
+XSIM_MPI_ALIAS(Cart_get)
+int PMPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coords[]) {
     XSIM_BEGIN_INITIALIZED("MPI_Cart_get");
     const Comm* c = nullptr;
     const Topology* t = nullptr;
@@ -157,7 +164,8 @@ int MPI_Cart_get(MPI_Comm comm, int maxdims, int dims[], int periods[], int coor
     return MPI_SUCCESS;
 }
 
-int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
+XSIM_MPI_ALIAS(Cart_rank)
+int PMPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
     XSIM_BEGIN_INITIALIZED("MPI_Cart_rank");
     const Comm* c = nullptr;
     const Topology* t = nullptr;
@@ -169,7 +177,8 @@ int MPI_Cart_rank(MPI_Comm comm, const int coords[], int* rank) {
     return check(scope, c, topo::cart_rank(*t, coords, rank, &why), why);
 }
 
-int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
+XSIM_MPI_ALIAS(Cart_coords)
+int PMPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
     XSIM_BEGIN_INITIALIZED("MPI_Cart_coords");
     const Comm* c = nullptr;
     const Topology* t = nullptr;
@@ -184,7 +193,8 @@ int MPI_Cart_coords(MPI_Comm comm, int rank, int maxdims, int coords[]) {
     return MPI_SUCCESS;
 }
 
-int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest) {
+XSIM_MPI_ALIAS(Cart_shift)
+int PMPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int* rank_dest) {
     XSIM_BEGIN_INITIALIZED("MPI_Cart_shift");
     const Comm* c = nullptr;
     const Topology* t = nullptr;
@@ -199,7 +209,8 @@ int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* rank_source, int
     return MPI_SUCCESS;
 }
 
-int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
+XSIM_MPI_ALIAS(Cart_map)
+int PMPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[], int* newrank) {
     XSIM_BEGIN_INITIALIZED("MPI_Cart_map");
     const Comm* c = nullptr;
     if (int e = intracomm(scope, comm, &c)) return e;
@@ -216,8 +227,9 @@ int MPI_Cart_map(MPI_Comm comm, int ndims, const int dims[], const int periods[]
 
 // ---- graph ----
 
-int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
-                     MPI_Comm* comm_graph) {
+XSIM_MPI_ALIAS(Graph_create)
+int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int edges[], int reorder,
+                      MPI_Comm* comm_graph) {
     (void)reorder;
     XSIM_BEGIN_INITIALIZED("MPI_Graph_create");
     const Comm* c = nullptr;
@@ -233,7 +245,8 @@ int MPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const int
     return create(scope, c, rank < nnodes ? 0 : MPI_UNDEFINED, rank, std::move(t), comm_graph);
 }
 
-int MPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
+XSIM_MPI_ALIAS(Graphdims_get)
+int PMPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
     XSIM_BEGIN_INITIALIZED("MPI_Graphdims_get");
     const Comm* c = nullptr;
     const Topology* t = nullptr;
@@ -246,7 +259,8 @@ int MPI_Graphdims_get(MPI_Comm comm, int* nnodes, int* nedges) {
     return MPI_SUCCESS;
 }
 
-int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
+XSIM_MPI_ALIAS(Graph_get)
+int PMPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int edges[]) {
     XSIM_BEGIN_INITIALIZED("MPI_Graph_get");
     const Comm* c = nullptr;
     const Topology* t = nullptr;
@@ -261,7 +275,8 @@ int MPI_Graph_get(MPI_Comm comm, int maxindex, int maxedges, int index[], int ed
     return MPI_SUCCESS;
 }
 
-int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* nneighbors) {
+XSIM_MPI_ALIAS(Graph_neighbors_count)
+int PMPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* nneighbors) {
     XSIM_BEGIN_INITIALIZED("MPI_Graph_neighbors_count");
     const Comm* c = nullptr;
     const Topology* t = nullptr;
@@ -273,7 +288,8 @@ int MPI_Graph_neighbors_count(MPI_Comm comm, int rank, int* nneighbors) {
     return MPI_SUCCESS;
 }
 
-int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
+XSIM_MPI_ALIAS(Graph_neighbors)
+int PMPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors[]) {
     XSIM_BEGIN_INITIALIZED("MPI_Graph_neighbors");
     const Comm* c = nullptr;
     const Topology* t = nullptr;
@@ -287,7 +303,8 @@ int MPI_Graph_neighbors(MPI_Comm comm, int rank, int maxneighbors, int neighbors
     return MPI_SUCCESS;
 }
 
-int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
+XSIM_MPI_ALIAS(Graph_map)
+int PMPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[], int* newrank) {
     XSIM_BEGIN_INITIALIZED("MPI_Graph_map");
     const Comm* c = nullptr;
     if (int e = intracomm(scope, comm, &c)) return e;
@@ -304,9 +321,10 @@ int MPI_Graph_map(MPI_Comm comm, int nnodes, const int index[], const int edges[
 
 // ---- distributed graph ----
 
-int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
-                                   int outdegree, const int destinations[], const int destweights[], MPI_Info info,
-                                   int reorder, MPI_Comm* comm_dist_graph) {
+XSIM_MPI_ALIAS(Dist_graph_create_adjacent)
+int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int sources[], const int sourceweights[],
+                                    int outdegree, const int destinations[], const int destweights[], MPI_Info info,
+                                    int reorder, MPI_Comm* comm_dist_graph) {
     (void)info;
     (void)reorder;
     XSIM_BEGIN_INITIALIZED("MPI_Dist_graph_create_adjacent");
@@ -332,8 +350,9 @@ int MPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int so
     return create(scope, c, 0, c->rank_of(scope.rank), std::move(t), comm_dist_graph);
 }
 
-int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
-                          const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
+XSIM_MPI_ALIAS(Dist_graph_create)
+int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const int degrees[], const int destinations[],
+                           const int weights[], MPI_Info info, int reorder, MPI_Comm* comm_dist_graph) {
     (void)info;
     (void)reorder;
     XSIM_BEGIN_INITIALIZED("MPI_Dist_graph_create");
@@ -376,7 +395,8 @@ int MPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const i
     return create(scope, c, 0, me, std::move(t), comm_dist_graph);
 }
 
-int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted) {
+XSIM_MPI_ALIAS(Dist_graph_neighbors_count)
+int PMPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree, int* weighted) {
     XSIM_BEGIN_INITIALIZED("MPI_Dist_graph_neighbors_count");
     const Comm* c = nullptr;
     const Topology* t = nullptr;
@@ -391,8 +411,9 @@ int MPI_Dist_graph_neighbors_count(MPI_Comm comm, int* indegree, int* outdegree,
     return MPI_SUCCESS;
 }
 
-int MPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree,
-                             int destinations[], int destweights[]) {
+XSIM_MPI_ALIAS(Dist_graph_neighbors)
+int PMPI_Dist_graph_neighbors(MPI_Comm comm, int maxindegree, int sources[], int sourceweights[], int maxoutdegree,
+                              int destinations[], int destweights[]) {
     XSIM_BEGIN_INITIALIZED("MPI_Dist_graph_neighbors");
     const Comm* c = nullptr;
     const Topology* t = nullptr;

@@ -1,20 +1,21 @@
 #include "libxsim/colls/buffers.hpp"
 
-#include "libxsim/mpi/datatype.hpp"
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/mpi/datatype.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim::colls {
 namespace {
 
 std::uint64_t size_of(MPI_Datatype type) {
     int size = 0;
-    PMPI_Type_size(type, &size);
+    real_mpi.Type_size(type, &size);
     return static_cast<std::uint64_t>(size);
 }
 
 MPI_Aint extent_of(MPI_Datatype type) {
     MPI_Aint lb = 0, extent = 0;
-    PMPI_Type_get_extent(type, &lb, &extent);
+    real_mpi.Type_get_extent(type, &lb, &extent);
     return extent;
 }
 
@@ -84,7 +85,7 @@ Blocks typed_blocks(const void* buf, const int* counts, const MPI_Aint* byte_dis
 TypedScratch::TypedScratch(bool payload, int count, MPI_Datatype type) : extent_(extent_of(type)) {
     if (!payload || count <= 0) return;
     MPI_Aint true_lb = 0, true_extent = 0;
-    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    real_mpi.Type_get_true_extent(type, &true_lb, &true_extent);
     // Element 0 starts true_lb before the first byte the type touches (MPI's usual recipe).
     const MPI_Aint span = true_extent + static_cast<MPI_Aint>(count - 1) * extent_;
     storage_ = allocate_frame_bytes(static_cast<std::size_t>(span > 0 ? span : 1));
@@ -130,7 +131,7 @@ void combine(bool payload, const void* in, void* inout, int count, MPI_Datatype 
     if (g_engine && (!is_predefined_op(op) || g_engine->privatization().may_hold(in) ||
                      g_engine->privatization().may_hold(inout)))
         g_engine->privatization().load_for_callback();
-    PMPI_Reduce_local(in, inout, count, type, op);
+    real_mpi.Reduce_local(in, inout, count, type, op);
 }
 
 }  // namespace xsim::colls

@@ -2,6 +2,7 @@
 // of the pieces (binomial for equal pieces, linear otherwise). Keeps rank order, so it
 // serves non-commutative ops.
 #include "libxsim/colls/algorithms.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim::colls {
 namespace {
@@ -40,7 +41,7 @@ SimTime cost(const CostModel& m, const ReduceScatterArgs& a) {
     std::uint64_t size = 0;
     {
         int s = 0;
-        PMPI_Type_size(a.type, &s);
+        real_mpi.Type_size(a.type, &s);
         size = static_cast<std::uint64_t>(s);
     }
     const std::uint64_t bytes = size * static_cast<std::uint64_t>(a.total);

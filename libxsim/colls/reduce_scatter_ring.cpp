@@ -2,6 +2,7 @@
 // partially reduced piece to the right neighbour, arranged so that rank r ends with piece
 // r reduced over all ranks. (p-1)/p x bytes per rank.
 #include "libxsim/colls/algorithms.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim::colls {
 namespace {
@@ -34,7 +35,7 @@ SimTime cost(const CostModel& m, const ReduceScatterArgs& a) {
     const int p = m.size();
     if (p < 2) return 0;
     int s = 0;
-    PMPI_Type_size(a.type, &s);
+    real_mpi.Type_size(a.type, &s);
     return (p - 1) * m.message(1, static_cast<std::uint64_t>(s) * a.total / p);
 }
 

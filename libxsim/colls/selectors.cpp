@@ -3,6 +3,7 @@
 // xsim has the same algorithm, MPICH's otherwise; README.md lists them. The choice must
 // depend only on values every rank agrees on (byte counts, communicator size, the op).
 #include "libxsim/colls/algorithms.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim::colls {
 namespace {
@@ -80,7 +81,7 @@ const Algorithm<AlltoallArgs>* choose_alltoallv(const Context& c, const Alltoall
 
 std::uint64_t type_bytes(MPI_Datatype type) {
     int size = 0;
-    PMPI_Type_size(type, &size);
+    real_mpi.Type_size(type, &size);
     return static_cast<std::uint64_t>(size);
 }
 

@@ -6,6 +6,7 @@
 #include <cstdio>
 
 #include "libxsim/colls/collectives.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim::colls {
 
@@ -23,7 +24,7 @@ int report_unreceived_messages(Engine& engine) {
                      r.world, describe_signature(m->signature).c_str(), m->src_comm_rank, m->tag);
         std::fflush(stderr);
     }
-    PMPI_Allreduce(MPI_IN_PLACE, &found, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    real_mpi.Allreduce(MPI_IN_PLACE, &found, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return found;
 }
 

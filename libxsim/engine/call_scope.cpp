@@ -1,4 +1,5 @@
 #include "libxsim/engine/call_scope.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -30,10 +31,10 @@ SimTime read_clock(Engine& engine, Rank& rank) {
 int AnytimeCall::result(int code) {
     if (code == MPI_SUCCESS || !rank_) return code;
     int error_class = code;
-    PMPI_Error_class(code, &error_class);
+    real_mpi.Error_class(code, &error_class);
     char text[MPI_MAX_ERROR_STRING];
     int len = 0;
-    PMPI_Error_string(code, text, &len);
+    real_mpi.Error_string(code, text, &len);
     return raise(*rank_, nullptr, call_, error_class, text);
 }
 

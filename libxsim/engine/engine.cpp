@@ -9,6 +9,7 @@
 
 #include "libxsim/engine/payload.hpp"
 #include "libxsim/engine/stack_guard.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim {
 
@@ -319,7 +320,7 @@ void Engine::abort_run(int exit_code, const std::string& why) {
     std::fprintf(stderr, "xsim: %s\n", why.c_str());
     std::fflush(stderr);
     std::fflush(stdout);
-    PMPI_Abort(MPI_COMM_WORLD, exit_code);
+    real_mpi.Abort(MPI_COMM_WORLD, exit_code);
     std::_Exit(exit_code);
 }
 

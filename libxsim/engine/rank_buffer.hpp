@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim::runtime {
 
@@ -13,8 +14,8 @@ inline void* rank_buffer(Engine& engine, const Rank& owner, const void* buf, int
     Privatization& priv = engine.privatization();
     if (!priv.may_hold(p) || count <= 0) return p;
     MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
-    PMPI_Type_get_extent(type, &lb, &extent);
-    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    real_mpi.Type_get_extent(type, &lb, &extent);
+    real_mpi.Type_get_true_extent(type, &true_lb, &true_extent);
     char* begin = static_cast<char*>(p) + true_lb;
     const auto bytes = static_cast<std::size_t>((count - 1) * extent + true_extent);
     char* seen = static_cast<char*>(priv.view(begin, bytes, static_cast<std::size_t>(owner.world - engine.first_local())));

@@ -42,7 +42,7 @@ void mpi_alltoallw_(void* sendbuf, const MPI_Fint* sendcounts, const MPI_Fint* s
     const MPI_Comm c = comm_f2c(*comm);
     const Blocks n = all_blocks(c);
     const auto st = types_f2c(sendtypes, n.out), rt = types_f2c(recvtypes, n.in);
-    *ierror = MPI_Alltoallw(buffer(sendbuf), sendcounts, sdispls, st.data(), buffer(recvbuf), recvcounts, rdispls,
+    *ierror = PMPI_Alltoallw(buffer(sendbuf), sendcounts, sdispls, st.data(), buffer(recvbuf), recvcounts, rdispls,
                             rt.data(), c);
 }
 
@@ -53,7 +53,7 @@ void mpi_ialltoallw_(void* sendbuf, const MPI_Fint* sendcounts, const MPI_Fint* 
     const Blocks n = all_blocks(c);
     const auto st = types_f2c(sendtypes, n.out), rt = types_f2c(recvtypes, n.in);
     MPI_Request r = MPI_REQUEST_NULL;
-    *ierror = MPI_Ialltoallw(buffer(sendbuf), sendcounts, sdispls, st.data(), buffer(recvbuf), recvcounts, rdispls,
+    *ierror = PMPI_Ialltoallw(buffer(sendbuf), sendcounts, sdispls, st.data(), buffer(recvbuf), recvcounts, rdispls,
                              rt.data(), c, &r);
     *request = request_c2f(r);
 }
@@ -65,7 +65,7 @@ void mpi_neighbor_alltoallw_(void* sendbuf, const MPI_Fint* sendcounts, const MP
     const MPI_Comm c = comm_f2c(*comm);
     const Blocks n = neighbor_blocks(c);
     const auto st = types_f2c(sendtypes, n.out), rt = types_f2c(recvtypes, n.in);
-    *ierror = MPI_Neighbor_alltoallw(buffer(sendbuf), sendcounts, sdispls, st.data(), buffer(recvbuf), recvcounts,
+    *ierror = PMPI_Neighbor_alltoallw(buffer(sendbuf), sendcounts, sdispls, st.data(), buffer(recvbuf), recvcounts,
                                      rdispls, rt.data(), c);
 }
 
@@ -77,7 +77,7 @@ void mpi_ineighbor_alltoallw_(void* sendbuf, const MPI_Fint* sendcounts, const M
     const Blocks n = neighbor_blocks(c);
     const auto st = types_f2c(sendtypes, n.out), rt = types_f2c(recvtypes, n.in);
     MPI_Request r = MPI_REQUEST_NULL;
-    *ierror = MPI_Ineighbor_alltoallw(buffer(sendbuf), sendcounts, sdispls, st.data(), buffer(recvbuf), recvcounts,
+    *ierror = PMPI_Ineighbor_alltoallw(buffer(sendbuf), sendcounts, sdispls, st.data(), buffer(recvbuf), recvcounts,
                                       rdispls, rt.data(), c, &r);
     *request = request_c2f(r);
 }

@@ -81,7 +81,7 @@ void mpi_op_create_(FortranReduction function, const MPI_Fint* commute, MPI_Fint
     const std::size_t k = g_reductions.slot_of(function);
     if (k == kSlots) out_of_slots("MPI_OP_CREATE");
     MPI_Op c = MPI_OP_NULL;
-    *ierror = MPI_Op_create(kReductionTrampolines[k], *commute, &c);
+    *ierror = PMPI_Op_create(kReductionTrampolines[k], *commute, &c);
     *op = op_c2f(c);
 }
 
@@ -89,7 +89,7 @@ void mpi_comm_create_errhandler_(FortranErrhandler function, MPI_Fint* errhandle
     const std::size_t k = g_errhandlers.slot_of(function);
     if (k == kSlots) out_of_slots("MPI_COMM_CREATE_ERRHANDLER");
     MPI_Errhandler c = MPI_ERRHANDLER_NULL;
-    *ierror = MPI_Comm_create_errhandler(kErrhandlerTrampolines[k], &c);
+    *ierror = PMPI_Comm_create_errhandler(kErrhandlerTrampolines[k], &c);
     *errhandler = errhandler_c2f(c);
 }
 

@@ -42,14 +42,14 @@ extern "C" {
 
 void mpi_waitall_(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* statuses, MPI_Fint* ierror) {
     Completion call(requests, *count, statuses);
-    *ierror = MPI_Waitall(call.n, call.c.data(), call.c_statuses());
+    *ierror = PMPI_Waitall(call.n, call.c.data(), call.c_statuses());
     call.finish(requests, call.n);
 }
 
 void mpi_testall_(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* flag, MPI_Fint* statuses, MPI_Fint* ierror) {
     Completion call(requests, *count, statuses);
     int done = 0;
-    *ierror = MPI_Testall(call.n, call.c.data(), &done, call.c_statuses());
+    *ierror = PMPI_Testall(call.n, call.c.data(), &done, call.c_statuses());
     *flag = logical(done);
     call.finish(requests, done ? call.n : 0);
 }
@@ -58,7 +58,7 @@ void mpi_waitany_(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MP
     Completion call(requests, *count, nullptr);
     MPI_Status s{};
     int i = MPI_UNDEFINED;
-    *ierror = MPI_Waitany(call.n, call.c.data(), &i, status_arg(status, &s));
+    *ierror = PMPI_Waitany(call.n, call.c.data(), &i, status_arg(status, &s));
     call.finish(requests, 0);
     *index = fortran_index(i);
     store_status(status, s);
@@ -69,7 +69,7 @@ void mpi_testany_(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MP
     Completion call(requests, *count, nullptr);
     MPI_Status s{};
     int i = MPI_UNDEFINED, done = 0;
-    *ierror = MPI_Testany(call.n, call.c.data(), &i, &done, status_arg(status, &s));
+    *ierror = PMPI_Testany(call.n, call.c.data(), &i, &done, status_arg(status, &s));
     call.finish(requests, 0);
     *index = fortran_index(i);
     *flag = logical(done);
@@ -80,7 +80,7 @@ void mpi_waitsome_(const MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcou
                    MPI_Fint* statuses, MPI_Fint* ierror) {
     Completion call(requests, *incount, statuses);
     int out = MPI_UNDEFINED;
-    *ierror = MPI_Waitsome(call.n, call.c.data(), &out, indices, call.c_statuses());
+    *ierror = PMPI_Waitsome(call.n, call.c.data(), &out, indices, call.c_statuses());
     call.finish(requests, out == MPI_UNDEFINED ? 0 : out);
     for (int i = 0; out != MPI_UNDEFINED && i < out; ++i) ++indices[i];
     *outcount = out;
@@ -90,7 +90,7 @@ void mpi_testsome_(const MPI_Fint* incount, MPI_Fint* requests, MPI_Fint* outcou
                    MPI_Fint* statuses, MPI_Fint* ierror) {
     Completion call(requests, *incount, statuses);
     int out = MPI_UNDEFINED;
-    *ierror = MPI_Testsome(call.n, call.c.data(), &out, indices, call.c_statuses());
+    *ierror = PMPI_Testsome(call.n, call.c.data(), &out, indices, call.c_statuses());
     call.finish(requests, out == MPI_UNDEFINED ? 0 : out);
     for (int i = 0; out != MPI_UNDEFINED && i < out; ++i) ++indices[i];
     *outcount = out;

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "libxsim/mpi/real_mpi.hpp"
+
 namespace xsim::fortran {
 
 // INTEGER handles. Communicators, groups, requests and error handlers are xsim's objects,
@@ -23,12 +25,12 @@ MPI_Request request_f2c(MPI_Fint f);
 MPI_Fint request_c2f(MPI_Request c);
 MPI_Errhandler errhandler_f2c(MPI_Fint f);
 MPI_Fint errhandler_c2f(MPI_Errhandler c);
-inline MPI_Datatype type_f2c(MPI_Fint f) { return PMPI_Type_f2c(f); }
-inline MPI_Fint type_c2f(MPI_Datatype c) { return PMPI_Type_c2f(c); }
-inline MPI_Op op_f2c(MPI_Fint f) { return PMPI_Op_f2c(f); }
-inline MPI_Fint op_c2f(MPI_Op c) { return PMPI_Op_c2f(c); }
-inline MPI_Info info_f2c(MPI_Fint f) { return PMPI_Info_f2c(f); }
-inline MPI_Fint info_c2f(MPI_Info c) { return PMPI_Info_c2f(c); }
+inline MPI_Datatype type_f2c(MPI_Fint f) { return real_mpi.Type_f2c(f); }
+inline MPI_Fint type_c2f(MPI_Datatype c) { return real_mpi.Type_c2f(c); }
+inline MPI_Op op_f2c(MPI_Fint f) { return real_mpi.Op_f2c(f); }
+inline MPI_Fint op_c2f(MPI_Op c) { return real_mpi.Op_c2f(c); }
+inline MPI_Info info_f2c(MPI_Fint f) { return real_mpi.Info_f2c(f); }
+inline MPI_Fint info_c2f(MPI_Info c) { return real_mpi.Info_c2f(c); }
 
 // After a call that may free or complete the object behind INTEGER `before` and left C
 // handle `now`: the INTEGER to give back (the old number is released if the object went).

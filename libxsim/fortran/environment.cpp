@@ -35,15 +35,15 @@ MPI_Aint attribute_value(int keyval, void* c) {
 
 extern "C" {
 
-double mpi_wtime_() { return MPI_Wtime(); }
+double mpi_wtime_() { return PMPI_Wtime(); }
 // Only there so that the compiler cannot keep the buffer in registers across it.
 void mpi_f_sync_reg_(void*) {}
-double mpi_wtick_() { return MPI_Wtick(); }
+double mpi_wtick_() { return PMPI_Wtick(); }
 
 void mpi_buffer_detach_(void* /*buffer_addr*/, MPI_Fint* size, MPI_Fint* ierror) {
     void* buffer = nullptr;
     int bytes = 0;
-    *ierror = MPI_Buffer_detach(&buffer, &bytes);
+    *ierror = PMPI_Buffer_detach(&buffer, &bytes);
     *size = bytes;
 }
 
@@ -51,7 +51,7 @@ void mpi_comm_get_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Aint* 
                         MPI_Fint* ierror) {
     void* c = nullptr;
     int found = 0;
-    *ierror = MPI_Comm_get_attr(comm_f2c(*comm), *keyval, &c, &found);
+    *ierror = PMPI_Comm_get_attr(comm_f2c(*comm), *keyval, &c, &found);
     *flag = logical(found);
     if (*ierror == MPI_SUCCESS && found) *value = attribute_value(*keyval, c);
 }
@@ -59,7 +59,7 @@ void mpi_comm_get_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Aint* 
 void mpi_attr_get_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Fint* value, MPI_Fint* flag, MPI_Fint* ierror) {
     void* c = nullptr;
     int found = 0;
-    *ierror = MPI_Comm_get_attr(comm_f2c(*comm), *keyval, &c, &found);
+    *ierror = PMPI_Comm_get_attr(comm_f2c(*comm), *keyval, &c, &found);
     *flag = logical(found);
     if (*ierror == MPI_SUCCESS && found) *value = static_cast<MPI_Fint>(attribute_value(*keyval, c));
 }
@@ -68,7 +68,7 @@ void mpi_type_get_contents_(const MPI_Fint* type, const MPI_Fint* max_integers, 
                             const MPI_Fint* max_datatypes, MPI_Fint* integers, MPI_Aint* addresses,
                             MPI_Fint* datatypes, MPI_Fint* ierror) {
     std::vector<MPI_Datatype> c(*max_datatypes > 0 ? static_cast<std::size_t>(*max_datatypes) : 0, MPI_DATATYPE_NULL);
-    *ierror = MPI_Type_get_contents(type_f2c(*type), *max_integers, *max_addresses, *max_datatypes, integers,
+    *ierror = PMPI_Type_get_contents(type_f2c(*type), *max_integers, *max_addresses, *max_datatypes, integers,
                                     addresses, c.data());
     if (*ierror != MPI_SUCCESS) return;
     for (std::size_t i = 0; i < c.size(); ++i) datatypes[i] = type_c2f(c[i]);

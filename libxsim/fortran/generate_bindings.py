@@ -136,10 +136,10 @@ def binding(name, kinds, removed):
     args = [convert(i, k) for i, k in enumerate(kinds)]
     params = [p for a in args for p in a.params] + ["MPI_Fint* ierror"] + [h for a in args for h in a.hidden]
     out = []
-    c_name = f"MPI_{name}"
+    c_name = f"PMPI_{name}"  # as Open MPI does: a C PMPI tool does not count Fortran calls twice
     if removed:  # MPI-1 names mpi.h refuses to let us call: declared under another name
         c_name = f"xsim_c_{name}"
-        out.append(f'extern "C" int {c_name}({", ".join(a.c_type for a in args)}) __asm__("MPI_{name}");')
+        out.append(f'extern "C" int {c_name}({", ".join(a.c_type for a in args)}) __asm__("PMPI_{name}");')
     out.append(f'extern "C" void mpi_{lower}_({", ".join(params)}) {{')
     for a in args:
         out += ["    " + s for s in a.setup]

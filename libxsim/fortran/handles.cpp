@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/fortran/convert.hpp"
 
@@ -132,26 +133,42 @@ std::vector<MPI_Request> requests_f2c(const MPI_Fint* handles, MPI_Fint count) {
 // The C API's conversions (C code mixed with Fortran, and libraries written in C).
 using namespace xsim::fortran;
 extern "C" {
-MPI_Comm MPI_Comm_f2c(MPI_Fint f) { return comm_f2c(f); }
-MPI_Fint MPI_Comm_c2f(MPI_Comm c) { return comm_c2f(c); }
-MPI_Group MPI_Group_f2c(MPI_Fint f) { return group_f2c(f); }
-MPI_Fint MPI_Group_c2f(MPI_Group c) { return group_c2f(c); }
-MPI_Request MPI_Request_f2c(MPI_Fint f) { return request_f2c(f); }
-MPI_Fint MPI_Request_c2f(MPI_Request c) { return request_c2f(c); }
-MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint f) { return errhandler_f2c(f); }
-MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler c) { return errhandler_c2f(c); }
-MPI_Datatype MPI_Type_f2c(MPI_Fint f) { return type_f2c(f); }
-MPI_Fint MPI_Type_c2f(MPI_Datatype c) { return type_c2f(c); }
-MPI_Op MPI_Op_f2c(MPI_Fint f) { return op_f2c(f); }
-MPI_Fint MPI_Op_c2f(MPI_Op c) { return op_c2f(c); }
-MPI_Info MPI_Info_f2c(MPI_Fint f) { return info_f2c(f); }
-MPI_Fint MPI_Info_c2f(MPI_Info c) { return info_c2f(c); }
-int MPI_Status_f2c(const MPI_Fint* f, MPI_Status* c) {
+XSIM_MPI_ALIAS(Comm_f2c)
+MPI_Comm PMPI_Comm_f2c(MPI_Fint f) { return comm_f2c(f); }
+XSIM_MPI_ALIAS(Comm_c2f)
+MPI_Fint PMPI_Comm_c2f(MPI_Comm c) { return comm_c2f(c); }
+XSIM_MPI_ALIAS(Group_f2c)
+MPI_Group PMPI_Group_f2c(MPI_Fint f) { return group_f2c(f); }
+XSIM_MPI_ALIAS(Group_c2f)
+MPI_Fint PMPI_Group_c2f(MPI_Group c) { return group_c2f(c); }
+XSIM_MPI_ALIAS(Request_f2c)
+MPI_Request PMPI_Request_f2c(MPI_Fint f) { return request_f2c(f); }
+XSIM_MPI_ALIAS(Request_c2f)
+MPI_Fint PMPI_Request_c2f(MPI_Request c) { return request_c2f(c); }
+XSIM_MPI_ALIAS(Errhandler_f2c)
+MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint f) { return errhandler_f2c(f); }
+XSIM_MPI_ALIAS(Errhandler_c2f)
+MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler c) { return errhandler_c2f(c); }
+XSIM_MPI_ALIAS(Type_f2c)
+MPI_Datatype PMPI_Type_f2c(MPI_Fint f) { return type_f2c(f); }
+XSIM_MPI_ALIAS(Type_c2f)
+MPI_Fint PMPI_Type_c2f(MPI_Datatype c) { return type_c2f(c); }
+XSIM_MPI_ALIAS(Op_f2c)
+MPI_Op PMPI_Op_f2c(MPI_Fint f) { return op_f2c(f); }
+XSIM_MPI_ALIAS(Op_c2f)
+MPI_Fint PMPI_Op_c2f(MPI_Op c) { return op_c2f(c); }
+XSIM_MPI_ALIAS(Info_f2c)
+MPI_Info PMPI_Info_f2c(MPI_Fint f) { return info_f2c(f); }
+XSIM_MPI_ALIAS(Info_c2f)
+MPI_Fint PMPI_Info_c2f(MPI_Info c) { return info_c2f(c); }
+XSIM_MPI_ALIAS(Status_f2c)
+int PMPI_Status_f2c(const MPI_Fint* f, MPI_Status* c) {
     if (!f || !c || is_status_ignore(f) || is_statuses_ignore(f)) return MPI_ERR_ARG;
     *c = load_status(f);
     return MPI_SUCCESS;
 }
-int MPI_Status_c2f(const MPI_Status* c, MPI_Fint* f) {
+XSIM_MPI_ALIAS(Status_c2f)
+int PMPI_Status_c2f(const MPI_Status* c, MPI_Fint* f) {
     if (!c || !f || c == MPI_STATUS_IGNORE || c == MPI_STATUSES_IGNORE) return MPI_ERR_ARG;
     std::memcpy(f, c, sizeof(MPI_Status));
     return MPI_SUCCESS;

@@ -95,37 +95,37 @@ extern "C" {
 void mpi_comm_create_keyval_(CopyAint copy, DeleteAint remove, MPI_Fint* keyval, const MPI_Aint* extra,
                              MPI_Fint* ierror) {
     Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
-    *ierror = MPI_Comm_create_keyval(comm_copy, comm_delete, keyval, k);
+    *ierror = PMPI_Comm_create_keyval(comm_copy, comm_delete, keyval, k);
 }
 
 void mpi_keyval_create_(CopyInt copy, DeleteInt remove, MPI_Fint* keyval, const MPI_Fint* extra, MPI_Fint* ierror) {
     Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, true});
-    *ierror = MPI_Comm_create_keyval(comm_copy, comm_delete, keyval, k);
+    *ierror = PMPI_Comm_create_keyval(comm_copy, comm_delete, keyval, k);
 }
 
 void mpi_type_create_keyval_(CopyAint copy, DeleteAint remove, MPI_Fint* keyval, const MPI_Aint* extra,
                              MPI_Fint* ierror) {
     Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
-    *ierror = MPI_Type_create_keyval(type_copy, type_delete, keyval, k);
+    *ierror = PMPI_Type_create_keyval(type_copy, type_delete, keyval, k);
 }
 
 void mpi_comm_set_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierror) {
-    *ierror = MPI_Comm_set_attr(comm_f2c(*comm), *keyval, as_value(*value));
+    *ierror = PMPI_Comm_set_attr(comm_f2c(*comm), *keyval, as_value(*value));
 }
 
 void mpi_attr_put_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Fint* value, MPI_Fint* ierror) {
-    *ierror = MPI_Comm_set_attr(comm_f2c(*comm), *keyval, as_value(*value));
+    *ierror = PMPI_Comm_set_attr(comm_f2c(*comm), *keyval, as_value(*value));
 }
 
 void mpi_type_set_attr_(const MPI_Fint* type, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierror) {
-    *ierror = MPI_Type_set_attr(type_f2c(*type), *keyval, as_value(*value));
+    *ierror = PMPI_Type_set_attr(type_f2c(*type), *keyval, as_value(*value));
 }
 
 void mpi_type_get_attr_(const MPI_Fint* type, const MPI_Fint* keyval, MPI_Aint* value, MPI_Fint* flag,
                         MPI_Fint* ierror) {
     void* c = nullptr;
     int found = 0;
-    *ierror = MPI_Type_get_attr(type_f2c(*type), *keyval, &c, &found);
+    *ierror = PMPI_Type_get_attr(type_f2c(*type), *keyval, &c, &found);
     *flag = logical(found);
     if (*ierror == MPI_SUCCESS && found) *value = reinterpret_cast<MPI_Aint>(c);
 }

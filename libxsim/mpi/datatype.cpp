@@ -1,4 +1,5 @@
 #include "libxsim/mpi/datatype.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 #include <cstring>
 #include <unordered_map>
@@ -25,9 +26,9 @@ std::unordered_map<MPI_Datatype, PendingUses>& pending_uses() {
 void query_layout(MPI_Datatype type, TypeLayout* out) {
     int size = 0;
     MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
-    PMPI_Type_size(type, &size);
-    PMPI_Type_get_extent(type, &lb, &extent);
-    PMPI_Type_get_true_extent(type, &true_lb, &true_extent);
+    real_mpi.Type_size(type, &size);
+    real_mpi.Type_get_extent(type, &lb, &extent);
+    real_mpi.Type_get_true_extent(type, &true_lb, &true_extent);
     out->size = static_cast<std::uint64_t>(size);
     out->extent = extent;
     out->true_lb = true_lb;
@@ -44,7 +45,7 @@ TypeCheck check_type(MPI_Datatype type, TypeLayout* out) {
         return TypeCheck::Ok;
     }
     int ints = 0, addrs = 0, types = 0, combiner = 0;
-    if (PMPI_Type_get_envelope(type, &ints, &addrs, &types, &combiner) != MPI_SUCCESS) return TypeCheck::Null;
+    if (real_mpi.Type_get_envelope(type, &ints, &addrs, &types, &combiner) != MPI_SUCCESS) return TypeCheck::Null;
     if (combiner == MPI_COMBINER_NAMED) {
         query_layout(type, out);
         out->predefined = true;
@@ -55,7 +56,7 @@ TypeCheck check_type(MPI_Datatype type, TypeLayout* out) {
     // (Open MPI checks the datatype, including its committed flag, before anything else).
     char none = 0;
     int position = 0;
-    if (PMPI_Pack(nullptr, 0, type, &none, 0, &position, MPI_COMM_SELF) != MPI_SUCCESS) return TypeCheck::Uncommitted;
+    if (real_mpi.Pack(nullptr, 0, type, &none, 0, &position, MPI_COMM_SELF) != MPI_SUCCESS) return TypeCheck::Uncommitted;
     query_layout(type, out);
     out->predefined = false;
     return TypeCheck::Ok;
@@ -69,7 +70,7 @@ void release_type(MPI_Datatype type) {
     if (it == uses.end() || --it->second.operations > 0) return;
     for (int i = 0; i < it->second.deferred_frees; ++i) {
         MPI_Datatype handle = type;
-        PMPI_Type_free(&handle);
+        real_mpi.Type_free(&handle);
     }
     uses.erase(it);
 }
@@ -80,7 +81,7 @@ int free_type(MPI_Datatype type) {
         ++it->second.deferred_frees;
         return MPI_SUCCESS;
     }
-    return PMPI_Type_free(&type);
+    return real_mpi.Type_free(&type);
 }
 
 void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::uint64_t bytes) {
@@ -92,7 +93,7 @@ void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::ui
         return;
     }
     int position = 0;
-    PMPI_Pack(buf, count, type, out, static_cast<int>(bytes), &position, MPI_COMM_SELF);
+    real_mpi.Pack(buf, count, type, out, static_cast<int>(bytes), &position, MPI_COMM_SELF);
 }
 
 void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type) {
@@ -106,7 +107,7 @@ void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_
     const std::uint64_t whole = layout.size ? bytes / layout.size : 0;
     const int elements = whole < static_cast<std::uint64_t>(count) ? static_cast<int>(whole) : count;
     int position = 0;
-    PMPI_Unpack(in, static_cast<int>(bytes), &position, buf, elements, type, MPI_COMM_SELF);
+    real_mpi.Unpack(in, static_cast<int>(bytes), &position, buf, elements, type, MPI_COMM_SELF);
     // A partial last element (fewer basic elements than a whole one, as MPI_Get_elements
     // then reports): PMPI_Unpack takes only whole elements, so pack the element as it is,
     // overlay the bytes that arrived, and unpack it back. Its other parts keep their values.
@@ -115,10 +116,10 @@ void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_
         char* element = static_cast<char*>(buf) + static_cast<MPI_Aint>(elements) * layout.extent;
         std::vector<char> staging(layout.size);
         int at = 0;
-        PMPI_Pack(element, 1, type, staging.data(), static_cast<int>(layout.size), &at, MPI_COMM_SELF);
+        real_mpi.Pack(element, 1, type, staging.data(), static_cast<int>(layout.size), &at, MPI_COMM_SELF);
         std::memcpy(staging.data(), in + position, rest);
         at = 0;
-        PMPI_Unpack(staging.data(), static_cast<int>(layout.size), &at, element, 1, type, MPI_COMM_SELF);
+        real_mpi.Unpack(staging.data(), static_cast<int>(layout.size), &at, element, 1, type, MPI_COMM_SELF);
     }
 }
 

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "libxsim/colls/collective_kind.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim {
 namespace {
@@ -70,18 +71,18 @@ std::string local_groups(const Engine& engine) {
 
 void report_deadlock(Engine& engine, std::int64_t unfinished) {
     int process = 0, processes = 1;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &process);
-    PMPI_Comm_size(MPI_COMM_WORLD, &processes);
+    real_mpi.Comm_rank(MPI_COMM_WORLD, &process);
+    real_mpi.Comm_size(MPI_COMM_WORLD, &processes);
     const std::string mine = local_groups(engine);
     int length = static_cast<int>(mine.size());
     std::vector<int> lengths(static_cast<std::size_t>(processes)), displs(lengths.size());
-    PMPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+    real_mpi.Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
     int total = 0;
     for (std::size_t p = 0; p < lengths.size(); ++p) displs[p] = total, total += lengths[p];
     std::vector<char> all(static_cast<std::size_t>(std::max(total, 1)));
-    PMPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), displs.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
+    real_mpi.Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), displs.data(), MPI_CHAR, 0, MPI_COMM_WORLD);
     std::int64_t latest = engine.latest_clock();
-    PMPI_Reduce(process == 0 ? MPI_IN_PLACE : &latest, &latest, 1, MPI_INT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
+    real_mpi.Reduce(process == 0 ? MPI_IN_PLACE : &latest, &latest, 1, MPI_INT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
     if (process != 0) return;
 
     // Merge the runs of all processes by key, keeping rank order.

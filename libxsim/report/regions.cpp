@@ -10,6 +10,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/report/region_file.hpp"
 
 namespace xsim::regions {
@@ -191,7 +192,7 @@ int finish(Engine& engine) {
         const int processes = engine.placement().processes;
         const bool root = engine.placement().process == 0;
         std::vector<int> lengths(root ? static_cast<std::size_t>(processes) : 0);
-        PMPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
+        real_mpi.Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, MPI_COMM_WORLD);
         std::vector<int> offsets(lengths.size());
         std::size_t total = 0;
         for (std::size_t p = 0; p < lengths.size(); ++p) {
@@ -199,7 +200,7 @@ int finish(Engine& engine) {
             total += static_cast<std::size_t>(lengths[p]);
         }
         std::vector<char> all(total);
-        PMPI_Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
+        real_mpi.Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
                      MPI_COMM_WORLD);
         if (root) {
             const std::string text = format_region_file(merge(all));
@@ -212,7 +213,7 @@ int finish(Engine& engine) {
             }
         }
     }
-    PMPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    real_mpi.Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return code;
 }
 

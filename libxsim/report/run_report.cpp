@@ -1,3 +1,4 @@
+#include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/report/run_report.hpp"
 
 #include <mpi.h>
@@ -18,9 +19,9 @@ void write_run_report(Engine& engine, const std::string& path, double wall_secon
     unsigned long long sums[6] = {s.messages, s.bytes, s.internal_messages, s.remote_events, s.context_switches, s.events};
     long long maxima[3] = {s.max_finalize_time, peak_rss_bytes(), 0};
     int process = 0;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &process);
-    PMPI_Reduce(process == 0 ? MPI_IN_PLACE : sums, sums, 6, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    PMPI_Reduce(process == 0 ? MPI_IN_PLACE : maxima, maxima, 3, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+    real_mpi.Comm_rank(MPI_COMM_WORLD, &process);
+    real_mpi.Reduce(process == 0 ? MPI_IN_PLACE : sums, sums, 6, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    real_mpi.Reduce(process == 0 ? MPI_IN_PLACE : maxima, maxima, 3, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
     if (process != 0) return;
     FILE* out = std::fopen(path.c_str(), "w");
     if (!out) {

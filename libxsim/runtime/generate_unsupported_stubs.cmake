@@ -1,4 +1,8 @@
-# Writes OUTPUT: a weak stub for every MPI_* function declared in MPI_HEADER.
+# Writes OUTPUT: a weak stub for every MPI_* function declared in MPI_HEADER, under its PMPI_
+# name, with the MPI_ name a weak alias of it (bindings/profiling_alias.hpp). An implemented
+# call replaces the stub's PMPI_X with its strong definition; its own weak MPI_X alias wins
+# over the stub's because the stubs come last in libxsim's link (libxsim/CMakeLists.txt), and
+# tests/pmpi checks that every MPI_X of libxsim.so is its PMPI_X.
 file(STRINGS "${MPI_HEADER}" declarations REGEX "^OMPI_DECLSPEC[^(]*[ *]MPI_[A-Za-z0-9_]+\\(")
 set(names "")
 foreach(line IN LISTS declarations)
@@ -10,7 +14,9 @@ list(REMOVE_DUPLICATES names)
 list(SORT names)
 set(body "// Generated from ${MPI_HEADER} by generate_unsupported_stubs.cmake. Do not edit.\n")
 string(APPEND body "extern \"C\" [[noreturn]] void xsim_unsupported_call(const char* name);\n")
-string(APPEND body "#define XSIM_STUB(name) extern \"C\" __attribute__((weak)) int name() { xsim_unsupported_call(#name); }\n")
+string(APPEND body "#define XSIM_STUB(name) \\\n")
+string(APPEND body "    extern \"C\" __attribute__((weak)) int P##name() { xsim_unsupported_call(#name); } \\\n")
+string(APPEND body "    extern \"C\" __attribute__((weak, alias(\"P\" #name))) int name();\n")
 foreach(name IN LISTS names)
   string(APPEND body "XSIM_STUB(${name})\n")
 endforeach()

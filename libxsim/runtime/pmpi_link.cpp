@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "libxsim/engine/payload.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim {
 namespace {
@@ -54,7 +55,7 @@ void PmpiLink::exchange() {
     const auto n = static_cast<std::size_t>(processes_);
     std::vector<long long> send_sizes(n), recv_sizes(n);
     for (std::size_t p = 0; p < n; ++p) send_sizes[p] = static_cast<long long>(outboxes_[p].size());
-    PMPI_Alltoall(send_sizes.data(), 1, MPI_LONG_LONG, recv_sizes.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD);
+    real_mpi.Alltoall(send_sizes.data(), 1, MPI_LONG_LONG, recv_sizes.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD);
     // Both sides of a pair now know its size: only non-empty pairs exchange data.
     std::vector<long long> recv_offsets(n);
     long long recv_total = 0;
@@ -69,16 +70,16 @@ void PmpiLink::exchange() {
     for (std::size_t p = 0; p < n; ++p) {
         if (recv_sizes[p] == 0) continue;
         transfers.emplace_back();
-        PMPI_Irecv(recv_buffer_.data() + recv_offsets[p], static_cast<int>(recv_sizes[p]), MPI_BYTE,
+        real_mpi.Irecv(recv_buffer_.data() + recv_offsets[p], static_cast<int>(recv_sizes[p]), MPI_BYTE,
                    static_cast<int>(p), kExchangeTag, MPI_COMM_WORLD, &transfers.back());
     }
     for (std::size_t p = 0; p < n; ++p) {
         if (send_sizes[p] == 0) continue;
         transfers.emplace_back();
-        PMPI_Isend(outboxes_[p].data(), static_cast<int>(send_sizes[p]), MPI_BYTE, static_cast<int>(p), kExchangeTag,
+        real_mpi.Isend(outboxes_[p].data(), static_cast<int>(send_sizes[p]), MPI_BYTE, static_cast<int>(p), kExchangeTag,
                    MPI_COMM_WORLD, &transfers.back());
     }
-    PMPI_Waitall(static_cast<int>(transfers.size()), transfers.data(), MPI_STATUSES_IGNORE);
+    real_mpi.Waitall(static_cast<int>(transfers.size()), transfers.data(), MPI_STATUSES_IGNORE);
     for (auto& box : outboxes_) box.clear();
     for (std::size_t at = 0; at < recv_buffer_.size();) {
         WireHeader h;
@@ -109,9 +110,9 @@ void PmpiLink::exchange() {
 
 ProcessLink::Agreement PmpiLink::agree(SimTime local_next_time, std::int64_t local_live) {
     std::int64_t next = local_next_time;
-    PMPI_Allreduce(MPI_IN_PLACE, &next, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
+    real_mpi.Allreduce(MPI_IN_PLACE, &next, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
     std::int64_t live = local_live;
-    if (next == kNever) PMPI_Allreduce(MPI_IN_PLACE, &live, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
+    if (next == kNever) real_mpi.Allreduce(MPI_IN_PLACE, &live, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
     return {next, live};
 }
 

@@ -15,18 +15,19 @@
 #include <string>
 
 #include "libxsim/colls/collectives.hpp"
-#include "libxsim/report/deadlock_report.hpp"
 #include "libxsim/engine/engine.hpp"
-#include "libxsim/runtime/executable_inspection.hpp"
 #include "libxsim/engine/options.hpp"
+#include "libxsim/engine/stack_guard.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/p2p/p2p.hpp"
-#include "libxsim/runtime/pmpi_link.hpp"
+#include "libxsim/rank_state/libc_rank_state.hpp"
+#include "libxsim/report/deadlock_report.hpp"
 #include "libxsim/report/region_file.hpp"
 #include "libxsim/report/regions.hpp"
 #include "libxsim/report/run_report.hpp"
-#include "libxsim/rank_state/libc_rank_state.hpp"
+#include "libxsim/runtime/executable_inspection.hpp"
+#include "libxsim/runtime/pmpi_link.hpp"
 #include "libxsim/runtime/privatization_plan.hpp"
-#include "libxsim/engine/stack_guard.hpp"
 #include "libxsim/runtime/startup_checks.hpp"
 
 using namespace xsim;
@@ -38,14 +39,14 @@ MainFunction g_application_main = nullptr;
 // A refused start: one line from process 0, a clean exit with status 2 everywhere.
 int refuse(int process, const std::string& why) {
     if (process == 0) std::fprintf(stderr, "xsim: %s\n", why.c_str());
-    PMPI_Finalize();
+    real_mpi.Finalize();
     return 2;
 }
 
 int worst_exit_code(Engine& engine) {
     int code = 0;
     for (int i = 0; i < engine.local_count(); ++i) code = std::max(code, engine.local(engine.first_local() + i).exit_code);
-    PMPI_Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    real_mpi.Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return code;
 }
 
@@ -72,13 +73,13 @@ void bind_now_for_small_stacks(int argc, char** argv) {
 int simulate(int argc, char** argv, char** envp) {
     bind_now_for_small_stacks(argc, argv);
     int provided = 0, process = 0, processes = 1;
-    PMPI_Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided);
+    real_mpi.Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided);
     // Errors of the real library come back to xsim, which reports them per simulated rank.
-    PMPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    PMPI_Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
-    PMPI_Comm_rank(MPI_COMM_WORLD, &process);
-    PMPI_Comm_size(MPI_COMM_WORLD, &processes);
-    const double wall_start = PMPI_Wtime();
+    real_mpi.Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    real_mpi.Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
+    real_mpi.Comm_rank(MPI_COMM_WORLD, &process);
+    real_mpi.Comm_size(MPI_COMM_WORLD, &processes);
+    const double wall_start = real_mpi.Wtime();
     if (executable_uses_mpi_f08())
         return refuse(process, "this program uses the Fortran 2008 bindings (use mpi_f08), which xsim does not "
                                "simulate; build it with `use mpi` or `include 'mpif.h'`");
@@ -92,7 +93,7 @@ int simulate(int argc, char** argv, char** envp) {
     if (cl.options.help) {
         if (process == 0) std::printf("%s\nMachine keys (-xsim-set KEY=VALUE or a TOML file):\n%s", options_help().c_str(),
                                       net::describe_config_keys().c_str());
-        PMPI_Finalize();
+        real_mpi.Finalize();
         return 0;
     }
     const long long ranks = cl.options.np ? cl.options.np : processes;
@@ -149,10 +150,10 @@ int simulate(int argc, char** argv, char** envp) {
             if (colls::report_unreceived_messages(engine)) code = std::max(code, 1);
         }
         if (!cl.options.report_path.empty())
-            write_run_report(engine, cl.options.report_path, PMPI_Wtime() - wall_start, code);
+            write_run_report(engine, cl.options.report_path, real_mpi.Wtime() - wall_start, code);
         g_engine = nullptr;
     }
-    PMPI_Finalize();
+    real_mpi.Finalize();
     return code;
 }
 
