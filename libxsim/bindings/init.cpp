@@ -100,7 +100,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode) {
     CallScope scope("MPI_Abort");
     const Comm* c = resolve_comm(comm);
     char text[200];
-    std::snprintf(text, sizeof text, "simulated rank %d called PMPI_Abort(%s, %d) at virtual time %.9f s",
+    std::snprintf(text, sizeof text, "simulated rank %d called MPI_Abort(%s, %d) at virtual time %.9f s",
                   scope.rank.world, c ? c->name : "invalid communicator", errorcode,
                   simtime_to_seconds(scope.rank.clock));
     scope.engine.abort_run(errorcode, text);
