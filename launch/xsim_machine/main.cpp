@@ -2,12 +2,14 @@
 //   xsim-machine --from-host [-o FILE]      write a machine file for this host (hwloc)
 //   xsim-machine --check FILE [--ranks N]   validate a machine file, print the effective config
 //   xsim-machine --keys                     list every configuration key
+//   xsim-machine --calibrate [-o FILE] [--hostfile H] [--quick]   measure this host with the real MPI
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
 #include <string>
 #include <vector>
 
+#include "calibrate.hpp"
 #include "host_machine.hpp"
 #include "netmodels/machine.hpp"
 
@@ -17,10 +19,15 @@ void usage(std::ostream& out) {
     out << "usage: xsim-machine --from-host [-o FILE]\n"
            "       xsim-machine --check FILE [--ranks N] [--set key=value ...]\n"
            "       xsim-machine --keys\n"
+           "       xsim-machine --calibrate [-o FILE] [--hostfile H] [--quick] [--probe PATH]\n"
            "  --from-host  write a TOML machine file for this host (cores, sockets, NUMA nodes from hwloc)\n"
            "               to FILE, or to standard output\n"
            "  --check      load FILE for N ranks (default 1) and print the effective configuration as JSON\n"
-           "  --keys       describe every configuration key, its type, default and meaning\n";
+           "  --keys       describe every configuration key, its type, default and meaning\n"
+           "  --calibrate  measure this host with the real Open MPI (ping-pong per level, eager limit,\n"
+           "               MPI_Iprobe and MPI_Wtime costs, a reference kernel) and write a machine file\n"
+           "               with a comment per value; --hostfile H (two or more hosts) also measures the\n"
+           "               network; --quick: fewer sizes and repeats (seconds)\n";
 }
 
 }  // namespace
@@ -29,6 +36,7 @@ int main(int argc, char** argv) {
     std::string mode, output, file;
     int ranks = 1;
     std::vector<std::string> overrides;
+    xsim::machine::CalibrateOptions calibration;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
         auto next = [&]() -> std::string {
@@ -38,7 +46,7 @@ int main(int argc, char** argv) {
             }
             return argv[++i];
         };
-        if (a == "--from-host" || a == "--keys") {
+        if (a == "--from-host" || a == "--keys" || a == "--calibrate") {
             mode = a;
         } else if (a == "--check") {
             mode = a;
@@ -47,6 +55,12 @@ int main(int argc, char** argv) {
             output = next();
         } else if (a == "--ranks") {
             ranks = std::atoi(next().c_str());
+        } else if (a == "--hostfile") {
+            calibration.hostfile = next();
+        } else if (a == "--probe") {
+            calibration.probe = next();
+        } else if (a == "--quick") {
+            calibration.quick = true;
         } else if (a == "--set") {
             overrides.push_back(next());
         } else if (a == "-h" || a == "--help") {
@@ -59,8 +73,10 @@ int main(int argc, char** argv) {
         }
     }
     try {
-        if (mode == "--from-host") {
-            const std::string toml = xsim::machine::host_machine_toml(xsim::machine::detect_host());
+        if (mode == "--from-host" || mode == "--calibrate") {
+            const std::string toml = mode == "--calibrate"
+                                         ? xsim::machine::calibrate_machine_toml(calibration)
+                                         : xsim::machine::host_machine_toml(xsim::machine::detect_host());
             if (output.empty()) {
                 std::cout << toml;
                 return 0;
