@@ -169,12 +169,16 @@ public:
         for (SimTime t : script_.front().delivered) queue_.push({{t, event_order(EventClass::Message, 99, seq_++)}, nullptr});
     }
     Agreement agree(SimTime local_next, std::int64_t local_live) override {
+        // A loop that stops making progress would agree forever: end it, so the test
+        // fails on what was processed instead of hanging.
+        if (agreed.size() >= kMaxAgreements) return {kNever, local_live};
         Window w = script_.empty() ? Window{kNever, 0, {}} : script_.front();
         if (!script_.empty()) script_.pop_front();
         agreed.push_back(std::min(local_next, w.others_next));
         return {agreed.back(), local_live + w.others_live};
     }
     std::vector<SimTime> agreed;
+    static constexpr std::size_t kMaxAgreements = 100;
 
 private:
     EventQueue& queue_;
