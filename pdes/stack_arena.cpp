@@ -136,7 +136,7 @@ long StackArena::guard_owner(const void* address) const {
     return static_cast<long>(i);
 }
 
-void StackArena::release(std::size_t i) {
+void StackArena::return_pages(std::size_t i) {
     if (stack_bytes_ % page_size() == 0) madvise(bottom(i), stack_bytes_, MADV_DONTNEED);  // small stacks share pages
 }
 

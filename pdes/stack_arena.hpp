@@ -77,7 +77,7 @@ public:
     long guard_owner(const void* address) const;
     bool in_guard_page(const void* address) const { return guard_owner(address) >= 0; }
     // Gives the pages of stack `i` back to the kernel (the rank finished) at once.
-    void release(std::size_t i);
+    void return_pages(std::size_t i);
     // Marks stack `i` finished; its pages go back to the kernel together with those of
     // its chunk once every stack of the chunk is finished (one madvise, and so one TLB
     // shootdown, per chunk instead of per rank). Guard pages stay.

@@ -15,7 +15,7 @@
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/bindings/reduction_ops.hpp"
 #include "libxsim/colls/collective_call.hpp"
-#include "libxsim/colls/collectives.hpp"
+#include "libxsim/colls/entry.hpp"
 #include "libxsim/mpi/datatype.hpp"
 
 using namespace xsim;

@@ -13,7 +13,7 @@
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/colls/collective_call.hpp"
-#include "libxsim/colls/collectives.hpp"
+#include "libxsim/colls/entry.hpp"
 #include "libxsim/mpi/topology.hpp"
 
 using namespace xsim;

@@ -124,7 +124,16 @@ struct Algorithm : AlgorithmInfo {
     bool (*usable)(const Context&, const Args&);
     // Completion time on the slowest rank, from entry of the last one; null: analytic itself.
     SimTime (*cost)(const CostModel&, const Args&);
+    // What simulating it costs: messages in the whole call on p ranks, when that grows
+    // faster than the analytic skeleton's p ceil(log2 p) (null: it does not). Above
+    // -xsim-analytic-ranks the default choice runs analytic instead (default_choice.hpp).
+    std::uint64_t (*simulated_messages)(int p) = nullptr;
 };
+
+// p(p-1): every rank sends to every other (rings, pairwise and linear all-to-all).
+inline std::uint64_t all_pairs_messages(int p) {
+    return static_cast<std::uint64_t>(p) * static_cast<std::uint64_t>(p - 1);
+}
 
 template <class Args>
 struct Collective {

@@ -1,33 +1,29 @@
-// Every algorithm object (each defined in its own file, colls/<collective>_<name>.cpp)
-// and the per-collective tables that list them (selectors.cpp). The tables name the
-// objects explicitly rather than relying on static registrars: xsim_engine is a static
-// archive, and the linker would drop algorithm files nothing refers to.
+// The algorithm objects other files name (the default choices in selectors.cpp, and the
+// algorithms composite ones run inside them) and the per-collective tables. An algorithm
+// nothing names needs no line here: it registers itself in its own file
+// (algorithm_registry.hpp).
 #pragma once
 #include "libxsim/colls/algorithm.hpp"
 
 namespace xsim::colls {
 
-extern const Algorithm<BarrierArgs> barrier_dissemination, barrier_linear, barrier_analytic;
-extern const Algorithm<BcastArgs> bcast_binomial, bcast_scatter_allgather, bcast_linear, bcast_analytic;
-extern const Algorithm<ReduceArgs> reduce_binomial, reduce_linear, reduce_analytic;
-extern const Algorithm<ReduceArgs> allreduce_recursive_doubling, allreduce_rabenseifner, allreduce_ring,
-    allreduce_linear, allreduce_analytic;
-extern const Algorithm<RootedArgs> gather_binomial, gather_linear, gather_analytic, gatherv_analytic;
-extern const Algorithm<RootedArgs> scatter_binomial, scatter_linear, scatter_analytic, scatterv_analytic;
+extern const Algorithm<BarrierArgs> barrier_dissemination;
+extern const Algorithm<BcastArgs> bcast_binomial, bcast_scatter_allgather, bcast_linear;
+extern const Algorithm<ReduceArgs> reduce_binomial, reduce_linear;
+extern const Algorithm<ReduceArgs> allreduce_recursive_doubling, allreduce_rabenseifner, allreduce_ring;
+extern const Algorithm<RootedArgs> gather_binomial, gather_linear;
+extern const Algorithm<RootedArgs> scatter_binomial, scatter_linear;
 // Cost of the linear gather and scatter: every block through the root's NIC in turn.
 SimTime root_serialized_cost(const CostModel& m, const RootedArgs& a);
-extern const Algorithm<AllgatherArgs> allgather_recursive_doubling, allgather_bruck, allgather_ring,
-    allgather_linear, allgather_analytic, allgatherv_analytic;
-extern const Algorithm<AlltoallArgs> alltoall_pairwise, alltoall_bruck, alltoall_linear, alltoall_analytic,
-    alltoallv_analytic, alltoallw_analytic;
-extern const Algorithm<ReduceScatterArgs> reduce_scatter_reduce_scatterv, reduce_scatter_ring,
-    reduce_scatter_analytic, reduce_scatter_block_analytic;
-extern const Algorithm<ReduceArgs> scan_recursive_doubling, scan_linear, scan_analytic;
-extern const Algorithm<ReduceArgs> exscan_recursive_doubling, exscan_linear, exscan_analytic;
+extern const Algorithm<AllgatherArgs> allgather_recursive_doubling, allgather_bruck, allgather_ring;
+extern const Algorithm<AlltoallArgs> alltoall_pairwise, alltoall_bruck, alltoall_linear;
+extern const Algorithm<ReduceScatterArgs> reduce_scatter_reduce_scatterv, reduce_scatter_ring;
+extern const Algorithm<ReduceArgs> scan_recursive_doubling;
+extern const Algorithm<ReduceArgs> exscan_recursive_doubling;
 // One algorithm for all five neighbor collectives.
 extern const Algorithm<NeighborArgs> neighbor_linear;
 
-// The tables, one per collective (selectors.cpp).
+// The tables, one per collective (filled by registration, see algorithm_registry.hpp).
 const Collective<BarrierArgs>& barrier_table();
 const Collective<BcastArgs>& bcast_table();
 const Collective<ReduceArgs>& reduce_table();

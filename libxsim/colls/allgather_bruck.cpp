@@ -4,6 +4,7 @@
 // rank order. ceil(log2 p) rounds.
 #include <vector>
 
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -43,5 +44,6 @@ SimTime cost(const CostModel& m, const AllgatherArgs& a) {
 const Algorithm<AllgatherArgs> allgather_bruck{
     {"bruck", "any size: ceil(log2 p) rounds sending the first min(2^k, p-2^k) gathered blocks"},
     run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(allgather_bruck, CollKind::Allgather, CollKind::Allgatherv);
 
 }  // namespace xsim::colls

@@ -1,5 +1,6 @@
 // Linear allgather (also MPI_Allgatherv): every rank sends its block to every other rank
 // and receives theirs, all in one round. p-1 messages per rank.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -28,6 +29,8 @@ SimTime cost(const CostModel& m, const AllgatherArgs& a) {
 }  // namespace
 
 const Algorithm<AllgatherArgs> allgather_linear{
-    {"linear", "every rank sends its block directly to every other rank, one round"}, run, nullptr, cost};
+    {"linear", "every rank sends its block directly to every other rank, one round"}, run, nullptr, cost,
+    all_pairs_messages};
+XSIM_REGISTER_ALGORITHM(allgather_linear, CollKind::Allgather, CollKind::Allgatherv);
 
 }  // namespace xsim::colls

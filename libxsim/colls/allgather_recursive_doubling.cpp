@@ -1,6 +1,7 @@
 // Recursive-doubling allgather (power-of-two sizes, equal blocks): in round k every rank
 // swaps the 2^k blocks it holds with the partner 2^k away; the blocks stay in place in
 // the receive buffer, so each message is one typed run of blocks.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -27,5 +28,6 @@ SimTime cost(const CostModel& m, const AllgatherArgs& a) {
 const Algorithm<AllgatherArgs> allgather_recursive_doubling{
     {"recursive_doubling", "power-of-two sizes: log2 p exchanges of 1, 2, 4, ... blocks"},
     run, power_of_two, cost};
+XSIM_REGISTER_ALGORITHM(allgather_recursive_doubling, CollKind::Allgather);
 
 }  // namespace xsim::colls

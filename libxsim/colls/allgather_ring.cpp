@@ -1,6 +1,7 @@
 // Ring allgather (also MPI_Allgatherv): in step k every rank passes the block it received
 // in the previous step (its own first) to its right neighbour. p-1 steps, blocks go
 // straight from and into the receive buffer; empty blocks are not sent.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -29,6 +30,7 @@ SimTime cost(const CostModel& m, const AllgatherArgs& a) {
 }  // namespace
 
 const Algorithm<AllgatherArgs> allgather_ring{
-    {"ring", "p-1 steps passing blocks to the right neighbour; long messages"}, run, nullptr, cost};
+    {"ring", "p-1 steps passing blocks to the right neighbour; long messages"}, run, nullptr, cost, all_pairs_messages};
+XSIM_REGISTER_ALGORITHM(allgather_ring, CollKind::Allgather, CollKind::Allgatherv);
 
 }  // namespace xsim::colls

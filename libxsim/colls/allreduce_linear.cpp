@@ -1,4 +1,5 @@
 // Linear allreduce (what xSim had): linear reduce to rank 0, then linear broadcast.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -22,5 +23,6 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 
 const Algorithm<ReduceArgs> allreduce_linear{
     {"linear", "linear reduce to rank 0 followed by a linear broadcast"}, run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(allreduce_linear, CollKind::Allreduce);
 
 }  // namespace xsim::colls

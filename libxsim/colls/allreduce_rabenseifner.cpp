@@ -2,6 +2,7 @@
 // commutative ops: a reduce-scatter by recursive halving leaves each of the 2^k ranks with
 // one reduced piece, an allgather by recursive doubling spreads them. Ranks beyond 2^k fold
 // into a neighbour first, as in recursive doubling. About 2 x bytes moved per rank.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -99,5 +100,6 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 const Algorithm<ReduceArgs> allreduce_rabenseifner{
     {"rabenseifner", "long vectors, commutative ops: reduce-scatter by recursive halving + allgather"},
     run, commutative_op, cost};
+XSIM_REGISTER_ALGORITHM(allreduce_rabenseifner, CollKind::Allreduce);
 
 }  // namespace xsim::colls

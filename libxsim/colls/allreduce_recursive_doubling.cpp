@@ -4,6 +4,7 @@
 // always on the left, so non-commutative ops are reduced in rank order.
 #include <utility>
 
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -69,5 +70,6 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 const Algorithm<ReduceArgs> allreduce_recursive_doubling{
     {"recursive_doubling", "log2 p exchanges of the whole vector with partners 1, 2, 4, ... apart (any op)"},
     run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(allreduce_recursive_doubling, CollKind::Allreduce);
 
 }  // namespace xsim::colls

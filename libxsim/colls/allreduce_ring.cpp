@@ -2,6 +2,7 @@
 // into p blocks; p-1 steps of reduce-scatter around the ring leave rank r with block r+1
 // fully reduced, p-1 steps of allgather pass the reduced blocks on. 2(p-1)/p x bytes per
 // rank, but 2(p-1) latencies: only for vectors much longer than p elements.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -43,5 +44,6 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 const Algorithm<ReduceArgs> allreduce_ring{
     {"ring", "long vectors, commutative ops: ring reduce-scatter + ring allgather of p blocks"},
     run, commutative_op, cost};
+XSIM_REGISTER_ALGORITHM(allreduce_ring, CollKind::Allreduce);
 
 }  // namespace xsim::colls

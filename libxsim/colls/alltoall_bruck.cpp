@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -54,5 +55,6 @@ SimTime cost(const CostModel& m, const AlltoallArgs& a) {
 
 const Algorithm<AlltoallArgs> alltoall_bruck{
     {"bruck", "short blocks: ceil(log2 p) rounds of about p/2 packed blocks"}, run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(alltoall_bruck, CollKind::Alltoall);
 
 }  // namespace xsim::colls

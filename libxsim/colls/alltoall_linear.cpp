@@ -1,5 +1,6 @@
 // Linear all-to-all (what xSim had; also MPI_Alltoallv/w): every rank posts all its
 // receives and sends at once. One round, but p-1 requests per rank.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -36,6 +37,8 @@ SimTime cost(const CostModel& m, const AlltoallArgs& a) {
 }  // namespace
 
 const Algorithm<AlltoallArgs> alltoall_linear{
-    {"linear", "all sends and receives posted at once (p-1 requests per rank)"}, run, nullptr, cost};
+    {"linear", "all sends and receives posted at once (p-1 requests per rank)"}, run, nullptr, cost,
+    all_pairs_messages};
+XSIM_REGISTER_ALGORITHM(alltoall_linear, CollKind::Alltoall, CollKind::Alltoallv, CollKind::Alltoallw);
 
 }  // namespace xsim::colls

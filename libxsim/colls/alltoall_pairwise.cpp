@@ -1,6 +1,7 @@
 // Pairwise-exchange all-to-all (also MPI_Alltoallv/w): in step s every rank sends to
 // rank + s and receives from rank - s, so each NIC carries one block at a time. p-1
 // steps; blocks go straight from the send buffer into the receive buffer.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -32,6 +33,7 @@ SimTime cost(const CostModel& m, const AlltoallArgs& a) {
 }  // namespace
 
 const Algorithm<AlltoallArgs> alltoall_pairwise{
-    {"pairwise", "p-1 steps: send to rank+s, receive from rank-s"}, run, nullptr, cost};
+    {"pairwise", "p-1 steps: send to rank+s, receive from rank-s"}, run, nullptr, cost, all_pairs_messages};
+XSIM_REGISTER_ALGORITHM(alltoall_pairwise, CollKind::Alltoall, CollKind::Alltoallv, CollKind::Alltoallw);
 
 }  // namespace xsim::colls

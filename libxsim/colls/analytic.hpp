@@ -2,9 +2,11 @@
 // messages (ceil(log2 p) rounds) carries the synchronization every collective implies --
 // nobody leaves before the ranks it depends on have arrived -- and each rank then adds
 // the closed-form cost of the algorithm the selector would have run at message level,
-// minus the skeleton's own latency. No data moves: payload-free mode only.
+// minus the skeleton's own latency. Data moves directly between the ranks' buffers where
+// direct_exchange.hpp can do it; elsewhere analytic needs payload-free mode.
 #pragma once
 #include "libxsim/colls/algorithms.hpp"
+#include "libxsim/colls/direct_exchange.hpp"
 
 namespace xsim::colls {
 
@@ -27,10 +29,10 @@ SimTime skeleton_latency(const CostModel& m, Skeleton shape);
 // The skeleton for a collective of `shape` that models `algorithm`.
 Skeleton skeleton_for(Skeleton shape, const AlgorithmInfo& algorithm);
 
-// Usable only without payload: analytic algorithms move no data.
+// Usable without payload, or when the call's data can move directly (direct_exchange.hpp).
 template <class Args>
-bool payload_free(const Context& c, const Args&) {
-    return !c.payload;
+bool analytic_usable(const Context& c, const Args&) {
+    return !c.payload || moves_data_directly(c);
 }
 
 // The skeleton, then the modeled algorithm's remaining time (on every rank, or only at
@@ -39,6 +41,8 @@ template <class Args>
 Steps analytic_steps(Context& c, const Args& a, const Collective<Args>& table, Skeleton shape, int root) {
     const Algorithm<Args>* modeled = table.choose(c, a);
     shape = skeleton_for(shape, *modeled);
+    // Before the skeleton, which lets nobody leave until all have arrived.
+    if (c.payload && moves_data_directly(c)) arrive(c, a);
     XSIM_CO_RUN(c, run_skeleton(c, shape, root));
     if ((shape == Skeleton::FanIn || shape == Skeleton::DirectIn) && c.rank != root) co_return;
     const CostModel model(c);

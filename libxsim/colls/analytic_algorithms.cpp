@@ -1,16 +1,18 @@
 // The "analytic" algorithm of every collective: which skeleton it synchronizes on and
 // which table's default choice it models (see analytic.hpp).
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/analytic.hpp"
 
 namespace xsim::colls {
 namespace {
 
 constexpr const char* kDescription =
-    "closed-form time of the default algorithm on a zero-byte skeleton (needs -xsim-payload off)";
+    "closed-form time of the default algorithm on a zero-byte skeleton; data moved directly when all ranks "
+    "share a real process (all-to-all kinds), else needs -xsim-payload off";
 
 template <class Args>
 Algorithm<Args> analytic(Steps (*run)(Context&, const Args&)) {
-    return Algorithm<Args>{{"analytic", kDescription}, run, payload_free<Args>, nullptr};
+    return Algorithm<Args>{{"analytic", kDescription}, run, analytic_usable<Args>, nullptr};
 }
 
 Steps barrier(Context& c, const BarrierArgs& a) {
@@ -54,21 +56,38 @@ Steps exscan(Context& c, const ReduceArgs& a) { return analytic_steps(c, a, exsc
 }  // namespace
 
 const Algorithm<BarrierArgs> barrier_analytic = analytic<BarrierArgs>(barrier);
+XSIM_REGISTER_ALGORITHM(barrier_analytic, CollKind::Barrier);
 const Algorithm<BcastArgs> bcast_analytic = analytic<BcastArgs>(bcast);
+XSIM_REGISTER_ALGORITHM(bcast_analytic, CollKind::Bcast);
 const Algorithm<ReduceArgs> reduce_analytic = analytic<ReduceArgs>(reduce);
+XSIM_REGISTER_ALGORITHM(reduce_analytic, CollKind::Reduce);
 const Algorithm<ReduceArgs> allreduce_analytic = analytic<ReduceArgs>(allreduce);
+XSIM_REGISTER_ALGORITHM(allreduce_analytic, CollKind::Allreduce);
 const Algorithm<RootedArgs> gather_analytic = analytic<RootedArgs>(gather);
+XSIM_REGISTER_ALGORITHM(gather_analytic, CollKind::Gather);
 const Algorithm<RootedArgs> gatherv_analytic = analytic<RootedArgs>(gatherv);
+XSIM_REGISTER_ALGORITHM(gatherv_analytic, CollKind::Gatherv);
 const Algorithm<RootedArgs> scatter_analytic = analytic<RootedArgs>(scatter);
+XSIM_REGISTER_ALGORITHM(scatter_analytic, CollKind::Scatter);
 const Algorithm<RootedArgs> scatterv_analytic = analytic<RootedArgs>(scatterv);
+XSIM_REGISTER_ALGORITHM(scatterv_analytic, CollKind::Scatterv);
 const Algorithm<AllgatherArgs> allgather_analytic = analytic<AllgatherArgs>(allgather);
+XSIM_REGISTER_ALGORITHM(allgather_analytic, CollKind::Allgather);
 const Algorithm<AllgatherArgs> allgatherv_analytic = analytic<AllgatherArgs>(allgatherv);
+XSIM_REGISTER_ALGORITHM(allgatherv_analytic, CollKind::Allgatherv);
 const Algorithm<AlltoallArgs> alltoall_analytic = analytic<AlltoallArgs>(alltoall);
+XSIM_REGISTER_ALGORITHM(alltoall_analytic, CollKind::Alltoall);
 const Algorithm<AlltoallArgs> alltoallv_analytic = analytic<AlltoallArgs>(alltoallv);
+XSIM_REGISTER_ALGORITHM(alltoallv_analytic, CollKind::Alltoallv);
 const Algorithm<AlltoallArgs> alltoallw_analytic = analytic<AlltoallArgs>(alltoallw);
+XSIM_REGISTER_ALGORITHM(alltoallw_analytic, CollKind::Alltoallw);
 const Algorithm<ReduceScatterArgs> reduce_scatter_analytic = analytic<ReduceScatterArgs>(reduce_scatter);
+XSIM_REGISTER_ALGORITHM(reduce_scatter_analytic, CollKind::ReduceScatter);
 const Algorithm<ReduceScatterArgs> reduce_scatter_block_analytic = analytic<ReduceScatterArgs>(reduce_scatter_block);
+XSIM_REGISTER_ALGORITHM(reduce_scatter_block_analytic, CollKind::ReduceScatterBlock);
 const Algorithm<ReduceArgs> scan_analytic = analytic<ReduceArgs>(scan);
+XSIM_REGISTER_ALGORITHM(scan_analytic, CollKind::Scan);
 const Algorithm<ReduceArgs> exscan_analytic = analytic<ReduceArgs>(exscan);
+XSIM_REGISTER_ALGORITHM(exscan_analytic, CollKind::Exscan);
 
 }  // namespace xsim::colls

@@ -1,6 +1,7 @@
 // Dissemination barrier (Hensgen, Finkel, Manber): in round k every rank signals rank
 // + 2^k and waits for rank - 2^k; after ceil(log2 p) rounds everyone has heard from
 // everyone. Zero-byte messages.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -22,5 +23,6 @@ SimTime cost(const CostModel& m, const BarrierArgs&) {
 
 const Algorithm<BarrierArgs> barrier_dissemination{
     {"dissemination", "ceil(log2 p) rounds: signal rank+2^k, wait for rank-2^k"}, run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(barrier_dissemination, CollKind::Barrier);
 
 }  // namespace xsim::colls

@@ -1,5 +1,6 @@
 // Linear barrier (what xSim had): every rank signals rank 0, which answers all of them
 // once it has heard from everyone. 2(p-1) zero-byte messages, all through rank 0.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -26,5 +27,6 @@ SimTime cost(const CostModel& m, const BarrierArgs&) {
 
 const Algorithm<BarrierArgs> barrier_linear{
     {"linear", "all ranks signal rank 0, which then releases them (2(p-1) messages)"}, run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(barrier_linear, CollKind::Barrier);
 
 }  // namespace xsim::colls

@@ -1,6 +1,7 @@
 // Binomial-tree broadcast: ranks relative to the root receive from the rank that differs
 // in their lowest set bit, then forward to the ranks below it (farthest first).
 // ceil(log2 p) rounds of the whole message.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -30,5 +31,6 @@ SimTime cost(const CostModel& m, const BcastArgs& a) {
 
 const Algorithm<BcastArgs> bcast_binomial{
     {"binomial", "binomial tree from the root: ceil(log2 p) rounds of the whole message"}, run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(bcast_binomial, CollKind::Bcast);
 
 }  // namespace xsim::colls

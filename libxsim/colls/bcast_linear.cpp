@@ -1,4 +1,5 @@
 // Linear broadcast (what xSim had): the root sends the message to every other rank.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -24,5 +25,6 @@ SimTime cost(const CostModel& m, const BcastArgs& a) {
 
 const Algorithm<BcastArgs> bcast_linear{
     {"linear", "the root sends the whole message to each rank in turn"}, run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(bcast_linear, CollKind::Bcast);
 
 }  // namespace xsim::colls

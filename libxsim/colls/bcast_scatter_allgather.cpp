@@ -1,6 +1,7 @@
 // Broadcast for long messages (van de Geijn; MPICH's scatter + ring allgather): the
 // message is cut into p chunks, scattered down a binomial tree, then every rank collects
 // the chunks it lacks around a ring. About 2 x bytes per rank instead of log2(p) x bytes.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 #include "libxsim/mpi/datatype.hpp"
 
@@ -74,6 +75,7 @@ SimTime cost(const CostModel& m, const BcastArgs& a) {
 
 const Algorithm<BcastArgs> bcast_scatter_allgather{
     {"scatter_allgather", "long messages: binomial scatter of p chunks, then ring allgather (van de Geijn)"},
-    run, nullptr, cost};
+    run, nullptr, cost, all_pairs_messages};
+XSIM_REGISTER_ALGORITHM(bcast_scatter_allgather, CollKind::Bcast);
 
 }  // namespace xsim::colls

@@ -22,7 +22,7 @@
 #include <utility>
 
 #include "libxsim/colls/call_payload.hpp"
-#include "libxsim/colls/collectives.hpp"
+#include "libxsim/colls/entry.hpp"
 
 namespace xsim::colls {
 

@@ -1,5 +1,6 @@
 // Linear exclusive scan: rank r receives the prefix of ranks 0..r-1 from r-1 (its result)
 // and passes that prefix combined with its own data to r+1. p-1 sequential steps.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -29,5 +30,6 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 
 const Algorithm<ReduceArgs> exscan_linear{
     {"linear", "the exclusive prefix travels from rank 0 to rank p-1"}, run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(exscan_linear, CollKind::Exscan);
 
 }  // namespace xsim::colls

@@ -4,6 +4,7 @@
 // undefined, as MPI says.
 #include <utility>
 
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -45,5 +46,6 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 
 const Algorithm<ReduceArgs> exscan_recursive_doubling{
     {"recursive_doubling", "ceil(log2 p) exchanges of partial reductions (any op)"}, run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(exscan_recursive_doubling, CollKind::Exscan);
 
 }  // namespace xsim::colls

@@ -2,6 +2,7 @@
 // their subtree (children with the smallest subtrees first) in a packed buffer and pass it
 // to their parent; the root unpacks the p blocks in rank order. ceil(log2 p) rounds; a
 // rank holds at most its subtree's blocks.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -50,5 +51,6 @@ SimTime cost(const CostModel& m, const RootedArgs& a) {
 const Algorithm<RootedArgs> gather_binomial{
     {"binomial", "binomial tree: subtrees' blocks travel packed towards the root, ceil(log2 p) rounds"},
     run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(gather_binomial, CollKind::Gather);
 
 }  // namespace xsim::colls

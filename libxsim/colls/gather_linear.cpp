@@ -1,5 +1,6 @@
 // Linear gather (what xSim had; also MPI_Gatherv): every rank sends its block to the
 // root, which receives them all at once straight into place. Empty blocks are not sent.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -37,5 +38,6 @@ SimTime root_serialized_cost(const CostModel& m, const RootedArgs& a) {
 const Algorithm<RootedArgs> gather_linear{
     {"linear", "every rank sends its block to the root, which receives all of them at once"},
     run, nullptr, root_serialized_cost};
+XSIM_REGISTER_ALGORITHM(gather_linear, CollKind::Gather, CollKind::Gatherv);
 
 }  // namespace xsim::colls

@@ -6,6 +6,7 @@
 // size 1 or 2) fills the right blocks and a disagreement is reported. MPI_PROC_NULL
 // neighbors are not in the plan: their receive blocks stay untouched. Empty blocks are
 // not sent (both sides know the sizes from their counts).
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -42,5 +43,11 @@ SimTime cost(const CostModel& m, const NeighborArgs& a) {
 
 const Algorithm<NeighborArgs> neighbor_linear{
     {"linear", "all sends to out-neighbors and receives from in-neighbors posted at once"}, run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(neighbor_linear,
+                        CollKind::NeighborAllgather,
+                        CollKind::NeighborAllgatherv,
+                        CollKind::NeighborAlltoall,
+                        CollKind::NeighborAlltoallv,
+                        CollKind::NeighborAlltoallw);
 
 }  // namespace xsim::colls

@@ -4,6 +4,7 @@
 // contiguous rank ranges in order, and rank 0 forwards the result to the root.
 #include <utility>
 
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -66,5 +67,6 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 const Algorithm<ReduceArgs> reduce_binomial{
     {"binomial", "binomial tree, ordered for non-commutative ops (rooted at 0, then forwarded)"},
     run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(reduce_binomial, CollKind::Reduce);
 
 }  // namespace xsim::colls

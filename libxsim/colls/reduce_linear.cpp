@@ -1,6 +1,7 @@
 // Linear reduction (what xSim had): every rank sends its data to the root, which combines
 // them one at a time from rank p-1 down to 0 (result = x0 op (x1 op (... op x_{p-1}))),
 // so the order is right for any op and the root needs only one extra buffer.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -44,5 +45,6 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 
 const Algorithm<ReduceArgs> reduce_linear{
     {"linear", "every rank sends to the root, which combines in rank order (any op)"}, run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(reduce_linear, CollKind::Reduce);
 
 }  // namespace xsim::colls

@@ -1,6 +1,7 @@
 // Reduce-scatter as a binomial reduce of the whole vector to rank 0 followed by a scatter
 // of the pieces (binomial for equal pieces, linear otherwise). Keeps rank order, so it
 // serves non-commutative ops.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
 
@@ -56,5 +57,6 @@ SimTime cost(const CostModel& m, const ReduceScatterArgs& a) {
 const Algorithm<ReduceScatterArgs> reduce_scatter_reduce_scatterv{
     {"reduce_scatterv", "binomial reduce of the whole vector to rank 0, then scatter of the pieces (any op)"},
     run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(reduce_scatter_reduce_scatterv, CollKind::ReduceScatter, CollKind::ReduceScatterBlock);
 
 }  // namespace xsim::colls

@@ -1,6 +1,7 @@
 // Ring reduce-scatter for commutative ops: p-1 steps around the ring, each passing one
 // partially reduced piece to the right neighbour, arranged so that rank r ends with piece
 // r reduced over all ranks. (p-1)/p x bytes per rank.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
 
@@ -42,6 +43,8 @@ SimTime cost(const CostModel& m, const ReduceScatterArgs& a) {
 }  // namespace
 
 const Algorithm<ReduceScatterArgs> reduce_scatter_ring{
-    {"ring", "commutative ops: p-1 ring steps passing partially reduced pieces"}, run, commutative_op_rs, cost};
+    {"ring", "commutative ops: p-1 ring steps passing partially reduced pieces"}, run, commutative_op_rs, cost,
+    all_pairs_messages};
+XSIM_REGISTER_ALGORITHM(reduce_scatter_ring, CollKind::ReduceScatter, CollKind::ReduceScatterBlock);
 
 }  // namespace xsim::colls

@@ -6,8 +6,10 @@
 #include <cstdlib>
 #include <stdexcept>
 
-#include "libxsim/colls/collectives.hpp"
+#include "libxsim/colls/algorithm_registry.hpp"
+#include "libxsim/colls/entry.hpp"
 #include "libxsim/colls/collective_call.hpp"
+#include "libxsim/colls/default_choice.hpp"
 #include "libxsim/p2p/completion.hpp"
 
 namespace xsim::colls {
@@ -24,43 +26,7 @@ ForcedChoices& forced() {
     return choices;
 }
 
-template <class Args>
-std::vector<const AlgorithmInfo*> infos(const Collective<Args>& t) {
-    return {t.algorithms.begin(), t.algorithms.end()};
-}
-
-std::vector<const AlgorithmInfo*> algorithms_of(CollKind kind) {
-    switch (kind) {
-        case CollKind::Barrier: return infos(barrier_table());
-        case CollKind::Bcast: return infos(bcast_table());
-        case CollKind::Reduce: return infos(reduce_table());
-        case CollKind::Allreduce: return infos(allreduce_table());
-        case CollKind::Gather: return infos(gather_table());
-        case CollKind::Gatherv: return infos(gatherv_table());
-        case CollKind::Scatter: return infos(scatter_table());
-        case CollKind::Scatterv: return infos(scatterv_table());
-        case CollKind::Allgather: return infos(allgather_table());
-        case CollKind::Allgatherv: return infos(allgatherv_table());
-        case CollKind::Alltoall: return infos(alltoall_table());
-        case CollKind::Alltoallv: return infos(alltoallv_table());
-        case CollKind::Alltoallw: return infos(alltoallw_table());
-        case CollKind::ReduceScatter: return infos(reduce_scatter_table());
-        case CollKind::ReduceScatterBlock: return infos(reduce_scatter_block_table());
-        case CollKind::Scan: return infos(scan_table());
-        case CollKind::Exscan: return infos(exscan_table());
-        case CollKind::NeighborAllgather: return infos(neighbor_allgather_table());
-        case CollKind::NeighborAllgatherv: return infos(neighbor_allgatherv_table());
-        case CollKind::NeighborAlltoall: return infos(neighbor_alltoall_table());
-        case CollKind::NeighborAlltoallv: return infos(neighbor_alltoallv_table());
-        case CollKind::NeighborAlltoallw: return infos(neighbor_alltoallw_table());
-        // Internal exchanges of communicator and topology construction: nothing to choose.
-        case CollKind::DistGraphCreate:
-        case CollKind::CommDup:
-        case CollKind::CommSplit:
-        case CollKind::CommCreate: return {};
-    }
-    return {};
-}
+const std::vector<const AlgorithmInfo*>& algorithms_of(CollKind kind) { return registered_algorithms(kind); }
 
 std::string known_collectives() {
     std::string s;
@@ -84,14 +50,14 @@ const Algorithm<Args>* pick(const Collective<Args>& t, const Context& c, const A
                 std::fprintf(stderr,
                              "xsim: warning: %s algorithm '%s' cannot run this call (it needs a commutative op, a "
                              "power-of-two communicator, or for 'analytic' -xsim-payload off or a threshold the call's "
-                             "data exceeds); using the default "
-                             "'%s' where it cannot\n",
+                             "data exceeds, unless its ranks share a real process and it is an all-to-all kind); "
+                             "using the default '%s' where it cannot\n",
                              names(t.kind).mpi, alg->name, t.choose(c, a)->name);
             }
             break;
         }
     }
-    return t.choose(c, a);
+    return default_choice(t, c, a);
 }
 
 }  // namespace
@@ -164,42 +130,6 @@ const Algorithm<Args>* choose_algorithm(const Collective<Args>& table, Engine& e
     return pick(table, ctx, args);
 }
 
-template <class Args>
-int run(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& comm, int root, const Args& args,
-        std::string* error) {
-    if (comm.is_inter()) {
-        *error = std::string(names(table.kind).mpi) + " on an intercommunicator is not supported by xsim";
-        return MPI_ERR_COMM;
-    }
-    // Driven like a nonblocking call (rounds advance from the scheduler as their messages
-    // are decided) while the rank waits once for the whole call: one fiber switch per call
-    // instead of one per round, and the same virtual times as run_blocking would give.
-    // The call's state comes from the frame pool, not the rank's stack: stacks are a page
-    // apart, and touching one per round cost a TLB miss each (2^20 ranks on two processes:
-    // 182 s with the state on the stack, 149 s from the pool, same virtual times).
-    auto* call = new CollectiveCallOf<Args, NothingKept>(table, engine, me, comm, root, args, NothingKept{},
-                                                        CallForm::Blocking);
-    Request* r = call->begin();
-    completion::wait_all(engine, me, &r, 1);
-    const int rc = r->status_error;
-    if (rc != MPI_SUCCESS) *error = call->error();
-    engine.free_request(r);
-    return rc;
-}
-
-template int run(const Collective<BarrierArgs>&, Engine&, Rank&, const Comm&, int, const BarrierArgs&, std::string*);
-template int run(const Collective<BcastArgs>&, Engine&, Rank&, const Comm&, int, const BcastArgs&, std::string*);
-template int run(const Collective<ReduceArgs>&, Engine&, Rank&, const Comm&, int, const ReduceArgs&, std::string*);
-template int run(const Collective<RootedArgs>&, Engine&, Rank&, const Comm&, int, const RootedArgs&, std::string*);
-template int run(const Collective<AllgatherArgs>&, Engine&, Rank&, const Comm&, int, const AllgatherArgs&,
-                 std::string*);
-template int run(const Collective<AlltoallArgs>&, Engine&, Rank&, const Comm&, int, const AlltoallArgs&,
-                 std::string*);
-template int run(const Collective<NeighborArgs>&, Engine&, Rank&, const Comm&, int, const NeighborArgs&,
-                 std::string*);
-template int run(const Collective<ReduceScatterArgs>&, Engine&, Rank&, const Comm&, int, const ReduceScatterArgs&,
-                 std::string*);
-
 template const Algorithm<BarrierArgs>* choose_algorithm(const Collective<BarrierArgs>&, Engine&, const Context&, const BarrierArgs&);
 template const Algorithm<BcastArgs>* choose_algorithm(const Collective<BcastArgs>&, Engine&, const Context&, const BcastArgs&);
 template const Algorithm<ReduceArgs>* choose_algorithm(const Collective<ReduceArgs>&, Engine&, const Context&, const ReduceArgs&);
@@ -207,5 +137,7 @@ template const Algorithm<RootedArgs>* choose_algorithm(const Collective<RootedAr
 template const Algorithm<AllgatherArgs>* choose_algorithm(const Collective<AllgatherArgs>&, Engine&, const Context&, const AllgatherArgs&);
 template const Algorithm<AlltoallArgs>* choose_algorithm(const Collective<AlltoallArgs>&, Engine&, const Context&, const AlltoallArgs&);
 template const Algorithm<ReduceScatterArgs>* choose_algorithm(const Collective<ReduceScatterArgs>&, Engine&, const Context&, const ReduceScatterArgs&);
+template const Algorithm<NeighborArgs>* choose_algorithm(const Collective<NeighborArgs>&, Engine&, const Context&,
+                                                        const NeighborArgs&);
 
 }  // namespace xsim::colls

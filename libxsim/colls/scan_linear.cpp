@@ -1,5 +1,6 @@
 // Linear scan (what xSim had): rank r waits for the prefix of ranks 0..r-1 from r-1,
 // combines its own data on the right and passes the result to r+1. p-1 sequential steps.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -28,5 +29,6 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 
 const Algorithm<ReduceArgs> scan_linear{
     {"linear", "the prefix travels from rank 0 to rank p-1, one combine per rank"}, run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(scan_linear, CollKind::Scan);
 
 }  // namespace xsim::colls

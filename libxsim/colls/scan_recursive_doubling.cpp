@@ -4,6 +4,7 @@
 // rounds; operand order is kept, so any op works.
 #include <utility>
 
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -43,5 +44,6 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 
 const Algorithm<ReduceArgs> scan_recursive_doubling{
     {"recursive_doubling", "ceil(log2 p) exchanges of partial reductions (any op)"}, run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(scan_recursive_doubling, CollKind::Scan);
 
 }  // namespace xsim::colls

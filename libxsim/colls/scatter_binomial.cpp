@@ -1,6 +1,7 @@
 // Binomial-tree scatter (equal blocks), the mirror of the binomial gather: the root packs
 // the blocks in relative-rank order, every rank receives its subtree's blocks and passes
 // on the children's parts (largest subtree first). ceil(log2 p) rounds.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -48,5 +49,6 @@ SimTime cost(const CostModel& m, const RootedArgs& a) {
 const Algorithm<RootedArgs> scatter_binomial{
     {"binomial", "binomial tree: the root's blocks travel packed down subtrees, ceil(log2 p) rounds"},
     run, nullptr, cost};
+XSIM_REGISTER_ALGORITHM(scatter_binomial, CollKind::Scatter);
 
 }  // namespace xsim::colls

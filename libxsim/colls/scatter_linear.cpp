@@ -1,5 +1,6 @@
 // Linear scatter (what xSim had; also MPI_Scatterv): the root sends every rank its block
 // at once, straight from the send buffer. Empty blocks are not sent.
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 
 namespace xsim::colls {
@@ -21,5 +22,6 @@ Steps run(Context& c, const RootedArgs& a) {
 
 const Algorithm<RootedArgs> scatter_linear{
     {"linear", "the root sends each rank its block, all at once"}, run, nullptr, root_serialized_cost};
+XSIM_REGISTER_ALGORITHM(scatter_linear, CollKind::Scatter, CollKind::Scatterv);
 
 }  // namespace xsim::colls

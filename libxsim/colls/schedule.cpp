@@ -74,7 +74,9 @@ bool Context::check_round() {
 
 bool end_round(Context& ctx, SimTime done) {
     auto& pending = ctx.pending();
-    const bool ok = pending.empty() || ctx.check_round();
+    // An error may also come from outside the round (direct_exchange.cpp found the ranks'
+    // arguments disagree).
+    const bool ok = (pending.empty() || ctx.check_round()) && ctx.error_class == MPI_SUCCESS;
     for (const Transfer& t : pending) ctx.engine.free_request(t.request);
     pending.clear();
     ctx.now = std::max(ctx.now, done) + ctx.take_delay();

@@ -1,7 +1,8 @@
-// The algorithms of each collective and the default choice among them, by message size
+// The default choice among the algorithms of each collective, by message size
 // and communicator size. Thresholds follow Open MPI's "tuned" fixed decisions (4.1) where
 // xsim has the same algorithm, MPICH's otherwise; README.md lists them. The choice must
 // depend only on values every rank agrees on (byte counts, communicator size, the op).
+#include "libxsim/colls/algorithm_registry.hpp"
 #include "libxsim/colls/algorithms.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
 
@@ -100,122 +101,52 @@ const Algorithm<NeighborArgs>* choose_neighbor(const Context&, const NeighborArg
 
 }  // namespace
 
-// Defaults first, analytic last.
-const Collective<BarrierArgs>& barrier_table() {
-    static const Collective<BarrierArgs> t{CollKind::Barrier,
-                                           {&barrier_dissemination, &barrier_linear, &barrier_analytic},
-                                           choose_barrier};
-    return t;
-}
-const Collective<BcastArgs>& bcast_table() {
-    static const Collective<BcastArgs> t{
-        CollKind::Bcast, {&bcast_binomial, &bcast_scatter_allgather, &bcast_linear, &bcast_analytic}, choose_bcast};
-    return t;
-}
-const Collective<ReduceArgs>& reduce_table() {
-    static const Collective<ReduceArgs> t{CollKind::Reduce, {&reduce_binomial, &reduce_linear, &reduce_analytic},
-                                          choose_reduce};
-    return t;
-}
-const Collective<ReduceArgs>& allreduce_table() {
-    static const Collective<ReduceArgs> t{CollKind::Allreduce,
-                                          {&allreduce_recursive_doubling, &allreduce_rabenseifner, &allreduce_ring,
-                                           &allreduce_linear, &allreduce_analytic},
-                                          choose_allreduce};
-    return t;
-}
-const Collective<RootedArgs>& gather_table() {
-    static const Collective<RootedArgs> t{CollKind::Gather, {&gather_binomial, &gather_linear, &gather_analytic},
-                                          choose_gather};
-    return t;
-}
-const Collective<RootedArgs>& gatherv_table() {
-    static const Collective<RootedArgs> t{CollKind::Gatherv, {&gather_linear, &gatherv_analytic}, choose_gatherv};
-    return t;
-}
-const Collective<RootedArgs>& scatter_table() {
-    static const Collective<RootedArgs> t{
-        CollKind::Scatter, {&scatter_binomial, &scatter_linear, &scatter_analytic}, choose_scatter};
-    return t;
-}
-const Collective<RootedArgs>& scatterv_table() {
-    static const Collective<RootedArgs> t{CollKind::Scatterv, {&scatter_linear, &scatterv_analytic},
-                                          choose_scatterv};
-    return t;
-}
-const Collective<AllgatherArgs>& allgather_table() {
-    static const Collective<AllgatherArgs> t{CollKind::Allgather,
-                                             {&allgather_recursive_doubling, &allgather_bruck, &allgather_ring,
-                                              &allgather_linear, &allgather_analytic},
-                                             choose_allgather};
-    return t;
-}
-const Collective<AllgatherArgs>& allgatherv_table() {
-    static const Collective<AllgatherArgs> t{
-        CollKind::Allgatherv, {&allgather_bruck, &allgather_ring, &allgather_linear, &allgatherv_analytic},
-        choose_allgatherv};
-    return t;
-}
-const Collective<AlltoallArgs>& alltoall_table() {
-    static const Collective<AlltoallArgs> t{
-        CollKind::Alltoall, {&alltoall_bruck, &alltoall_linear, &alltoall_pairwise, &alltoall_analytic},
-        choose_alltoall};
-    return t;
-}
-const Collective<AlltoallArgs>& alltoallv_table() {
-    static const Collective<AlltoallArgs> t{
-        CollKind::Alltoallv, {&alltoall_linear, &alltoall_pairwise, &alltoallv_analytic}, choose_alltoallv};
-    return t;
-}
-const Collective<AlltoallArgs>& alltoallw_table() {
-    static const Collective<AlltoallArgs> t{
-        CollKind::Alltoallw, {&alltoall_linear, &alltoall_pairwise, &alltoallw_analytic}, choose_alltoallv};
-    return t;
-}
-const Collective<ReduceScatterArgs>& reduce_scatter_table() {
-    static const Collective<ReduceScatterArgs> t{
-        CollKind::ReduceScatter,
-        {&reduce_scatter_reduce_scatterv, &reduce_scatter_ring, &reduce_scatter_analytic},
-        choose_reduce_scatter};
-    return t;
-}
-const Collective<ReduceScatterArgs>& reduce_scatter_block_table() {
-    static const Collective<ReduceScatterArgs> t{
-        CollKind::ReduceScatterBlock,
-        {&reduce_scatter_reduce_scatterv, &reduce_scatter_ring, &reduce_scatter_block_analytic},
-        choose_reduce_scatter};
-    return t;
-}
-const Collective<ReduceArgs>& scan_table() {
-    static const Collective<ReduceArgs> t{
-        CollKind::Scan, {&scan_recursive_doubling, &scan_linear, &scan_analytic}, choose_scan};
-    return t;
-}
-const Collective<ReduceArgs>& exscan_table() {
-    static const Collective<ReduceArgs> t{
-        CollKind::Exscan, {&exscan_recursive_doubling, &exscan_linear, &exscan_analytic}, choose_exscan};
-    return t;
-}
+// The default choice of every collective; its algorithms register themselves in their files.
+XSIM_REGISTER_DEFAULT(CollKind::Barrier, choose_barrier);
+XSIM_REGISTER_DEFAULT(CollKind::Bcast, choose_bcast);
+XSIM_REGISTER_DEFAULT(CollKind::Reduce, choose_reduce);
+XSIM_REGISTER_DEFAULT(CollKind::Allreduce, choose_allreduce);
+XSIM_REGISTER_DEFAULT(CollKind::Gather, choose_gather);
+XSIM_REGISTER_DEFAULT(CollKind::Gatherv, choose_gatherv);
+XSIM_REGISTER_DEFAULT(CollKind::Scatter, choose_scatter);
+XSIM_REGISTER_DEFAULT(CollKind::Scatterv, choose_scatterv);
+XSIM_REGISTER_DEFAULT(CollKind::Allgather, choose_allgather);
+XSIM_REGISTER_DEFAULT(CollKind::Allgatherv, choose_allgatherv);
+XSIM_REGISTER_DEFAULT(CollKind::Alltoall, choose_alltoall);
+XSIM_REGISTER_DEFAULT(CollKind::Alltoallv, choose_alltoallv);
+XSIM_REGISTER_DEFAULT(CollKind::Alltoallw, choose_alltoallv);
+XSIM_REGISTER_DEFAULT(CollKind::ReduceScatter, choose_reduce_scatter);
+XSIM_REGISTER_DEFAULT(CollKind::ReduceScatterBlock, choose_reduce_scatter);
+XSIM_REGISTER_DEFAULT(CollKind::Scan, choose_scan);
+XSIM_REGISTER_DEFAULT(CollKind::Exscan, choose_exscan);
+XSIM_REGISTER_DEFAULT(CollKind::NeighborAllgather, choose_neighbor);
+XSIM_REGISTER_DEFAULT(CollKind::NeighborAllgatherv, choose_neighbor);
+XSIM_REGISTER_DEFAULT(CollKind::NeighborAlltoall, choose_neighbor);
+XSIM_REGISTER_DEFAULT(CollKind::NeighborAlltoallv, choose_neighbor);
+XSIM_REGISTER_DEFAULT(CollKind::NeighborAlltoallw, choose_neighbor);
 
-const Collective<NeighborArgs>& neighbor_allgather_table() {
-    static const Collective<NeighborArgs> t{CollKind::NeighborAllgather, {&neighbor_linear}, choose_neighbor};
-    return t;
-}
-const Collective<NeighborArgs>& neighbor_allgatherv_table() {
-    static const Collective<NeighborArgs> t{CollKind::NeighborAllgatherv, {&neighbor_linear}, choose_neighbor};
-    return t;
-}
-const Collective<NeighborArgs>& neighbor_alltoall_table() {
-    static const Collective<NeighborArgs> t{CollKind::NeighborAlltoall, {&neighbor_linear}, choose_neighbor};
-    return t;
-}
-const Collective<NeighborArgs>& neighbor_alltoallv_table() {
-    static const Collective<NeighborArgs> t{CollKind::NeighborAlltoallv, {&neighbor_linear}, choose_neighbor};
-    return t;
-}
-const Collective<NeighborArgs>& neighbor_alltoallw_table() {
-    static const Collective<NeighborArgs> t{CollKind::NeighborAlltoallw, {&neighbor_linear}, choose_neighbor};
-    return t;
-}
+// The tables by name, for the bindings and the analytic algorithms.
+const Collective<BarrierArgs>& barrier_table() { return table_of<CollKind::Barrier>(); }
+const Collective<BcastArgs>& bcast_table() { return table_of<CollKind::Bcast>(); }
+const Collective<ReduceArgs>& reduce_table() { return table_of<CollKind::Reduce>(); }
+const Collective<ReduceArgs>& allreduce_table() { return table_of<CollKind::Allreduce>(); }
+const Collective<RootedArgs>& gather_table() { return table_of<CollKind::Gather>(); }
+const Collective<RootedArgs>& gatherv_table() { return table_of<CollKind::Gatherv>(); }
+const Collective<RootedArgs>& scatter_table() { return table_of<CollKind::Scatter>(); }
+const Collective<RootedArgs>& scatterv_table() { return table_of<CollKind::Scatterv>(); }
+const Collective<AllgatherArgs>& allgather_table() { return table_of<CollKind::Allgather>(); }
+const Collective<AllgatherArgs>& allgatherv_table() { return table_of<CollKind::Allgatherv>(); }
+const Collective<AlltoallArgs>& alltoall_table() { return table_of<CollKind::Alltoall>(); }
+const Collective<AlltoallArgs>& alltoallv_table() { return table_of<CollKind::Alltoallv>(); }
+const Collective<AlltoallArgs>& alltoallw_table() { return table_of<CollKind::Alltoallw>(); }
+const Collective<ReduceScatterArgs>& reduce_scatter_table() { return table_of<CollKind::ReduceScatter>(); }
+const Collective<ReduceScatterArgs>& reduce_scatter_block_table() { return table_of<CollKind::ReduceScatterBlock>(); }
+const Collective<ReduceArgs>& scan_table() { return table_of<CollKind::Scan>(); }
+const Collective<ReduceArgs>& exscan_table() { return table_of<CollKind::Exscan>(); }
+const Collective<NeighborArgs>& neighbor_allgather_table() { return table_of<CollKind::NeighborAllgather>(); }
+const Collective<NeighborArgs>& neighbor_allgatherv_table() { return table_of<CollKind::NeighborAllgatherv>(); }
+const Collective<NeighborArgs>& neighbor_alltoall_table() { return table_of<CollKind::NeighborAlltoall>(); }
+const Collective<NeighborArgs>& neighbor_alltoallv_table() { return table_of<CollKind::NeighborAlltoallv>(); }
+const Collective<NeighborArgs>& neighbor_alltoallw_table() { return table_of<CollKind::NeighborAlltoallw>(); }
 
 }  // namespace xsim::colls

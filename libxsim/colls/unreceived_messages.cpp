@@ -5,7 +5,7 @@
 // mismatch.
 #include <cstdio>
 
-#include "libxsim/colls/collectives.hpp"
+#include "libxsim/colls/entry.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim::colls {

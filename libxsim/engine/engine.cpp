@@ -294,12 +294,12 @@ void Engine::free_request(Request* r) {
     if (r->holds_comm) release(r->comm);
     if (r->holds_type) release_type(r->type);
     r->magic = 0;
-    requests_.release(r);
+    requests_.destroy(r);
 }
 
 void Engine::free_message(Message* m) {
     release_payload(m);
-    messages_.release(m);
+    messages_.destroy(m);
 }
 
 void Engine::emit(Message* m) {

@@ -36,6 +36,10 @@ constexpr OptionSpec kOptions[] = {
      "per-rank copies of the program's globals and thread-locals (auto: on when several ranks share a "
      "real process; on also lists the libraries left shared)"},
     {"-xsim-regions-out", "FILE", "record the simulated time of xsim_region_begin/end regions into FILE"},
+    {"-xsim-analytic-ranks", "N",
+     "on communicators of at least N ranks (default 4096; 0: never), collectives whose default "
+     "algorithm sends O(p^2) messages (ring, pairwise, linear all-to-all) run the analytic algorithm "
+     "instead, with their data where all ranks share a real process"},
     {"-xsim-regions-in", "FILE", "model run: each xsim_region_end advances the clock by FILE's recorded mean"},
     {"-xsim-help", nullptr, "print this help and exit"},
 };
@@ -104,6 +108,10 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         o.progress = ProgressMode::Off;
     } else if (name == "-xsim-regions-out" || name == "-xsim-regions-in") {
         if (value.empty()) throw OptionError(name + ": expected a file name");
+    } else if (name == "-xsim-analytic-ranks") {
+        o.analytic_ranks = parse_count(name, value);
+        if (o.analytic_ranks < 0)
+            throw OptionError("-xsim-analytic-ranks: expected a number of ranks (0: never), got " + value);
         (name == "-xsim-regions-out" ? o.regions_out : o.regions_in) = value;
     } else if (name == "-xsim-help") {
         o.help = true;

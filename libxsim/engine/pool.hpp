@@ -28,7 +28,7 @@ public:
         ++live_;
         return new (slot->storage) T(std::forward<Args>(args)...);
     }
-    void release(T* object) {
+    void destroy(T* object) {
         object->~T();
         Slot* slot = reinterpret_cast<Slot*>(object);
         slot->next = free_;

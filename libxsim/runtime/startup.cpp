@@ -14,7 +14,7 @@
 #include <memory>
 #include <string>
 
-#include "libxsim/colls/collectives.hpp"
+#include "libxsim/colls/entry.hpp"
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/engine/options.hpp"
 #include "libxsim/engine/stack_guard.hpp"

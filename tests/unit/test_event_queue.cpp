@@ -113,7 +113,7 @@ TEST(StackArena, StacksAreDisjointPageMultiplesAndOwnerIsFound) {
     EXPECT_TRUE(arena.in_guard_page(arena.bottom(0) - 1));  // where stack 0 overflows to
     EXPECT_FALSE(arena.in_guard_page(arena.bottom(0)));
     arena.top(500)[-1] = 42;                             // committed by first touch
-    arena.release(500);
+    arena.return_pages(500);
     EXPECT_EQ(arena.top(500)[-1], 0);                    // released pages read as zero again
 }
 

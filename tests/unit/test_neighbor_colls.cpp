@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "engine_harness.hpp"
-#include "libxsim/colls/collectives.hpp"
+#include "libxsim/colls/entry.hpp"
 #include "libxsim/colls/edge_exchange.hpp"
 #include "libxsim/colls/collective_call.hpp"
 #include "libxsim/mpi/topology.hpp"
