@@ -2,6 +2,7 @@
 #include "netmodels/config_schema.hpp"
 
 #include <charconv>
+#include <cmath>
 #include <cstdio>
 #include <sstream>
 
@@ -18,14 +19,14 @@ using C = Check;
 constexpr KeySpec kKeys[] = {
     {"processor", K::kTable, C::kNone, nullptr, P::kTopLevel, nullptr,
      "Compute timing of the simulated ranks."},
-    {"processor.speed", K::kNumber, C::kPositive, nullptr, P::kTopLevel, nullptr,
+    {"processor.speed", K::kNumber, C::kSpeed, nullptr, P::kTopLevel, nullptr,
      "Relative speed of a simulated core versus the host: measured compute time is divided "
      "by it (0.5 = half as fast, charges twice the measured time)."},
-    {"processor.flops", K::kNumber, C::kPositive, nullptr, P::kTopLevel, nullptr,
+    {"processor.flops", K::kNumber, C::kRate, nullptr, P::kTopLevel, nullptr,
      "Floating-point operations per second of a simulated core (xsim flops_compute)."},
-    {"processor.poll_cost", K::kNumber, C::kPositive, nullptr, P::kTopLevel, nullptr,
+    {"processor.poll_cost", K::kNumber, C::kSeconds, nullptr, P::kTopLevel, nullptr,
      "Seconds charged for one unsuccessful MPI_Test/MPI_Iprobe poll."},
-    {"processor.clock_read_cost", K::kNumber, C::kPositive, nullptr, P::kTopLevel, nullptr,
+    {"processor.clock_read_cost", K::kNumber, C::kSeconds, nullptr, P::kTopLevel, nullptr,
      "Seconds charged for one clock read (MPI_Wtime, clock_gettime, gettimeofday, time) with "
      "-xsim-compute none, so loops that wait for the clock to advance end."},
     {"processor.noise", K::kTable, C::kNone, nullptr, P::kTopLevel, nullptr,
@@ -33,9 +34,9 @@ constexpr KeySpec kKeys[] = {
     {"processor.noise.kind", K::kString, C::kNone, "none|periodic|random", P::kTopLevel, nullptr,
      "none; periodic: one detour every `period`; random: each period holds a detour with "
      "`probability`, at a pseudo-random offset."},
-    {"processor.noise.period", K::kNumber, C::kPositive, nullptr, P::kTopLevel, nullptr,
+    {"processor.noise.period", K::kNumber, C::kSeconds, nullptr, P::kTopLevel, nullptr,
      "Seconds between detour opportunities."},
-    {"processor.noise.duration", K::kNumber, C::kPositive, nullptr, P::kTopLevel, nullptr,
+    {"processor.noise.duration", K::kNumber, C::kSeconds, nullptr, P::kTopLevel, nullptr,
      "Seconds each detour steals from compute; must be less than period."},
     {"processor.noise.probability", K::kNumber, C::kProbability, nullptr, P::kTopLevel, nullptr,
      "random noise: probability that a period holds a detour."},
@@ -50,16 +51,16 @@ constexpr KeySpec kKeys[] = {
      "Nodes the entry applies to: numbers or \"first-last\" ranges."},
     {"processor.override[].ranks", K::kIdArray, C::kNonNegative, nullptr, P::kOptional, nullptr,
      "Ranks the entry applies to: numbers or \"first-last\" ranges."},
-    {"processor.override[].speed", K::kNumber, C::kPositive, nullptr, P::kOptional, nullptr,
+    {"processor.override[].speed", K::kNumber, C::kSpeed, nullptr, P::kOptional, nullptr,
      "processor.speed for the selected ranks."},
-    {"processor.override[].flops", K::kNumber, C::kPositive, nullptr, P::kOptional, nullptr,
+    {"processor.override[].flops", K::kNumber, C::kRate, nullptr, P::kOptional, nullptr,
      "processor.flops for the selected ranks."},
 
     {"mapping", K::kTable, C::kNone, nullptr, P::kTopLevel, nullptr,
      "Placement of ranks on nodes."},
     {"mapping.kind", K::kString, C::kNone, "block|round-robin|file", P::kTopLevel, nullptr,
      "block: rank r on node r / ranks_per_node; round-robin: on node r % nodes; file: listed."},
-    {"mapping.ranks_per_node", K::kInteger, C::kAtLeastOne, nullptr, P::kTopLevel, nullptr,
+    {"mapping.ranks_per_node", K::kInteger, C::kCount, nullptr, P::kTopLevel, nullptr,
      "Ranks per node (block, round-robin; also sizes `ranks` levels of the star)."},
     {"mapping.file", K::kString, C::kNone, nullptr, P::kTopLevel, nullptr,
      "mapping.kind = \"file\": one node number per line, line i for rank i ('#' comments); a "
@@ -76,14 +77,14 @@ constexpr KeySpec kKeys[] = {
      "share. The torus uses these levels for ranks on the same node."},
     {"network.level[].name", K::kString, C::kNone, nullptr, P::kDefault, "\"level<i>\"",
      "Unique name; overrides address the level as network.level.<name>.<key>."},
-    {"network.level[].ranks", K::kInteger, C::kAtLeastOne, nullptr, P::kOptional, nullptr,
+    {"network.level[].ranks", K::kInteger, C::kCount, nullptr, P::kOptional, nullptr,
      "Group size in ranks: a divisor of mapping.ranks_per_node (groups inside a node) or a "
      "multiple of it (groups of whole nodes)."},
-    {"network.level[].nodes_per_group", K::kInteger, C::kAtLeastOne, nullptr, P::kOptional,
+    {"network.level[].nodes_per_group", K::kInteger, C::kCount, nullptr, P::kOptional,
      nullptr, "Group size in nodes. Only the outermost level may omit both sizes."},
-    {"network.level[].latency", K::kNumber, C::kPositive, nullptr, P::kRequired, nullptr,
+    {"network.level[].latency", K::kNumber, C::kSeconds, nullptr, P::kRequired, nullptr,
      "Seconds from send to the first byte arriving."},
-    {"network.level[].bandwidth", K::kNumber, C::kPositive, nullptr, P::kRequired, nullptr,
+    {"network.level[].bandwidth", K::kNumber, C::kRate, nullptr, P::kRequired, nullptr,
      "Bytes per second."},
     {"network.level[].rendezvous", K::kInteger, C::kNonNegative, nullptr, P::kDefault, "65536",
      "Eager limit in bytes: messages of at most this size are sent eagerly, larger ones use "
@@ -91,41 +92,57 @@ constexpr KeySpec kKeys[] = {
 
     {"network.torus", K::kTable, C::kNone, nullptr, P::kTopLevel, nullptr,
      "N-dimensional torus/mesh between nodes (network.model = \"torus\")."},
-    {"network.torus.dims", K::kIntArray, C::kAtLeastOne, nullptr, P::kTopLevel, nullptr,
+    {"network.torus.dims", K::kIntArray, C::kCount, nullptr, P::kTopLevel, nullptr,
      "Nodes along each dimension (node n has coordinates in mixed radix, dimension 0 "
      "fastest); their product must be at least the number of nodes."},
     {"network.torus.wrap", K::kBoolArray, C::kNone, nullptr, P::kTopLevel, nullptr,
      "Per dimension: true = ring (wrap-around links), false = mesh line; empty = all true."},
-    {"network.torus.base_latency", K::kNumber, C::kPositive, nullptr, P::kTopLevel, nullptr,
+    {"network.torus.base_latency", K::kNumber, C::kSeconds, nullptr, P::kTopLevel, nullptr,
      "Seconds of injection plus ejection for any off-node message."},
-    {"network.torus.hop_latency", K::kNumber, C::kPositive, nullptr, P::kTopLevel, nullptr,
+    {"network.torus.hop_latency", K::kNumber, C::kSeconds, nullptr, P::kTopLevel, nullptr,
      "Seconds per link traversed (dimension-order routing, shortest way round)."},
-    {"network.torus.link_bandwidth", K::kNumber, C::kPositive, nullptr, P::kTopLevel, nullptr,
+    {"network.torus.link_bandwidth", K::kNumber, C::kRate, nullptr, P::kTopLevel, nullptr,
      "Bytes per second of every torus link."},
     {"network.torus.rendezvous", K::kInteger, C::kNonNegative, nullptr, P::kTopLevel, nullptr,
      "Eager limit in bytes for off-node messages."},
 };
 
 bool is_number(const toml::node& v) { return v.is_floating_point() || v.is_integer(); }
-double number_of(const toml::node& v) {
-    return v.is_integer() ? static_cast<double>(*v.value<std::int64_t>()) : *v.value<double>();
+
+std::string text_of(double x) {
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.17g", x);
+    return buf;
 }
 
 std::string check_number(Check check, double x) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", x);
+    const std::string got = " (got " + text_of(x) + ")";
+    // inf and nan are TOML floats; no key takes them.
+    if (!std::isfinite(x)) return "must be a finite number" + got;
     switch (check) {
-        case Check::kPositive:
-            if (!(x > 0)) return std::string("must be > 0 (got ") + buf + ")";
+        case Check::kSeconds:
+            if (!(x > 0)) return "must be > 0" + got;
+            if (seconds_to_simtime(x) < 1) return "is below one picosecond, the unit of simulated time" + got;
+            if (x > kMaxConfigSeconds) return "is too large: at most " + text_of(kMaxConfigSeconds) + " seconds" + got;
+            break;
+        case Check::kRate:
+            if (!(x > 0)) return "must be > 0" + got;
+            if (x < kMinConfigRate) return "is too small: at least " + text_of(kMinConfigRate) + " per second" + got;
+            break;
+        case Check::kSpeed:
+            if (!(x > 0)) return "must be > 0" + got;
+            if (x < kMinConfigSpeed) return "is too small: at least " + text_of(kMinConfigSpeed) + got;
+            if (x > kMaxConfigSpeed) return "is too large: at most " + text_of(kMaxConfigSpeed) + got;
+            break;
+        case Check::kCount:
+            if (!(x >= 1)) return "must be >= 1" + got;
+            if (x > 2147483647.0) return "is too large: at most 2147483647" + got;
             break;
         case Check::kNonNegative:
-            if (!(x >= 0)) return std::string("must be >= 0 (got ") + buf + ")";
+            if (!(x >= 0)) return "must be >= 0" + got;
             break;
         case Check::kProbability:
-            if (!(x >= 0 && x <= 1)) return std::string("must be in [0, 1] (got ") + buf + ")";
-            break;
-        case Check::kAtLeastOne:
-            if (!(x >= 1)) return std::string("must be >= 1 (got ") + buf + ")";
+            if (!(x >= 0 && x <= 1)) return "must be in [0, 1]" + got;
             break;
         case Check::kNone:
             break;
@@ -134,6 +151,13 @@ std::string check_number(Check check, double x) {
 }
 
 }  // namespace
+
+double number_of(const toml::node& v) {
+    // value<double>() of an integer beyond 2^53 is empty (not exactly representable).
+    if (const auto* i = v.as_integer()) return static_cast<double>(i->get());
+    if (const auto* f = v.as_floating_point()) return f->get();
+    return 0;
+}
 
 std::span<const KeySpec> config_keys() { return kKeys; }
 

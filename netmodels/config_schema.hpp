@@ -24,11 +24,20 @@ enum class KeyType {
 
 enum class Check {
     kNone,
-    kPositive,     // > 0
     kNonNegative,  // >= 0
     kProbability,  // in [0, 1]
-    kAtLeastOne,   // integer >= 1 (for arrays: every element)
+    kCount,        // integer in [1, 2^31 - 1] (for arrays: every element)
+    kSeconds,      // a duration: from one picosecond to kMaxConfigSeconds
+    kRate,         // bytes or flops per second: finite, at least kMinConfigRate
+    kSpeed,        // relative core speed: in [kMinConfigSpeed, kMaxConfigSpeed]
 };
+
+// Bounds of the machine's numbers. Each is far beyond any real machine; they exist so that
+// an absurd value is refused with its key named instead of wrapping virtual time.
+constexpr double kMaxConfigSeconds = 1e6;  // about 11.6 days, well below kTimeLimit
+constexpr double kMinConfigRate = 1.0;     // one byte (flop) per second
+constexpr double kMinConfigSpeed = 1e-6;
+constexpr double kMaxConfigSpeed = 1e6;
 
 enum class Presence {
     kTopLevel,  // outside arrays of tables: always present (built-in defaults hold it)
@@ -54,6 +63,10 @@ const char* type_name(KeyType type);
 // Problem with `value` as the value of `spec` ("" when fine): wrong type, failed check or
 // a string outside the choices.
 std::string check_value(const KeySpec& spec, const toml::node& value);
+
+// The value of a number node (integer or float) as a double. Unlike
+// node::value<double>(), also for integers beyond 2^53.
+double number_of(const toml::node& value);
 
 // Parses an "a-b" range string or returns false.
 bool parse_id_range(std::string_view text, long long& first, long long& last);

@@ -1,4 +1,5 @@
 // load_machine(): configuration -> mapping -> network model (by name) -> processor model.
+#include <exception>
 #include <memory>
 
 #include "netmodels/config.hpp"
@@ -18,9 +19,7 @@ private:
     std::shared_ptr<const RankMapping> mapping_;
 };
 
-}  // namespace
-
-std::unique_ptr<Machine> load_machine(const MachineSpec& spec, int world_size) {
+std::unique_ptr<Machine> build_machine(const MachineSpec& spec, int world_size) {
     MachineConfig cfg = load_machine_config(spec);
     auto mapping = std::make_shared<const RankMapping>(cfg.mapping, cfg.origins, world_size);
     auto machine = std::make_unique<ConfiguredMachine>(mapping);
@@ -31,6 +30,21 @@ std::unique_ptr<Machine> load_machine(const MachineSpec& spec, int world_size) {
     machine->clock_read_cost = seconds_to_simtime(cfg.processor.clock_read_cost);
     machine->effective_config_json = std::move(cfg.effective_json);
     return machine;
+}
+
+}  // namespace
+
+std::unique_ptr<Machine> load_machine(const MachineSpec& spec, int world_size) {
+    try {
+        return build_machine(spec, world_size);
+    } catch (const ConfigError&) {
+        throw;
+    } catch (const std::exception& e) {
+        // A check missing above (the fuzz test looks for these): still one line, never an
+        // uncaught exception in every process.
+        throw ConfigError((spec.config_file.empty() ? std::string("built-in default machine") : spec.config_file) +
+                          ": cannot load the machine configuration: " + e.what());
+    }
 }
 
 }  // namespace xsim::net

@@ -4,6 +4,8 @@
 // with one line naming where the value came from (file and line, override, default) and
 // the key, in the dotted form overrides use.
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -72,7 +74,12 @@ public:
     }
 
     void apply_file(const std::string& file) {
-        if (!std::ifstream(file)) throw ConfigError(file + ": cannot open machine configuration file");
+        // An ifstream opens a directory without complaint and reads it as empty.
+        std::error_code ec;
+        if (std::filesystem::is_directory(file, ec))
+            throw ConfigError(file + ": is a directory, not a machine configuration file");
+        if (!std::ifstream(file))
+            throw ConfigError(file + ": cannot open machine configuration file (" + std::strerror(errno) + ")");
         toml::table t;
         try {
             t = toml::parse_file(file);
@@ -182,6 +189,9 @@ void Layers::apply_override(const std::string& text) {
     std::string canon;
     std::string spath;
     const KeySpec* spec = nullptr;
+    toml::array* entries = nullptr;  // the array of tables holding `table`, if any
+    std::string entries_key;          // its dotted key
+    std::string entries_schema;       // and schema path
     for (std::size_t i = 0; i < parts.size(); ++i) {
         const std::string& part = parts[i];
         if (part.empty()) throw ConfigError(origin + ": malformed override key '" + key + "' (empty part)");
@@ -200,6 +210,9 @@ void Layers::apply_override(const std::string& text) {
             throw ConfigError(origin + ": key '" + key + "': '" + canon + "' is a " + type_name(spec->type) +
                               ", not a table");
         toml::array& a = *(*table)[part].as_array();
+        entries = &a;
+        entries_key = canon;
+        entries_schema = spath;
         const std::string& want = parts[++i];
         table = nullptr;
         for (std::size_t e = 0; e < a.size(); ++e) {
@@ -238,6 +251,15 @@ void Layers::apply_override(const std::string& text) {
         throw ConfigError(origin + ": key '" + canon + "': " + problem);
     if (spec->type == KeyType::kTableArray) check_elements(*v.as_array(), canon, spath, origin);
     const std::string last = parts.back();
+    if (entries != nullptr && last == "name") {
+        // Renaming an entry: names stay unique, as check_elements demands of a file.
+        const std::string name = *v.value<std::string>();
+        for (std::size_t e = 0; e < entries->size(); ++e) {
+            const toml::table& other = *(*entries)[e].as_table();
+            if (&other != table && element_id(entries_schema, other, e) == name)
+                throw ConfigError(origin + ": key '" + entries_key + "." + name + "': duplicate name '" + name + "'");
+        }
+    }
     origins_.erase_prefix(canon + ".");
     origins_.set(canon, origin);
     assign(*table, last, v, *spec);

@@ -13,7 +13,8 @@
 namespace xsim::net {
 namespace {
 
-double num(const toml::table& t, const char* k) { return t[k].value<double>().value(); }
+// Every key was checked against the schema before: present where required, of its type.
+double num(const toml::table& t, const char* k) { return number_of(*t.get(k)); }
 std::int64_t integer(const toml::table& t, const char* k) { return t[k].value<std::int64_t>().value(); }
 std::string str(const toml::table& t, const char* k) { return t[k].value<std::string>().value(); }
 bool boolean(const toml::table& t, const char* k) { return t[k].value<bool>().value(); }
@@ -79,12 +80,9 @@ std::vector<IdRange> id_ranges(const toml::table& e, const char* k) {
 void build_processor(toml::table& p, const ConfigOrigins& origins, ProcessorConfig& c) {
     c.speed = num(p, "speed");
     c.flops = num(p, "flops");
+    // (The schema bounds every duration: at least one picosecond, at most kMaxConfigSeconds.)
     c.poll_cost = num(p, "poll_cost");
-    if (seconds_to_simtime(c.poll_cost) <= 0)
-        throw origins.error("processor.poll_cost", "is below one picosecond");
     c.clock_read_cost = num(p, "clock_read_cost");
-    if (seconds_to_simtime(c.clock_read_cost) <= 0)
-        throw origins.error("processor.clock_read_cost", "is below one picosecond");
     const toml::table& n = sub(p, "noise");
     c.noise.kind = str(n, "kind");
     c.noise.period = num(n, "period");
@@ -95,8 +93,6 @@ void build_processor(toml::table& p, const ConfigOrigins& origins, ProcessorConf
     if (c.noise.kind != "none") {
         if (seconds_to_simtime(c.noise.duration) >= seconds_to_simtime(c.noise.period))
             throw origins.error("processor.noise.duration", "must be less than processor.noise.period");
-        if (seconds_to_simtime(c.noise.duration) <= 0)
-            throw origins.error("processor.noise.duration", "is below one picosecond");
     }
     const toml::array& ov = *p["override"].as_array();
     for (std::size_t i = 0; i < ov.size(); ++i) {
@@ -105,8 +101,8 @@ void build_processor(toml::table& p, const ConfigOrigins& origins, ProcessorConf
         ProcessorOverride o;
         o.nodes = id_ranges(e, "nodes");
         o.ranks = id_ranges(e, "ranks");
-        if (auto s = e["speed"].value<double>()) o.speed = *s;
-        if (auto f = e["flops"].value<double>()) o.flops = *f;
+        if (e.contains("speed")) o.speed = num(e, "speed");
+        if (e.contains("flops")) o.flops = num(e, "flops");
         if (!e.contains("nodes") && !e.contains("ranks"))
             throw origins.error(key, "needs `nodes` or `ranks` to say which ranks it applies to");
         if (!o.speed && !o.flops) throw origins.error(key, "needs `speed` or `flops`");
@@ -143,7 +139,7 @@ void build_network(toml::table& n, const ConfigOrigins& origins, NetworkConfig& 
         c.levels.push_back(l);
     }
     toml::table& t = sub(n, "torus");
-    for (const toml::node& d : *t["dims"].as_array()) c.torus.dims.push_back(static_cast<int>(std::min<std::int64_t>(*d.value<std::int64_t>(), INT32_MAX)));
+    for (const toml::node& d : *t["dims"].as_array()) c.torus.dims.push_back(static_cast<int>(*d.value<std::int64_t>()));  // kCount: fits
     for (const toml::node& w : *t["wrap"].as_array()) c.torus.wrap.push_back(*w.value<bool>());
     if (c.torus.wrap.empty() && !c.torus.dims.empty()) {
         c.torus.wrap.assign(c.torus.dims.size(), true);
@@ -169,7 +165,7 @@ MachineConfig build_machine_config(toml::table& eff, ConfigOrigins origins) {
     build_processor(sub(eff, "processor"), origins, c.processor);
     const toml::table& m = sub(eff, "mapping");
     c.mapping.kind = str(m, "kind");
-    c.mapping.ranks_per_node = static_cast<int>(std::min<std::int64_t>(integer(m, "ranks_per_node"), INT32_MAX));
+    c.mapping.ranks_per_node = static_cast<int>(integer(m, "ranks_per_node"));  // kCount: fits in an int
     c.mapping.file = str(m, "file");
     if (c.mapping.kind == "file" && c.mapping.file.empty())
         throw origins.error("mapping.file", "mapping.kind = \"file\" needs mapping.file");

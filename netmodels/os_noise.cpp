@@ -8,6 +8,8 @@
 // (seed, rank, k). Compute walks the windows it spans.
 #include "netmodels/os_noise.hpp"
 
+#include <algorithm>
+
 #include <cmath>
 
 namespace xsim::net {
@@ -47,6 +49,9 @@ std::uint64_t OsNoise::rank_key(int rank) const {
 
 SimTime OsNoise::elapsed(int rank, SimTime now, SimTime work) const {
     if (work <= 0) return 0;
+    // Beyond kTimeLimit the engine stops the run; capping here keeps now + work (both at
+    // most 2^62) from wrapping in the arithmetic below.
+    work = std::min(work, kTimeLimit);
     switch (kind_) {
         case Kind::kNone: return work;
         case Kind::kPeriodic: return periodic(rank, now, work);
@@ -67,8 +72,13 @@ SimTime OsNoise::periodic(int rank, SimTime now, SimTime work) const {
     const SimTime target = available + work;
     const SimTime q = floor_div(target, P - L);
     const SimTime r = target - q * (P - L);
-    const SimTime end = r == 0 ? q * P : q * P + L + r;
-    return end - t;
+    // A long compute under heavy noise can pass the int64 range: cap it (see elapsed()).
+    SimTime end = 0;
+    SimTime span = 0;
+    if (__builtin_mul_overflow(q, P, &end) || (r != 0 && __builtin_add_overflow(end, L + r, &end)) ||
+        __builtin_sub_overflow(end, t, &span)) [[unlikely]]
+        return kTimeLimit;
+    return std::min(span, kTimeLimit);
 }
 
 SimTime OsNoise::random(int rank, SimTime now, SimTime work) const {
@@ -98,7 +108,9 @@ SimTime OsNoise::random(int rank, SimTime now, SimTime work) const {
     }
     // Long compute: charge the rest at the expected slowdown P / (P - probability * L).
     const double stretch = static_cast<double>(P) / (static_cast<double>(P) - probability_ * static_cast<double>(L));
-    return t + static_cast<SimTime>(std::ceil(static_cast<double>(remaining) * stretch)) - now;
+    const double rest = std::ceil(static_cast<double>(remaining) * stretch);
+    if (!(rest < static_cast<double>(kTimeLimit))) return kTimeLimit;  // see elapsed()
+    return std::min(t + static_cast<SimTime>(rest) - now, kTimeLimit);
 }
 
 }  // namespace xsim::net

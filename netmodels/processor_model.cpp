@@ -31,8 +31,11 @@ public:
     SimTime measured_compute(int rank, SimTime measured, SimTime now) const override {
         if (measured <= 0) return 0;
         const double speed = value_for(rank, speed_, &ProcessorOverride::speed);
-        const SimTime work =
-            speed == 1.0 ? measured : static_cast<SimTime>(static_cast<double>(measured) / speed + 0.5);
+        const double scaled = static_cast<double>(measured) / speed + 0.5;
+        // Capped (a cast beyond int64 is undefined): the engine stops the run at kTimeLimit.
+        const SimTime work = speed == 1.0 ? measured
+                             : scaled < static_cast<double>(kTimeLimit) ? static_cast<SimTime>(scaled)
+                                                                        : kTimeLimit;
         return noise_.elapsed(rank, now, work);
     }
 

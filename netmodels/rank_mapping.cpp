@@ -3,7 +3,10 @@
 #include "netmodels/rank_mapping.hpp"
 
 #include <algorithm>
+#include <cerrno>
 #include <charconv>
+#include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <unordered_map>
@@ -37,8 +40,13 @@ RankMapping::RankMapping(const MappingConfig& cfg, const ConfigOrigins& origins,
     }
     kind_ = Kind::kFile;
     if (cfg.file.empty()) throw origins.error("mapping.file", "mapping.kind = \"file\" needs mapping.file");
+    // An ifstream opens a directory without complaint and reads it as empty.
+    std::error_code ec;
+    if (std::filesystem::is_directory(cfg.file, ec))
+        throw origins.error("mapping.file", "'" + cfg.file + "' is a directory, not a mapping file");
     std::ifstream in(cfg.file);
-    if (!in) throw origins.error("mapping.file", "cannot open mapping file '" + cfg.file + "'");
+    if (!in)
+        throw origins.error("mapping.file", "cannot open mapping file '" + cfg.file + "' (" + std::strerror(errno) + ")");
     table_.reserve(static_cast<std::size_t>(world_size));
     std::unordered_map<std::int32_t, std::int32_t> count;  // ranks placed so far per node
     std::string line;

@@ -3,6 +3,7 @@
 //   xsim-machine --check FILE [--ranks N]   validate a machine file, print the effective config
 //   xsim-machine --keys                     list every configuration key
 //   xsim-machine --calibrate [-o FILE] [--hostfile H] [--quick]   measure this host with the real MPI
+#include <cerrno>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -54,7 +55,16 @@ int main(int argc, char** argv) {
         } else if (a == "-o" || a == "--output") {
             output = next();
         } else if (a == "--ranks") {
-            ranks = std::atoi(next().c_str());
+            const std::string text = next();
+            char* end = nullptr;
+            errno = 0;
+            const long n = std::strtol(text.c_str(), &end, 10);
+            if (text.empty() || *end != '\0' || errno == ERANGE || n < 1 || n > 0x7fffffffL) {
+                std::cerr << "xsim-machine: --ranks: expected a whole number from 1 to 2147483647, got '" << text
+                          << "'\n";
+                return 2;
+            }
+            ranks = static_cast<int>(n);
         } else if (a == "--hostfile") {
             calibration.hostfile = next();
         } else if (a == "--probe") {
@@ -93,6 +103,11 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (mode == "--check") {
+            // Empty would silently check the built-in default machine.
+            if (file.empty()) {
+                std::cerr << "xsim-machine: --check: expected a machine file name, got an empty path\n";
+                return 2;
+            }
             auto m = xsim::net::load_machine({file, overrides}, ranks);
             std::cout << m->effective_config_json << "\n";
             return 0;

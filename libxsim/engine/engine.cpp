@@ -259,7 +259,24 @@ void Engine::check_stack(Rank& rank, const char* call) {
     report_stack_overflow(*this, rank.world, stacks_.stack_bytes(), call);
 }
 
+namespace {
+
+[[noreturn, gnu::cold, gnu::noinline]] void report_time_limit(Engine& engine, const Rank& rank) {
+    char text[320];
+    std::snprintf(text, sizeof text,
+                  "simulated rank %d: virtual time passed xsim's limit of %.0f seconds (2^62 ps, about 53 days) "
+                  "in %s; later times cannot be represented",
+                  rank.world, kTimeLimitSeconds, rank.current_call ? rank.current_call : "its compute");
+    engine.abort_run(1, text);
+}
+
+}  // namespace
+
 void Engine::leave(Rank& rank) {
+    // Every duration is capped at kTimeLimit, so a clock below it plus one more cannot
+    // have wrapped: checking here, once per call, catches it before it is used.
+    if (rank.clock >= kTimeLimit) [[unlikely]]
+        report_time_limit(*this, rank);
     if (options_.compute == ComputeMode::Measured) rank.last_exit_ns = host_clock_ns();
     inside_xsim_ = false;
 }

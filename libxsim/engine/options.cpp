@@ -2,6 +2,7 @@
 
 #include <cctype>
 #include <cerrno>
+#include <cmath>
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
@@ -61,6 +62,7 @@ long long parse_count(const std::string& option, const std::string& text) {
 
 void apply(Options& o, const OptionSpec& spec, const std::string& value) {
     const std::string name = spec.name;
+    o.given.emplace_back(name, value);
     if (name == "-xsim-np") {
         o.np = parse_count(name, value);
         if (o.np < 1) throw OptionError("-xsim-np: the number of simulated ranks must be at least 1, got " + value);
@@ -80,6 +82,8 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
     } else if (name == "-xsim-report") {
         o.report_path = value;
     } else if (name == "-xsim-config") {
+        // Empty would silently mean "the default machine".
+        if (value.empty()) throw OptionError("-xsim-config: expected a machine file name, got an empty path");
         o.config_file = value;
     } else if (name == "-xsim-set") {
         if (value.find('=') == std::string::npos || value.front() == '=')
@@ -151,7 +155,8 @@ std::size_t parse_size(const std::string& option, const std::string& text) {
     char* end = nullptr;
     errno = 0;
     const double number = std::strtod(text.c_str(), &end);
-    if (text.empty() || end == text.c_str() || errno == ERANGE || number <= 0)
+    if (text.empty() || end == text.c_str() || (errno == ERANGE && number < 1) || number <= 0 ||
+        std::isnan(number))
         throw OptionError(option + ": '" + text + "' is not a size (examples: 64k, 1m, 65536)");
     std::string unit(end);
     for (auto& c : unit) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
@@ -161,6 +166,8 @@ std::size_t parse_size(const std::string& option, const std::string& text) {
     else if (unit == "m" || unit == "mb" || unit == "mib") scale = 1024.0 * 1024;
     else if (unit == "g" || unit == "gb" || unit == "gib") scale = 1024.0 * 1024 * 1024;
     else throw OptionError(option + ": unknown size unit '" + std::string(end) + "' in '" + text + "'");
+    // Beyond 2^63 the conversion would wrap (to 0: "too small").
+    if (!(number * scale < 0x1p63)) throw OptionError(option + ": '" + text + "' is too large");
     return static_cast<std::size_t>(number * scale);
 }
 

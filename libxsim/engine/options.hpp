@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "libxsim/engine/payload_policy.hpp"
@@ -32,6 +33,9 @@ struct Options {
     long long analytic_ranks = 4096;
     std::string regions_out;            // -xsim-regions-out: record region times into this file
     std::string regions_in;             // -xsim-regions-in: replay region times from this file
+    // Every option as applied, (name, value) in order: all real processes must agree on them
+    // (runtime/option_agreement).
+    std::vector<std::pair<std::string, std::string>> given;
 };
 
 class OptionError : public std::runtime_error {

@@ -26,6 +26,7 @@
 #include "libxsim/report/regions.hpp"
 #include "libxsim/report/run_report.hpp"
 #include "libxsim/runtime/executable_inspection.hpp"
+#include "libxsim/runtime/option_agreement.hpp"
 #include "libxsim/runtime/pmpi_link.hpp"
 #include "libxsim/runtime/privatization_plan.hpp"
 #include "libxsim/runtime/startup_checks.hpp"
@@ -84,32 +85,44 @@ int simulate(int argc, char** argv, char** envp) {
         return refuse(process, "this program uses the Fortran 2008 bindings (use mpi_f08), which xsim does not "
                                "simulate; build it with `use mpi` or `include 'mpif.h'`");
 
+    // Options, machine and regions file: each process reads its own, so all must agree
+    // (runtime/option_agreement) before any is used; a refusal is part of what they compare.
     CommandLine cl;
+    std::string refused;
     try {
         cl = parse_command_line(argc, argv, std::getenv("XSIM_OPTIONS"));
     } catch (const OptionError& e) {
-        return refuse(process, e.what());
+        refused = e.what();
     }
+    const long long ranks = cl.options.np ? cl.options.np : processes;
+    if (refused.empty() && !cl.options.help && ranks < processes)
+        refused = "-xsim-np " + std::to_string(ranks) + " is smaller than the " + std::to_string(processes) +
+                  " real processes; every process needs a rank";
+    std::unique_ptr<net::Machine> machine;
+    if (refused.empty() && !cl.options.help) {
+        try {
+            machine = net::load_machine({cl.options.config_file, cl.options.overrides}, static_cast<int>(ranks));
+            regions::configure(cl.options);
+        } catch (const net::ConfigError& e) {
+            refused = e.what();
+        } catch (const RegionFileError& e) {
+            refused = "-xsim-regions-in " + std::string(e.what());
+        }
+    }
+    runtime::Settings settings = runtime::option_settings(cl.options);
+    if (machine)
+        for (auto& entry : runtime::machine_settings(machine->effective_config_json)) settings.push_back(std::move(entry));
+    if (!refused.empty()) settings.emplace_back("start-up error:", refused);
+    if (std::string why = runtime::agree_across_processes(settings, process, processes,
+                                                                   {real_mpi.Allreduce, real_mpi.Bcast});
+        !why.empty())
+        return refuse(process, why);
+    if (!refused.empty()) return refuse(process, refused);
     if (cl.options.help) {
         if (process == 0) std::printf("%s\nMachine keys (-xsim-set KEY=VALUE or a TOML file):\n%s", options_help().c_str(),
                                       net::describe_config_keys().c_str());
         real_mpi.Finalize();
         return 0;
-    }
-    const long long ranks = cl.options.np ? cl.options.np : processes;
-    if (ranks < processes)
-        return refuse(process, "-xsim-np " + std::to_string(ranks) + " is smaller than the " +
-                                   std::to_string(processes) + " real processes; every process needs a rank");
-    std::unique_ptr<net::Machine> machine;
-    try {
-        machine = net::load_machine({cl.options.config_file, cl.options.overrides}, static_cast<int>(ranks));
-    } catch (const net::ConfigError& e) {
-        return refuse(process, e.what());
-    }
-    try {
-        regions::configure(cl.options);
-    } catch (const RegionFileError& e) {
-        return refuse(process, "-xsim-regions-in " + std::string(e.what()));
     }
     const Engine::Placement placement{static_cast<int>(ranks), process, processes};
     // Per-rank globals: found and sized now (the memory check counts them), copied once the

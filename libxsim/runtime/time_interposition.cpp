@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 
 #include "libxsim/engine/call_scope.hpp"
@@ -38,7 +39,7 @@ Rank* application_rank() {
 // Advances the calling rank by `duration` of idle time (a sleep).
 void virtual_sleep(Rank& rank, const char* call, SimTime duration) {
     g_engine->enter(rank, call);
-    rank.clock += duration;
+    rank.clock = add_time(rank.clock, duration);  // leave() stops a run past kTimeLimit
     g_engine->leave(rank);
 }
 
@@ -63,7 +64,7 @@ extern "C" {
 
 unsigned int sleep(unsigned int seconds) {
     if (Rank* r = application_rank()) {
-        virtual_sleep(*r, "sleep", static_cast<SimTime>(seconds) * kPicosPerSecond);
+        virtual_sleep(*r, "sleep", std::min<SimTime>(seconds, kTimeLimit / kPicosPerSecond + 1) * kPicosPerSecond);
         return 0;
     }
     static const auto f = real<unsigned int (*)(unsigned int)>("sleep");
@@ -85,8 +86,10 @@ int nanosleep(const struct timespec* request, struct timespec* remaining) {
             errno = EINVAL;
             return -1;
         }
+        // (Seconds capped first: sleeping past kTimeLimit stops the run, it must not wrap.)
         virtual_sleep(*r, "nanosleep",
-                      static_cast<SimTime>(request->tv_sec) * kPicosPerSecond + request->tv_nsec * 1000LL);
+                      std::min<SimTime>(request->tv_sec, kTimeLimit / kPicosPerSecond + 1) * kPicosPerSecond +
+                          request->tv_nsec * 1000LL);
         if (remaining) remaining->tv_sec = 0, remaining->tv_nsec = 0;
         return 0;
     }
