@@ -16,7 +16,7 @@ int PMPI_Buffer_attach(void* buffer, int size) {
     XSIM_BEGIN_INITIALIZED("MPI_Buffer_attach");
     if (size < 0) return scope.fail(nullptr, MPI_ERR_ARG, "negative buffer size " + std::to_string(size));
     if (!buffer && size > 0) return scope.fail(nullptr, MPI_ERR_BUFFER, "null buffer");
-    if (bsend::attach(scope.rank, buffer, static_cast<std::uint64_t>(size)) != MPI_SUCCESS)
+    if (bsend::attach(scope.engine, scope.rank, buffer, static_cast<std::uint64_t>(size)) != MPI_SUCCESS)
         return scope.fail(nullptr, MPI_ERR_BUFFER, "a buffer is already attached (detach it first)");
     return MPI_SUCCESS;
 }

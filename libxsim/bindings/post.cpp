@@ -42,7 +42,7 @@ int start_buffered(CallScope& s, const Operation& op, Request** out, Request* in
     const p2p::Buffer packed{storage, static_cast<int>(op.data.bytes), MPI_BYTE, op.data.bytes};
     Request* send = p2p::start_send(s.engine, s.rank, packed, c, op.peer, c.world_rank(op.peer, s.rank), op.tag,
                                     c.context, false, s.rank.clock);
-    bsend::track(s.rank, send);
+    bsend::track(s.engine, s.rank, send);
     *out = p2p::null_peer_request(s.engine, s.rank, RequestKind::Send, into);
     return MPI_SUCCESS;
 }

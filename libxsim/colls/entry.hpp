@@ -33,7 +33,11 @@ int report_unreceived_messages(Engine& engine);
 // std::invalid_argument naming the valid choices for an unknown name. When a forced
 // algorithm cannot run a call (ring with a non-commutative op, analytic with payload on,
 // ...) the default is used for that call and a warning is printed once.
+// The choices are the engine's (one set per real process); this form uses the running engine.
 void set_forced_algorithm(const std::string& collective, const std::string& algorithm);
+void set_forced_algorithm(Engine& engine, const std::string& collective, const std::string& algorithm);
+// The algorithm forced for `collective` on `engine`, "" for the default choice.
+std::string forced_algorithm(Engine& engine, const std::string& collective);
 
 struct AlgorithmListing {
     std::string collective;   // "allreduce"
@@ -47,5 +51,6 @@ std::string describe_algorithms();
 // Reads XSIM_COLL_<COLLECTIVE> (e.g. XSIM_COLL_ALLREDUCE=ring) once; throws
 // std::invalid_argument for a bad value. run() calls it on first use.
 void read_forced_algorithms_from_environment();
+void read_forced_algorithms_from_environment(Engine& engine);
 
 }  // namespace xsim::colls

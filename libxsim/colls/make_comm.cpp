@@ -1,7 +1,6 @@
 #include "libxsim/colls/make_comm.hpp"
 
-#include <map>
-#include <tuple>
+#include <string>
 
 #include "libxsim/mpi/attributes.hpp"
 #include "libxsim/colls/algorithms.hpp"
@@ -34,7 +33,7 @@ bool is_subgroup(const Group& group, const Comm& parent, const Rank& me) {
 }  // namespace
 
 Comm* new_derived_comm(Rank& me, const Comm& parent, Group* group, int my_rank, const ContextId& id) {
-    acquire_context(id);
+    if (std::string collision = acquire_context(id); !collision.empty()) g_engine->abort_run(MPI_ERR_INTERN, collision);
     auto* c = new Comm;
     c->kind = CommKind::Derived;
     c->context = id.context;
@@ -110,10 +109,10 @@ int create_comm_from_group(CallScope& scope, const Comm& parent, Group& group, i
     if (my_rank == MPI_UNDEFINED) return MPI_SUCCESS;  // not a member: MPI_COMM_NULL
     // Only the group's members take part, so the parent's creation counter would not agree
     // among them: the context comes from the group, the tag, and how many communicators
-    // this rank made before from the same parent, group and tag (the same on every member).
-    static std::map<std::tuple<int, std::uint32_t, int, std::uint64_t>, std::uint32_t> repeats;
+    // this rank made before from the same parent, group and tag (the same on every member;
+    // counted until the rank's parent is gone, context_ids.hpp).
     const std::uint64_t fingerprint = group.fingerprint();
-    const std::uint32_t repeat = repeats[{scope.rank.world, parent.context, tag, fingerprint}]++;
+    const std::uint32_t repeat = next_repeat(parent.context, scope.rank.world, tag, fingerprint ^ kCreateGroup);
     const ContextId id = derive_context(parent.context, fingerprint ^ kCreateGroup,
                                         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32) | repeat);
     Comm* c = new_derived_comm(scope.rank, parent, retain(&group), my_rank, id);

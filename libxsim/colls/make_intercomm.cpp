@@ -1,8 +1,7 @@
 #include "libxsim/colls/make_intercomm.hpp"
 
+#include <algorithm>
 #include <cstdint>
-#include <map>
-#include <tuple>
 #include <vector>
 
 #include "libxsim/colls/schedule.hpp"
@@ -91,12 +90,12 @@ int create_intercomm(CallScope& scope, const Comm& local, int local_leader, cons
             return e;
         }
         // Both leaders derive the same context: from the peer communicator, the tag, the
-        // two leaders and how often these two made an intercommunicator before.
+        // two leaders and how often these two made an intercommunicator before (counted
+        // until the leader's peer communicator is gone, context_ids.hpp).
         const int other = theirs[0];
         const std::uint64_t pair = static_cast<std::uint64_t>(std::min(me.world, other)) << 32 |
                                    static_cast<std::uint32_t>(std::max(me.world, other));
-        static std::map<std::tuple<int, std::uint32_t, int, std::uint64_t>, std::uint32_t> repeats;
-        const std::uint32_t repeat = repeats[{me.world, peer->context, tag, pair}]++;
+        const std::uint32_t repeat = next_repeat(peer->context, me.world, tag, pair ^ kInter);
         const ContextId id = derive_context(peer->context, pair ^ kInter,
                                             static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32 | repeat);
         shared.push_back(static_cast<std::int32_t>(id.context));

@@ -15,15 +15,19 @@
 namespace xsim::colls {
 namespace {
 
-struct ForcedChoices {
+// Owned by the engine (layer_state.hpp): one set per real process.
+struct ForcedChoices final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::ForcedCollectiveChoices;
     bool environment_read = false;
     std::array<std::string, kCollKindCount> algorithm;  // "" = default choice
     std::array<bool, kCollKindCount> warned{};
 };
 
-ForcedChoices& forced() {
-    static ForcedChoices choices;
-    return choices;
+ForcedChoices& forced(Engine& engine) { return layer_state<ForcedChoices>(engine); }
+
+Engine& running_engine(const char* what) {
+    if (!g_engine) throw std::logic_error(std::string(what) + " needs a running xsim engine");
+    return *g_engine;
 }
 
 const std::vector<const AlgorithmInfo*>& algorithms_of(CollKind kind) { return registered_algorithms(kind); }
@@ -37,7 +41,7 @@ std::string known_collectives() {
 
 template <class Args>
 const Algorithm<Args>* pick(const Collective<Args>& t, const Context& c, const Args& a) {
-    ForcedChoices& f = forced();
+    ForcedChoices& f = forced(c.engine);
     const int k = static_cast<int>(t.kind);
     // Communicator construction (kinds past kCollKindCount) has no forced choice.
     if (k < kCollKindCount && !f.algorithm[static_cast<std::size_t>(k)].empty()) {
@@ -63,9 +67,13 @@ const Algorithm<Args>* pick(const Collective<Args>& t, const Context& c, const A
 }  // namespace
 
 void set_forced_algorithm(const std::string& collective, const std::string& algorithm) {
+    set_forced_algorithm(running_engine("set_forced_algorithm"), collective, algorithm);
+}
+
+void set_forced_algorithm(Engine& engine, const std::string& collective, const std::string& algorithm) {
     for (int k = 1; k < kCollKindCount; ++k) {
         if (collective != kCollNames[k].key || algorithms_of(static_cast<CollKind>(k)).empty()) continue;
-        std::string& slot = forced().algorithm[static_cast<std::size_t>(k)];
+        std::string& slot = forced(engine).algorithm[static_cast<std::size_t>(k)];
         if (algorithm.empty() || algorithm == "auto") {
             slot.clear();
             return;
@@ -84,15 +92,25 @@ void set_forced_algorithm(const std::string& collective, const std::string& algo
     throw std::invalid_argument("unknown collective '" + collective + "' (valid: " + known_collectives() + ")");
 }
 
+std::string forced_algorithm(Engine& engine, const std::string& collective) {
+    for (int k = 1; k < kCollKindCount; ++k)
+        if (collective == kCollNames[k].key) return forced(engine).algorithm[static_cast<std::size_t>(k)];
+    throw std::invalid_argument("unknown collective '" + collective + "' (valid: " + known_collectives() + ")");
+}
+
 void read_forced_algorithms_from_environment() {
-    forced().environment_read = true;
+    read_forced_algorithms_from_environment(running_engine("read_forced_algorithms_from_environment"));
+}
+
+void read_forced_algorithms_from_environment(Engine& engine) {
+    forced(engine).environment_read = true;
     for (int k = 1; k < kCollKindCount; ++k) {
         std::string var = "XSIM_COLL_";
         for (const char* p = kCollNames[k].key; *p; ++p) var += static_cast<char>(std::toupper(*p));
         const char* value = std::getenv(var.c_str());
         if (!value) continue;
         try {
-            set_forced_algorithm(kCollNames[k].key, value);
+            set_forced_algorithm(engine, kCollNames[k].key, value);
         } catch (const std::invalid_argument& e) {
             throw std::invalid_argument(var + ": " + e.what());
         }
@@ -120,9 +138,9 @@ std::string describe_algorithms() {
 template <class Args>
 const Algorithm<Args>* choose_algorithm(const Collective<Args>& table, Engine& engine, const Context& ctx,
                                         const Args& args) {
-    if (!forced().environment_read) {
+    if (!forced(engine).environment_read) {
         try {
-            read_forced_algorithms_from_environment();
+            read_forced_algorithms_from_environment(engine);
         } catch (const std::invalid_argument& e) {
             engine.abort_run(2, e.what());
         }

@@ -8,6 +8,7 @@
 #include <stdexcept>
 
 #include "libxsim/engine/payload.hpp"
+#include "libxsim/mpi/process_objects.hpp"
 #include "libxsim/engine/stack_guard.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
 
@@ -38,7 +39,11 @@ namespace {
 }  // namespace
 
 Engine::Engine(Options options, Placement placement, std::unique_ptr<net::Machine> machine)
-    : options_(std::move(options)), placement_(placement), machine_(std::move(machine)) {
+    : objects_(std::make_unique<ProcessObjects>()),
+      current_objects_(std::make_unique<CurrentObjects>(*objects_)),
+      options_(std::move(options)),
+      placement_(placement),
+      machine_(std::move(machine)) {
     const int base = placement_.world_size / placement_.processes;
     const int extra = placement_.world_size % placement_.processes;
     count_ = base + (placement_.process < extra ? 1 : 0);
@@ -65,6 +70,7 @@ int Engine::process_of(int world) const {
 std::int64_t Engine::run(MainFunction main, int argc, char** argv, char** envp, ProcessLink& link,
                          OutboundEvents* outbound) {
     if (!message_handler_) throw std::logic_error("Engine::run: no message handler (set_message_handler) was set");
+    CurrentObjects running(*objects_);  // this engine's MPI objects, whichever engine was made last
     main_ = main;
     argc_ = argc;
     argv_ = argv;
@@ -223,6 +229,7 @@ void Engine::finish_rank(Rank& rank, int exit_code) {
     }
     rank.exit_code = exit_code;
     rank.state = RankState::Finished;
+    forget_predefined_comm_state(rank);
     --live_;
     rank.fiber.finish();
 }

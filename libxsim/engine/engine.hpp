@@ -8,7 +8,9 @@
 #include <vector>
 
 #include "libxsim/mpi/comm.hpp"
+#include "libxsim/engine/comm_rank_state.hpp"
 #include "libxsim/engine/host_clock.hpp"
+#include "libxsim/engine/layer_state.hpp"
 #include "libxsim/mpi/datatype.hpp"
 #include "libxsim/engine/message.hpp"
 #include "libxsim/engine/options.hpp"
@@ -27,6 +29,9 @@
 namespace xsim {
 
 using MainFunction = int (*)(int, char**, char**);
+
+struct ProcessObjects;   // libxsim/mpi/process_objects.hpp
+class CurrentObjects;
 
 struct RunStats {
     std::uint64_t messages = 0;          // user-level point-to-point messages sent
@@ -77,6 +82,11 @@ public:
     // Per-rank globals (index = world rank - first_local()) and per-rank C library state.
     runtime::Privatization& privatization() { return privatization_; }
     runtime::LibcRankState& libc_state() { return libc_state_; }
+    // The MPI objects' state of this process (keyvals, context ids, groups, datatypes...),
+    // current from construction to destruction and while run() runs (process_objects.hpp).
+    ProcessObjects& objects() { return *objects_; }
+    // The state of a layer above the engine (layer_state.hpp), null until that layer makes it.
+    std::unique_ptr<LayerState>& layer_slot(LayerSlot slot) { return layer_states_[static_cast<std::size_t>(slot)]; }
 
     // The rank whose fiber is running, or null in the scheduler.
     Rank* current() const { return current_; }
@@ -152,6 +162,10 @@ private:
     const Request* first_posted_receive(const Message& m) const;
     [[gnu::noinline]] void note_suspend_depth(const Rank& rank);
 
+    // First, so that they outlive everything the engine frees (communicators, requests).
+    std::unique_ptr<ProcessObjects> objects_;
+    std::unique_ptr<CurrentObjects> current_objects_;
+    std::unique_ptr<LayerState> layer_states_[kLayerSlots];
     Options options_;
     Placement placement_;
     std::unique_ptr<net::Machine> machine_;
@@ -184,6 +198,15 @@ private:
 };
 
 extern Engine* g_engine;
+
+// The engine's instance of an upper layer's state (a LayerState with a static kSlot),
+// made on first use.
+template <class State>
+State& layer_state(Engine& engine) {
+    std::unique_ptr<LayerState>& slot = engine.layer_slot(State::kSlot);
+    if (!slot) slot = std::make_unique<State>();
+    return static_cast<State&>(*slot);
+}
 
 // True on the thread that runs the simulation (its fibers and scheduler); set by
 // mark_simulation_thread() at start-up. Interposed C library calls from any other thread

@@ -2,13 +2,13 @@
 
 #include <deque>
 
+#include "libxsim/mpi/process_objects.hpp"
+
 namespace xsim {
 namespace {
 
-std::deque<Keyval>& keyvals() {
-    static std::deque<Keyval> table;  // deque: pointers stay valid as it grows
-    return table;
-}
+// The current process's keyvals (process_objects.hpp).
+std::deque<Keyval>& keyvals() { return process_objects().keyvals; }
 
 void detach(int keyval) {
     Keyval* k = &keyvals()[static_cast<std::size_t>(keyval - kFirstUserKeyval)];

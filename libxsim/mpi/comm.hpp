@@ -2,7 +2,8 @@
 // MPI_COMM_SELF (translated to the engine's two shared objects) or pointers to Comm.
 // Representation (it must scale to millions of ranks):
 //  - WORLD and SELF are one object per real process; what is per rank about them
-//    (error handler, creation counter, attributes, name) lives in Rank or in sparse tables.
+//    (error handler, creation counter, attributes, name) lives in Rank or in sparse tables
+//    (engine/comm_rank_state.hpp).
 //  - Every other communicator is a small object per member rank (its rank, error
 //    handler, attributes, counters) pointing to a Group shared by all members in this
 //    process: O(1) per rank, O(number of distinct groups) per process.
@@ -14,7 +15,6 @@
 
 namespace xsim {
 
-struct Rank;
 struct Group;
 struct Attributes;
 struct Topology;
@@ -53,8 +53,14 @@ struct Comm {
     // How many ranks a point-to-point call may name (the remote group's size on intercomms).
     int peer_size() const;
 
-    int rank_of(const Rank& rank) const;              // the caller's rank in this comm
-    int world_rank(int comm_rank, const Rank& caller) const;
+    // The caller's rank in this comm, and the world rank of `comm_rank` as the caller sees
+    // it. `caller` is the calling rank: anything with its world rank (the engine's Rank).
+    template <class Caller>
+    int rank_of(const Caller& caller) const { return rank_of_world(caller.world); }
+    template <class Caller>
+    int world_rank(int comm_rank, const Caller& caller) const { return world_rank_of(comm_rank, caller.world); }
+    int rank_of_world(int caller_world) const;
+    int world_rank_of(int comm_rank, int caller_world) const;
     std::uint32_t collective_context() const { return context + 1; }
 };
 
@@ -66,20 +72,7 @@ constexpr std::uint32_t kSelfContext = 2;
 inline void retain(const Comm& c) { ++c.refs; }
 void release(const Comm* c);
 
-// Per-(rank, communicator) counters that agree across the members because every member
-// makes the same sequence of calls on a communicator.
-std::uint32_t& creation_counter(Rank& rank, const Comm& comm);
-std::uint32_t& collective_sequence(Rank& rank, const Comm& comm);
-
-// The caller's group of the communicator (a new reference).
-Group* comm_group(const Comm& comm, const Rank& caller);
-
-// Name and attribute storage; WORLD's and SELF's are per rank, kept in sparse tables.
-const char* comm_name(const Comm& comm, const Rank& caller);
-void set_comm_name(const Comm& comm, const Rank& caller, const char* name);
-Attributes*& attributes_slot(const Comm& comm, const Rank& caller);
-
-// The interned copy of `text` (names live as long as the process).
+// The interned copy of `text` (names live as long as the process's objects).
 const char* intern(const char* text);
 
 }  // namespace xsim

@@ -1,9 +1,6 @@
 #include "libxsim/mpi/context_ids.hpp"
 
-#include <string>
-#include <unordered_map>
-
-#include "libxsim/engine/engine.hpp"
+#include "libxsim/mpi/process_objects.hpp"
 
 namespace xsim {
 namespace {
@@ -16,14 +13,8 @@ std::uint64_t mix(std::uint64_t h, std::uint64_t v) {
     return z ^ (z >> 31);
 }
 
-struct LiveContext {
-    std::uint64_t derivation;
-    std::int64_t users;
-};
-
-std::unordered_map<std::uint32_t, LiveContext>& live() {
-    static std::unordered_map<std::uint32_t, LiveContext> table;
-    return table;
+std::uint64_t repeats_key(std::uint32_t parent_context, int world_rank) {
+    return static_cast<std::uint64_t>(parent_context) << 32 | static_cast<std::uint32_t>(world_rank);
 }
 
 }  // namespace
@@ -35,19 +26,35 @@ ContextId derive_context(std::uint32_t parent, std::uint64_t a, std::uint64_t b)
     return {context, h};
 }
 
-void acquire_context(const ContextId& id) {
-    auto [it, fresh] = live().try_emplace(id.context, LiveContext{id.derivation, 0});
+std::string acquire_context(const ContextId& id) {
+    auto& live = process_objects().live_contexts;
+    auto [it, fresh] = live.try_emplace(id.context, LiveContext{id.derivation, 0});
     if (!fresh && it->second.derivation != id.derivation)
-        g_engine->abort_run(MPI_ERR_INTERN, "two communicators got the same context id " +
-                                                std::to_string(id.context) +
-                                                " (a 1 in 2^30 hash collision); change the order in which "
-                                                "communicators are created, and please report this");
+        return "two communicators got the same context id " + std::to_string(id.context) +
+               " (a 1 in 2^30 hash collision); change the order in which communicators are created, and please "
+               "report this";
     ++it->second.users;
+    return {};
 }
 
 void release_context(std::uint32_t context) {
-    auto it = live().find(context);
-    if (it != live().end() && --it->second.users == 0) live().erase(it);
+    auto& live = process_objects().live_contexts;
+    auto it = live.find(context);
+    if (it != live.end() && --it->second.users == 0) live.erase(it);
+}
+
+std::uint32_t next_repeat(std::uint32_t parent_context, int world_rank, int tag, std::uint64_t what) {
+    // Usually one or two entries per (parent, rank): a short list, scanned.
+    std::vector<CreationRepeat>& counts = process_objects().creation_repeats[repeats_key(parent_context, world_rank)];
+    for (CreationRepeat& r : counts)
+        if (r.tag == tag && r.what == what) return r.count++;
+    counts.push_back({tag, what, 1});
+    return 0;
+}
+
+void forget_repeats(std::uint32_t parent_context, int world_rank) {
+    auto& repeats = process_objects().creation_repeats;
+    if (!repeats.empty()) repeats.erase(repeats_key(parent_context, world_rank));
 }
 
 }  // namespace xsim

@@ -1,4 +1,5 @@
 #include "libxsim/mpi/datatype.hpp"
+#include "libxsim/mpi/process_objects.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
 
 #include <cstring>
@@ -8,20 +9,9 @@
 namespace xsim {
 namespace {
 
-// Only the simulation thread calls these (no lock needed).
-std::unordered_map<MPI_Datatype, TypeLayout>& predefined_layouts() {
-    static std::unordered_map<MPI_Datatype, TypeLayout> cache;
-    return cache;
-}
-
-struct PendingUses {
-    int operations = 0;       // requests that still use the type
-    int deferred_frees = 0;   // MPI_Type_free calls to apply once they are done
-};
-std::unordered_map<MPI_Datatype, PendingUses>& pending_uses() {
-    static std::unordered_map<MPI_Datatype, PendingUses> uses;
-    return uses;
-}
+// The current process's tables (process_objects.hpp); only the simulation thread calls these.
+std::unordered_map<MPI_Datatype, TypeLayout>& predefined_layouts() { return process_objects().predefined_layouts; }
+std::unordered_map<MPI_Datatype, PendingTypeUses>& pending_uses() { return process_objects().pending_type_uses; }
 
 void query_layout(MPI_Datatype type, TypeLayout* out) {
     int size = 0;

@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <unordered_map>
 
+#include "libxsim/mpi/process_objects.hpp"
+
 namespace xsim {
 
 int Group::rank_of_world(int world) const {
@@ -64,20 +66,10 @@ Group* make_group(std::vector<int> worlds) {
     return g;
 }
 
-Group* empty_group() {
-    static Group* empty = [] {
-        auto* g = new Group;
-        g->refs = 1 << 30;  // never reaches zero
-        return g;
-    }();
-    return empty;
-}
+Group* empty_group() { return &process_objects().empty_group; }
 
 namespace {
-std::unordered_map<std::uint64_t, Group*>& shared_groups() {
-    static std::unordered_map<std::uint64_t, Group*> table;
-    return table;
-}
+std::unordered_map<std::uint64_t, Group*>& shared_groups() { return process_objects().shared_groups; }
 }  // namespace
 
 Group* find_shared_group(std::uint64_t key) {

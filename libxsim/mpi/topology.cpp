@@ -5,6 +5,8 @@
 #include <map>
 #include <unordered_map>
 
+#include "libxsim/mpi/process_objects.hpp"
+
 namespace xsim {
 namespace topo {
 namespace {
@@ -57,10 +59,10 @@ std::vector<std::int64_t> divisors_of(std::int64_t m) {
     return small;
 }
 
-// Process-wide store of graphs: ranks of one real process that create the same graph share
-// one copy. Single-threaded (the scheduler's thread runs every simulated rank).
+// Per-process store of graphs (process_objects.hpp): ranks of one real process that create
+// the same graph share one copy. Single-threaded (the scheduler's thread runs every rank).
 std::shared_ptr<const GraphAdjacency> share_graph(GraphAdjacency g) {
-    static std::unordered_multimap<std::size_t, std::weak_ptr<const GraphAdjacency>> store;
+    auto& store = process_objects().graphs;
     std::size_t h = std::hash<std::size_t>()(g.index.size());
     for (int v : g.index) h = h * 1000003u + static_cast<std::size_t>(v);
     for (int v : g.edges) h = h * 1000003u + static_cast<std::size_t>(v);

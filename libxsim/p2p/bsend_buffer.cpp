@@ -24,11 +24,16 @@ struct Attached {
     std::vector<Pending> pending;
 };
 
-// Keyed by world rank: the few ranks that attach a buffer pay for it, the others nothing.
-// Only the simulation thread touches it.
-std::unordered_map<int, Attached>& attached_buffers() {
-    static std::unordered_map<int, Attached> buffers;
-    return buffers;
+// MPI_Buffer_attach is per MPI process, i.e. per simulated rank: keyed by world rank, so
+// the few ranks that attach a buffer pay for it, the others nothing. The engine owns the
+// table (layer_state.hpp); only the simulation thread touches it.
+struct AttachedBuffers final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::BufferedSends;
+    std::unordered_map<int, Attached> by_rank;
+};
+
+std::unordered_map<int, Attached>& attached_buffers(Engine& engine) {
+    return layer_state<AttachedBuffers>(engine).by_rank;
 }
 
 // Gives back the room of every buffered message whose send is complete at the rank's clock.
@@ -53,8 +58,8 @@ bool reclaim(Engine& engine, const Rank& rank, Attached& a) {
 
 }  // namespace
 
-int attach(Rank& rank, void* base, std::uint64_t size) {
-    auto [it, inserted] = attached_buffers().try_emplace(rank.world);
+int attach(Engine& engine, Rank& rank, void* base, std::uint64_t size) {
+    auto [it, inserted] = attached_buffers(engine).try_emplace(rank.world);
     if (!inserted) return MPI_ERR_BUFFER;
     it->second.base = base;
     it->second.size = size;
@@ -62,7 +67,7 @@ int attach(Rank& rank, void* base, std::uint64_t size) {
 }
 
 bool detach(Engine& engine, Rank& rank, void** base, std::uint64_t* size) {
-    auto& buffers = attached_buffers();
+    auto& buffers = attached_buffers(engine);
     auto it = buffers.find(rank.world);
     *base = nullptr;
     *size = 0;
@@ -79,7 +84,7 @@ bool detach(Engine& engine, Rank& rank, void** base, std::uint64_t* size) {
 }
 
 int reserve(Engine& engine, Rank& rank, std::uint64_t bytes, char** storage, std::string* why) {
-    auto& buffers = attached_buffers();
+    auto& buffers = attached_buffers(engine);
     auto it = buffers.find(rank.world);
     if (it == buffers.end()) {
         *why = "no buffer is attached (MPI_Buffer_attach)";
@@ -109,6 +114,8 @@ int reserve(Engine& engine, Rank& rank, std::uint64_t bytes, char** storage, std
     return MPI_SUCCESS;
 }
 
-void track(Rank& rank, Request* send) { attached_buffers().at(rank.world).pending.back().send = send; }
+void track(Engine& engine, Rank& rank, Request* send) {
+    attached_buffers(engine).at(rank.world).pending.back().send = send;
+}
 
 }  // namespace xsim::bsend

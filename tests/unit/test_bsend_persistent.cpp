@@ -24,7 +24,7 @@ int buffered_send(Engine& e, Rank& me, const void* data, std::uint64_t bytes, in
     if (int rc = bsend::reserve(e, me, bytes, &storage, &why)) return rc;
     if (storage) std::memcpy(storage, data, bytes);
     const p2p::Buffer packed{storage, static_cast<int>(bytes), MPI_BYTE, bytes};
-    bsend::track(me, p2p::start_send(e, me, packed, e.world_comm(), dest, dest, tag, e.world_comm().context, false, me.clock));
+    bsend::track(e, me, p2p::start_send(e, me, packed, e.world_comm(), dest, dest, tag, e.world_comm().context, false, me.clock));
     return MPI_SUCCESS;
 }
 
@@ -37,8 +37,8 @@ TEST(BufferedSend, PendingMessagesAreChargedTheirSizePlusOverheadUntilSent) {
     SimTime detached_at = 0;
     auto result = run_ranks(2, [&](Engine& e, Rank& me) {
         if (me.world == 0) {
-            ASSERT_EQ(bsend::attach(me, attached.data(), attached.size()), MPI_SUCCESS);
-            EXPECT_EQ(bsend::attach(me, attached.data(), attached.size()), MPI_ERR_BUFFER);
+            ASSERT_EQ(bsend::attach(e, me, attached.data(), attached.size()), MPI_SUCCESS);
+            EXPECT_EQ(bsend::attach(e, me, attached.data(), attached.size()), MPI_ERR_BUFFER);
             EXPECT_EQ(buffered_send(e, me, source.data(), kLong, 1, 1), MPI_SUCCESS);
             std::memset(source.data(), 'b', kLong);  // the buffered copy is what is sent
             EXPECT_EQ(buffered_send(e, me, source.data(), kLong, 1, 2), MPI_SUCCESS);
@@ -51,7 +51,7 @@ TEST(BufferedSend, PendingMessagesAreChargedTheirSizePlusOverheadUntilSent) {
             detached_at = me.clock;
             after_detach = buffered_send(e, me, source.data(), 1, 1, 3);
             // Everything sent: the whole buffer is free again.
-            ASSERT_EQ(bsend::attach(me, attached.data(), attached.size()), MPI_SUCCESS);
+            ASSERT_EQ(bsend::attach(e, me, attached.data(), attached.size()), MPI_SUCCESS);
             reattached = buffered_send(e, me, source.data(), kLong, 1, 4) |
                          buffered_send(e, me, source.data(), kLong, 1, 5);
             EXPECT_TRUE(bsend::detach(e, me, &base, &size));

@@ -3,6 +3,7 @@
 
 #include "libxsim/mpi/context_ids.hpp"
 #include "libxsim/mpi/group.hpp"
+#include "libxsim/mpi/process_objects.hpp"
 
 using namespace xsim;
 
@@ -49,6 +50,8 @@ TEST(Group, ComparisonFollowsTheStandard) {
 }
 
 TEST(Group, EmptyGroupIsShared) {
+    ProcessObjects objects;  // MPI_GROUP_EMPTY is the process's (an engine owns them in a run)
+    CurrentObjects current(objects);
     Group* e = make_group({});
     EXPECT_EQ(e, empty_group());
     EXPECT_EQ(e->size, 0);

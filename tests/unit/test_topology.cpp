@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "libxsim/mpi/process_objects.hpp"
 #include "libxsim/mpi/topology.hpp"
 
 using namespace xsim;
@@ -270,6 +271,8 @@ TEST(Cartesian, HugeGridIsSmallPerRank) {
 }
 
 TEST(Graph, ValidationAndNeighbors) {
+    ProcessObjects objects;  // where a process shares its graphs (an engine owns them in a run)
+    CurrentObjects current(objects);
     // The example of the standard: 4 nodes, 0-1, 0-3, 1-0, 2-3, 3-0, 3-2.
     const int index[] = {2, 3, 4, 6};
     const int edges[] = {1, 3, 0, 3, 0, 2};
@@ -300,6 +303,8 @@ TEST(Graph, ValidationAndNeighbors) {
 }
 
 TEST(Graph, RepeatedNeighborsPairInOrder) {
+    ProcessObjects objects;
+    CurrentObjects current(objects);
     // 0 and 1 connected twice (and 1 to itself twice): the k-th edge pairs with the k-th.
     const int index[] = {2, 6};
     const int edges[] = {1, 1, 0, 1, 1, 0};

@@ -1,0 +1,23 @@
+// State that a layer above the engine keeps per real process (the protocol's buffered-send
+// buffers, the collectives' forced algorithm choices). The engine owns it, so two engines
+// never share it and it ends with the engine, but does not know its type: each such layer
+// derives its state from LayerState, names its slot here, and reaches it through
+// layer_state<State>(engine) (engine.hpp).
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+namespace xsim {
+
+struct LayerState {
+    virtual ~LayerState() = default;
+};
+
+enum class LayerSlot : std::uint8_t {
+    BufferedSends,            // p2p/bsend_buffer.cpp
+    ForcedCollectiveChoices,  // colls/registry.cpp
+    CollectiveMeetings,       // colls/direct_exchange.cpp
+};
+constexpr std::size_t kLayerSlots = 3;
+
+}  // namespace xsim
