@@ -4,6 +4,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <sstream>
 
 #include "netmodels/config.hpp"
@@ -109,9 +110,13 @@ constexpr KeySpec kKeys[] = {
 
 bool is_number(const toml::node& v) { return v.is_floating_point() || v.is_integer(); }
 
+// The shortest text that reads back as x (1e+300, not 1.0000000000000001e+300).
 std::string text_of(double x) {
     char buf[64];
-    std::snprintf(buf, sizeof buf, "%.17g", x);
+    for (int digits = 6; digits <= 17; ++digits) {
+        std::snprintf(buf, sizeof buf, "%.*g", digits, x);
+        if (std::strtod(buf, nullptr) == x) break;
+    }
     return buf;
 }
 
