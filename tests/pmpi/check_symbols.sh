@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# usage: check_symbols.sh LIBXSIM_SO SOURCE_DIR
+# 1. Every MPI_X that libxsim.so exports is a weak alias of its PMPI_X (same address), so a
+#    PMPI tool's MPI_X wraps the simulation and its PMPI_X call reaches it.
+# 2. Below the bindings (libxsim/{engine,mpi,p2p,colls,report,rank_state,runtime}) no code
+#    calls a PMPI_ function by name: that name is xsim's own binding now; the real library is
+#    reached through real_mpi (libxsim/mpi/real_mpi.hpp).
+set -u -o pipefail
+lib=$1 src=$2
+fail=0
+nm -D --defined-only "$lib" | awk '$3 ~ /^P?MPI_[A-Z][a-z]/ { print $3, $1, $2 }' | sort | awk '
+    { addr[$1] = $2; kind[$1] = $3 }
+    END {
+        n = 0
+        for (s in addr) {
+            if (s !~ /^MPI_/) continue
+            ++n
+            p = "P" s
+            if (!(p in addr)) { print "FAIL " s " has no " p; bad = 1 }
+            else if (addr[p] != addr[s]) { print "FAIL " s " is not an alias of " p; bad = 1 }
+            else if (kind[s] != "W") { print "FAIL " s " is not weak"; bad = 1 }
+        }
+        if (n < 300) { print "FAIL only " n " MPI_ functions exported"; bad = 1 }
+        exit bad
+    }' || fail=1
+calls=$(grep -rnE '(^|[^A-Za-z_0-9"#])PMPI_[A-Za-z0-9_]+[[:space:]]*\(' \
+            "$src"/libxsim/{engine,mpi,p2p,colls,report,rank_state,runtime} --include='*.cpp' --include='*.hpp' |
+        grep -vE ':[0-9]+:[[:space:]]*//')
+if [[ -n $calls ]]; then
+    echo "FAIL PMPI_ called by name below the bindings (use real_mpi.X, libxsim/mpi/real_mpi.hpp):"
+    echo "$calls"
+    fail=1
+fi
+[[ $fail == 0 ]] && echo "PASS pmpi symbols"
+exit $fail
