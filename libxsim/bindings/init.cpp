@@ -103,7 +103,7 @@ int PMPI_Abort(MPI_Comm comm, int errorcode) {
     std::snprintf(text, sizeof text, "simulated rank %d called MPI_Abort(%s, %d) at virtual time %.9f s",
                   scope.rank.world, c ? c->name : "invalid communicator", errorcode,
                   simtime_to_seconds(scope.rank.clock));
-    scope.engine.abort_run(errorcode, text);
+    scope.engine.abort_run(errorcode, text, RunEnd::Abort);
 }
 
 XSIM_MPI_ALIAS(Wtime)

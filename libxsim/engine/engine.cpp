@@ -225,7 +225,8 @@ void Engine::finish_rank(Rank& rank, int exit_code) {
     inside_xsim_ = true;
     if (rank.phase == MpiPhase::Initialized) {
         abort_run(1, "simulated rank " + std::to_string(rank.world) +
-                         " returned from main without calling MPI_Finalize");
+                         " returned from main without calling MPI_Finalize",
+                  RunEnd::Exit);
     }
     rank.exit_code = exit_code;
     rank.state = RankState::Finished;
@@ -340,10 +341,11 @@ void Engine::accept_remote(Message* m) {
     queue_.push({{m->time, event_order(EventClass::Message, static_cast<std::uint32_t>(m->src), m->seq)}, m});
 }
 
-void Engine::abort_run(int exit_code, const std::string& why) {
+void Engine::abort_run(int exit_code, const std::string& why, RunEnd end) {
     std::fprintf(stderr, "xsim: %s\n", why.c_str());
     std::fflush(stderr);
     std::fflush(stdout);
+    run_abnormal_end_hook(end, exit_code, why.c_str());
     real_mpi.Abort(MPI_COMM_WORLD, exit_code);
     std::_Exit(exit_code);
 }

@@ -17,6 +17,7 @@
 #include "libxsim/engine/pool.hpp"
 #include "libxsim/engine/progress.hpp"
 #include "libxsim/engine/rank.hpp"
+#include "libxsim/engine/run_end.hpp"
 #include "libxsim/engine/request.hpp"
 #include "libxsim/rank_state/cxx_exception_state.hpp"
 #include "libxsim/rank_state/libc_rank_state.hpp"
@@ -121,8 +122,9 @@ public:
     // Releases a request (and a nonblocking collective's state and references with it).
     void free_request(Request* r);
 
-    // Ends the whole run (all real processes) after printing `why`; never returns.
-    [[noreturn]] void abort_run(int exit_code, const std::string& why);
+    // Ends the whole run (all real processes) after printing `why` and saving what this
+    // process has (run_end.hpp: report, regions, marked with `end`); never returns.
+    [[noreturn]] void abort_run(int exit_code, const std::string& why, RunEnd end = RunEnd::Error);
 
     // What processes message events (the point-to-point protocol, p2p::handle_event), set
     // by whoever builds the engine before run(): the engine knows events, fibers and clocks

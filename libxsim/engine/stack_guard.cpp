@@ -46,40 +46,79 @@ namespace {
 
 char g_signal_stack[64 * 1024];
 
-void on_fault(int signal, siginfo_t* info, void*) {
-    const char* what = signal == SIGSEGV ? "segmentation fault" : "bus error";
-    char text[480];
-    int length;
-    const Rank* rank = g_engine ? g_engine->current() : nullptr;
-    // The rank whose guard pages were hit: the running one when it overflowed its own
-    // stack; when none is running, the stack the guard lies under.
-    const int guarded = g_engine ? g_engine->guarded_rank(info->si_addr) : -1;
-    if ((rank && g_engine->beyond_stack(*rank, info->si_addr)) || (!rank && guarded >= 0)) {
-        char how[96], overflow[400];
-        std::snprintf(how, sizeof how, "%s at %p, under its stack", what, info->si_addr);
-        format_stack_overflow(overflow, sizeof overflow, rank ? rank->world : guarded, g_engine->options().stack_bytes,
-                              how);
-        length = std::snprintf(text, sizeof text, "xsim: %s\n", overflow);
-    } else if (rank) {
-        char have[32], where[96] = "";
-        format_stack_size(have, sizeof have, g_engine->options().stack_bytes);
-        if (guarded >= 0)
-            std::snprintf(where, sizeof where, ", in the guard pages under simulated rank %d's stack", guarded);
-        length = std::snprintf(text, sizeof text,
-                               "xsim: %s in simulated rank %d at address %p%s (each rank has a stack of %s; "
-                               "rerun with a larger -xsim-stack if it needs more)\n",
-                               what, rank->world, info->si_addr, where, have);
-    } else {
-        length = std::snprintf(text, sizeof text, "xsim: %s outside the simulated ranks at address %p\n", what,
-                               info->si_addr);
-    }
-    if (length > 0) (void)!write(STDERR_FILENO, text, std::strlen(text));
-    // Let the default action end the process (and mpirun see it).
+void restore_default_and_raise(int signal) {
     struct sigaction dfl;
     std::memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
     sigaction(signal, &dfl, nullptr);
     raise(signal);
+}
+
+// ", at virtual time 0.000123000 s, last MPI call MPI_Send" for the running rank.
+void rank_context(char* out, std::size_t size, const Rank& rank) {
+    std::snprintf(out, size, " at virtual time %.9f s (last call: %s)", simtime_to_seconds(rank.clock),
+                  rank.current_call ? rank.current_call : "none yet");
+}
+
+void on_fault(int signal, siginfo_t* info, void*) {
+    // abort() while the run is already ending (the real library's abort path) adds nothing.
+    if (signal == SIGABRT && abnormal_end_started()) restore_default_and_raise(signal);
+    const char* what = signal == SIGSEGV ? "segmentation fault" : signal == SIGBUS ? "bus error" : "abort() (SIGABRT)";
+    char text[600];
+    const Rank* rank = g_engine ? g_engine->current() : nullptr;
+    char context[160] = "";
+    if (rank) rank_context(context, sizeof context, *rank);
+    // The rank whose guard pages were hit: the running one when it overflowed its own
+    // stack; when none is running, the stack the guard lies under.
+    const int guarded = g_engine && signal != SIGABRT ? g_engine->guarded_rank(info->si_addr) : -1;
+    if (signal != SIGABRT && ((rank && g_engine->beyond_stack(*rank, info->si_addr)) || (!rank && guarded >= 0))) {
+        char how[256], overflow[480];
+        std::snprintf(how, sizeof how, "%s at %p, under its stack%s", what, info->si_addr, context);
+        format_stack_overflow(overflow, sizeof overflow, rank ? rank->world : guarded, g_engine->options().stack_bytes,
+                              how);
+        std::snprintf(text, sizeof text, "%s", overflow);
+    } else if (rank && signal == SIGABRT) {
+        std::snprintf(text, sizeof text,
+                      "%s in simulated rank %d%s: the program or the C library stopped it (for example on heap "
+                      "corruption)",
+                      what, rank->world, context);
+    } else if (rank) {
+        char have[32], where[96] = "";
+        format_stack_size(have, sizeof have, g_engine->options().stack_bytes);
+        if (guarded >= 0)
+            std::snprintf(where, sizeof where, ", in the guard pages under simulated rank %d's stack", guarded);
+        std::snprintf(text, sizeof text,
+                      "%s in simulated rank %d at address %p%s%s (each rank has a stack of %s; rerun with a larger "
+                      "-xsim-stack if it needs more)",
+                      what, rank->world, info->si_addr, where, context, have);
+    } else if (signal == SIGABRT) {
+        std::snprintf(text, sizeof text, "%s outside the simulated ranks", what);
+    } else {
+        std::snprintf(text, sizeof text, "%s outside the simulated ranks at address %p", what, info->si_addr);
+    }
+    (void)!write(STDERR_FILENO, "xsim: ", 6);
+    (void)!write(STDERR_FILENO, text, std::strlen(text));
+    (void)!write(STDERR_FILENO, "\n", 1);
+    run_abnormal_end_hook(RunEnd::Signal, 128 + signal, text);
+    // Let the default action end the process (and mpirun see it).
+    restore_default_and_raise(signal);
+}
+
+// SIGINT or SIGTERM (from the user, or from mpirun ending the job): save what this
+// process has, then die of the signal as before.
+void on_stop(int signal) {
+    const char* name = signal == SIGINT ? "SIGINT" : "SIGTERM";
+    char why[200];
+    std::snprintf(why, sizeof why, "real process %d stopped by %s at virtual time %.9f s",
+                  g_engine ? g_engine->placement().process : -1, name,
+                  g_engine ? simtime_to_seconds(g_engine->latest_clock()) : 0.0);
+    if (run_abnormal_end_hook(RunEnd::Signal, 128 + signal, why)) {
+        char text[400];
+        std::snprintf(text, sizeof text, "xsim: %s; its run report (its ranks only) is in %s\n", why,
+                      g_engine->options().report_path.c_str());
+        (void)!write(STDERR_FILENO, text, std::strlen(text));
+    }
+    restore_default_and_raise(signal);
 }
 
 }  // namespace
@@ -97,6 +136,14 @@ void install_fault_handler() {
     sigemptyset(&action.sa_mask);
     sigaction(SIGSEGV, &action, nullptr);
     sigaction(SIGBUS, &action, nullptr);
+    sigaction(SIGABRT, &action, nullptr);
+    struct sigaction stop;
+    std::memset(&stop, 0, sizeof stop);
+    stop.sa_handler = on_stop;
+    stop.sa_flags = SA_ONSTACK;
+    sigfillset(&stop.sa_mask);
+    sigaction(SIGINT, &stop, nullptr);
+    sigaction(SIGTERM, &stop, nullptr);
 }
 
 }  // namespace xsim

@@ -38,6 +38,8 @@ void format_stack_overflow(char* out, std::size_t size, int world_rank, std::siz
 // their own: overflows between two MPI calls are then caught only at the next MPI call.
 void note_stack_guards(GuardPages guards, std::size_t stack_bytes, int process);
 
+// SIGSEGV, SIGBUS and SIGABRT name the simulated rank, its virtual time and last MPI call;
+// these and SIGINT/SIGTERM save what the process has (run_end.hpp) before it dies.
 void install_fault_handler();
 
 }  // namespace xsim

@@ -2,6 +2,8 @@
 
 #include <mpi.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
 #include <deque>
@@ -11,6 +13,7 @@
 #include <vector>
 
 #include "libxsim/mpi/real_mpi.hpp"
+#include "libxsim/report/output_file.hpp"
 #include "libxsim/report/region_file.hpp"
 
 namespace xsim::regions {
@@ -215,6 +218,34 @@ int finish(Engine& engine) {
     }
     real_mpi.Allreduce(MPI_IN_PLACE, &code, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     return code;
+}
+
+void write_partial(Engine& engine, const char* end, const char* why) {
+    if (g.mode != Mode::Record) return;
+    const int fd = open_abnormal_output(g.out_path.c_str());
+    if (fd < 0) return;
+    {
+        FdWriter out(fd);
+        out.print("xsim-regions 1\n# partial: the run ended badly (%s: ", end);
+        for (const char* c = why; *c; ++c) out.print("%c", *c == '\n' ? ' ' : *c);
+        out.print(")\n# recorded by real process %d (simulated ranks %d-%d) before that end\n",
+                  engine.placement().process, engine.first_local(), engine.first_local() + engine.local_count() - 1);
+        out.print("# name calls mean_s min_s max_s (simulated seconds; see xsim README, Regions)\n");
+        auto seconds = [](SimTime ps, char* text, std::size_t size) {
+            std::snprintf(text, size, "%lld.%012lld", static_cast<long long>(ps / kPicosPerSecond),
+                          static_cast<long long>(ps % kPicosPerSecond));
+            return text;
+        };
+        for (std::size_t id = 0; id < g.names.size(); ++id) {
+            const Tally& t = g.tallies[id];
+            if (t.calls == 0) continue;
+            const auto mean = static_cast<SimTime>((t.total + t.calls / 2) / t.calls);
+            char a[48], b[48], c[48];
+            out.print("%s %llu %s %s %s\n", g.names[id].c_str(), static_cast<unsigned long long>(t.calls),
+                      seconds(mean, a, sizeof a), seconds(t.min, b, sizeof b), seconds(t.max, c, sizeof c));
+        }
+    }
+    close(fd);
 }
 
 }  // namespace xsim::regions

@@ -31,4 +31,9 @@ bool replaying();
 // Returns the exit code these checks call for (0 or 1), the same on every process.
 int finish(Engine& engine);
 
+// When the run ends badly: writes the regions this process recorded so far (its ranks
+// only, marked partial in a comment) to the -xsim-regions-out file, unless another
+// process wrote it first. No allocation, no waiting (signal handlers, the watchdog).
+void write_partial(Engine& engine, const char* end, const char* why);
+
 }  // namespace xsim::regions

@@ -1,12 +1,95 @@
-#include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/report/run_report.hpp"
 
+#include <fcntl.h>
 #include <mpi.h>
 #include <sys/resource.h>
+#include <unistd.h>
 
-#include <cstdio>
+#include <algorithm>
+
+#include "libxsim/mpi/real_mpi.hpp"
+#include "libxsim/report/output_file.hpp"
 
 namespace xsim {
+namespace {
+
+std::int64_t g_start_ns = 0;
+
+enum Sum { kMessages, kBytes, kCollectiveMessages, kRemoteEvents, kSwitches, kEvents, kSums };
+enum Max { kSimTime, kPeakRss, kMaxima };
+
+struct Figures {
+    unsigned long long sums[kSums];
+    long long maxima[kMaxima];
+};
+
+// This process's figures. The simulated time is the largest clock at MPI_Finalize after a
+// normal end, otherwise the latest clock any rank reached (where a deadlock or crash
+// left it).
+Figures local_figures(Engine& engine, RunEnd end) {
+    const RunStats& s = engine.stats();
+    unsigned long long unreceived = 0, unreceived_bytes = 0;
+    unreceived_user_messages(engine, &unreceived, &unreceived_bytes);
+    Figures f{{s.messages - unreceived, s.bytes - unreceived_bytes, s.internal_messages, s.remote_events,
+               s.context_switches, s.events},
+              {s.max_finalize_time, peak_rss_bytes()}};
+    if (end != RunEnd::Completed) f.maxima[kSimTime] = std::max<long long>(f.maxima[kSimTime], engine.latest_clock());
+    return f;
+}
+
+void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, RunEnd end, const char* why,
+                bool complete) {
+    const Options& o = engine.options();
+    out.print("{\n");
+    out.print("  \"ranks\": %d,\n", engine.world_size());
+    out.print("  \"processes\": %d,\n", engine.placement().processes);
+    out.print("  \"end\": \"%s\",\n", run_end_name(end));
+    out.print("  \"end_detail\": \"");
+    out.json_string(why ? why : "");
+    out.print("\",\n");
+    out.print("  \"exit_code\": %d,\n", exit_code);
+    // A report of one process after a bad end: its ranks only.
+    out.print("  \"complete\": %s,\n", complete ? "true" : "false");
+    if (!complete)
+        out.print("  \"covers\": {\"process\": %d, \"first_rank\": %d, \"ranks\": %d},\n", engine.placement().process,
+                  engine.first_local(), engine.local_count());
+    out.print("  \"simulated_time_s\": %.12f,\n", simtime_to_seconds(f.maxima[kSimTime]));
+    out.print("  \"simulated_time_ps\": %lld,\n", f.maxima[kSimTime]);
+    out.print("  \"wall_time_s\": %.6f,\n", static_cast<double>(host_clock_ns() - g_start_ns) * 1e-9);
+    out.print("  \"messages\": %llu,\n", f.sums[kMessages]);
+    out.print("  \"bytes\": %llu,\n", f.sums[kBytes]);
+    out.print("  \"collective_messages\": %llu,\n", f.sums[kCollectiveMessages]);
+    out.print("  \"remote_events\": %llu,\n", f.sums[kRemoteEvents]);
+    out.print("  \"context_switches\": %llu,\n", f.sums[kSwitches]);
+    out.print("  \"events\": %llu,\n", f.sums[kEvents]);
+    out.print("  \"peak_rss_bytes\": %lld,\n", f.maxima[kPeakRss]);
+    // payload: "on", "off", "auto" or "threshold"; payload_threshold_bytes: the largest
+    // message that carries its data (null for on and off).
+    out.print("  \"options\": {\"compute\": \"%s\", \"stack_bytes\": %zu, \"payload\": \"%s\", "
+              "\"payload_threshold_bytes\": ",
+              o.compute == ComputeMode::None ? "none" : "measured", o.stack_bytes, o.payload.name());
+    if (o.payload.has_threshold()) out.print("%zu},\n", static_cast<std::size_t>(o.payload.threshold_bytes()));
+    else out.print("null},\n");
+    const runtime::Privatization& p = engine.privatization();
+    out.print("  \"privatization\": {\"active\": %s, \"privatized_bytes\": %zu, \"bytes_per_rank\": %zu, \"left_shared\": [",
+              p.active() ? "true" : "false", p.privatized_bytes(), p.bytes_per_rank());
+    for (std::size_t i = 0; i < p.left_shared().size(); ++i) {
+        out.print("%s\"", i ? ", " : "");
+        out.json_string(p.left_shared()[i].c_str());
+        out.print("\"");
+    }
+    out.print("]},\n");
+    const std::string& machine = engine.machine().effective_config_json;
+    out.print("  \"machine\": ");
+    // The machine's JSON may be longer than one formatted line.
+    for (std::size_t at = 0; at < machine.size(); at += 512)
+        out.print("%.*s", static_cast<int>(std::min<std::size_t>(512, machine.size() - at)), machine.c_str() + at);
+    out.print("%s\n}\n", machine.empty() ? "{}" : "");
+}
+
+}  // namespace
+
+void note_run_start(std::int64_t host_ns) { g_start_ns = host_ns; }
 
 long long peak_rss_bytes() {
     struct rusage usage;
@@ -14,59 +97,50 @@ long long peak_rss_bytes() {
     return static_cast<long long>(usage.ru_maxrss) * 1024;
 }
 
-void write_run_report(Engine& engine, const std::string& path, double wall_seconds, int exit_code) {
-    const RunStats& s = engine.stats();
-    unsigned long long sums[6] = {s.messages, s.bytes, s.internal_messages, s.remote_events, s.context_switches, s.events};
-    long long maxima[3] = {s.max_finalize_time, peak_rss_bytes(), 0};
+void unreceived_user_messages(Engine& engine, unsigned long long* messages, unsigned long long* bytes) {
+    *messages = *bytes = 0;
+    for (int i = 0; i < engine.local_count(); ++i) {
+        const Rank& r = engine.local(engine.first_local() + i);
+        for (const Message* m = r.unexpected.head; m; m = m->next) {
+            // User contexts are the even ones; a rendezvous envelope or an eager message
+            // nobody received: counted at the send, never delivered.
+            if (m->context % 2 != 0 || (m->kind != MessageKind::Eager && m->kind != MessageKind::RequestToSend)) continue;
+            ++*messages;
+            *bytes += m->bytes;
+        }
+    }
+}
+
+void write_run_report(Engine& engine, const std::string& path, int exit_code, RunEnd end, const char* why) {
+    Figures f = local_figures(engine, end);
     int process = 0;
     real_mpi.Comm_rank(MPI_COMM_WORLD, &process);
-    real_mpi.Reduce(process == 0 ? MPI_IN_PLACE : sums, sums, 6, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
-    real_mpi.Reduce(process == 0 ? MPI_IN_PLACE : maxima, maxima, 3, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
+    real_mpi.Reduce(process == 0 ? MPI_IN_PLACE : f.sums, f.sums, kSums, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
+    real_mpi.Reduce(process == 0 ? MPI_IN_PLACE : f.maxima, f.maxima, kMaxima, MPI_LONG_LONG, MPI_MAX, 0, MPI_COMM_WORLD);
     if (process != 0) return;
-    FILE* out = std::fopen(path.c_str(), "w");
-    if (!out) {
-        std::fprintf(stderr, "xsim: cannot write the run report to '%s'\n", path.c_str());
-        return;
+    const int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+    bool written = fd >= 0;
+    if (fd >= 0) {
+        FdWriter out(fd);
+        write_body(engine, out, f, exit_code, end, why, true);
+        out.flush();
+        written = out.ok();
+        if (close(fd) != 0) written = false;
     }
-    const Options& o = engine.options();
-    std::fprintf(out, "{\n");
-    std::fprintf(out, "  \"ranks\": %d,\n", engine.world_size());
-    std::fprintf(out, "  \"processes\": %d,\n", engine.placement().processes);
-    std::fprintf(out, "  \"simulated_time_s\": %.12f,\n", simtime_to_seconds(maxima[0]));
-    std::fprintf(out, "  \"simulated_time_ps\": %lld,\n", maxima[0]);
-    std::fprintf(out, "  \"wall_time_s\": %.6f,\n", wall_seconds);
-    std::fprintf(out, "  \"messages\": %llu,\n", sums[0]);
-    std::fprintf(out, "  \"bytes\": %llu,\n", sums[1]);
-    std::fprintf(out, "  \"collective_messages\": %llu,\n", sums[2]);
-    std::fprintf(out, "  \"remote_events\": %llu,\n", sums[3]);
-    std::fprintf(out, "  \"context_switches\": %llu,\n", sums[4]);
-    std::fprintf(out, "  \"events\": %llu,\n", sums[5]);
-    std::fprintf(out, "  \"peak_rss_bytes\": %lld,\n", maxima[1]);
-    std::fprintf(out, "  \"exit_code\": %d,\n", exit_code);
-    // payload: "on", "off", "auto" or "threshold"; payload_threshold_bytes: the largest
-    // message that carries its data (null for on and off).
-    const std::string threshold = o.payload.has_threshold() ? std::to_string(o.payload.threshold_bytes()) : "null";
-    std::fprintf(out,
-                 "  \"options\": {\"compute\": \"%s\", \"stack_bytes\": %zu, \"payload\": \"%s\", "
-                 "\"payload_threshold_bytes\": %s},\n",
-                 o.compute == ComputeMode::None ? "none" : "measured", o.stack_bytes, o.payload.name(),
-                 threshold.c_str());
-    const runtime::Privatization& p = engine.privatization();
-    std::fprintf(out, "  \"privatization\": {\"active\": %s, \"privatized_bytes\": %zu, \"bytes_per_rank\": %zu, \"left_shared\": [",
-                 p.active() ? "true" : "false", p.privatized_bytes(), p.bytes_per_rank());
-    for (std::size_t i = 0; i < p.left_shared().size(); ++i) {
-        std::string name;
-        for (char c : p.left_shared()[i]) {
-            if (c == '"' || c == '\\') name += '\\';
-            name += c;
-        }
-        std::fprintf(out, "%s\"%s\"", i ? ", " : "", name.c_str());
+    if (!written) std::fprintf(stderr, "xsim: -xsim-report %s: cannot write the run report\n", path.c_str());
+}
+
+bool write_local_run_report(Engine& engine, const char* path, int exit_code, RunEnd end, const char* why) {
+    const int fd = open_abnormal_output(path);
+    if (fd < 0) return false;
+    bool written;
+    {
+        FdWriter out(fd);
+        write_body(engine, out, local_figures(engine, end), exit_code, end, why, engine.placement().processes == 1);
+        out.flush();
+        written = out.ok();
     }
-    std::fprintf(out, "]},\n");
-    std::fprintf(out, "  \"machine\": %s\n", engine.machine().effective_config_json.empty()
-                                                 ? "{}" : engine.machine().effective_config_json.c_str());
-    std::fprintf(out, "}\n");
-    std::fclose(out);
+    return close(fd) == 0 && written;
 }
 
 }  // namespace xsim

@@ -20,7 +20,8 @@ extern "C" void exit(int status) noexcept {
         g_engine->abort_run(status == 0 ? 1 : status,
                             "simulated rank " + std::to_string(rank.world) + " called exit(" + std::to_string(status) +
                                 ")" + (rank.phase == MpiPhase::Initialized ? " without calling MPI_Finalize" : "") +
-                                " at virtual time " + when + " s; ending the simulation");
+                                " at virtual time " + when + " s; ending the simulation",
+                            RunEnd::Exit);
     }
     static const auto real_exit = reinterpret_cast<void (*)(int)>(dlsym(RTLD_NEXT, "exit"));
     real_exit(status);

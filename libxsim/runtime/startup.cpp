@@ -22,6 +22,7 @@
 #include "libxsim/p2p/p2p.hpp"
 #include "libxsim/rank_state/libc_rank_state.hpp"
 #include "libxsim/report/deadlock_report.hpp"
+#include "libxsim/report/output_file.hpp"
 #include "libxsim/report/region_file.hpp"
 #include "libxsim/report/regions.hpp"
 #include "libxsim/report/run_report.hpp"
@@ -42,6 +43,16 @@ int refuse(int process, const std::string& why) {
     if (process == 0) std::fprintf(stderr, "xsim: %s\n", why.c_str());
     real_mpi.Finalize();
     return 2;
+}
+
+// The abnormal-end hook (engine/run_end.hpp): what this process has, written without
+// waiting for the others.
+bool save_after_bad_end(RunEnd end, int exit_code, const char* why) {
+    Engine* engine = g_engine;
+    if (!engine) return false;
+    regions::write_partial(*engine, run_end_name(end), why);
+    const std::string& report = engine->options().report_path;
+    return !report.empty() && write_local_run_report(*engine, report.c_str(), exit_code, end, why);
 }
 
 int worst_exit_code(Engine& engine) {
@@ -80,7 +91,7 @@ int simulate(int argc, char** argv, char** envp) {
     real_mpi.Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);
     real_mpi.Comm_rank(MPI_COMM_WORLD, &process);
     real_mpi.Comm_size(MPI_COMM_WORLD, &processes);
-    const double wall_start = real_mpi.Wtime();
+    note_run_start(host_clock_ns());
     if (executable_uses_mpi_f08())
         return refuse(process, "this program uses the Fortran 2008 bindings (use mpi_f08), which xsim does not "
                                "simulate; build it with `use mpi` or `include 'mpif.h'`");
@@ -124,6 +135,8 @@ int simulate(int argc, char** argv, char** envp) {
         real_mpi.Finalize();
         return 0;
     }
+    // Where the results go: checked now, not after a long run.
+    if (std::string why = check_output_files(cl.options, process); !why.empty()) return refuse(process, why);
     const Engine::Placement placement{static_cast<int>(ranks), process, processes};
     // Per-rank globals: found and sized now (the memory check counts them), copied once the
     // engine exists, after the program's static constructors and before its first rank.
@@ -138,6 +151,7 @@ int simulate(int argc, char** argv, char** envp) {
         engine.set_message_handler(&p2p::handle_event);
         mark_simulation_thread();
         g_engine = &engine;
+        set_abnormal_end_hook(&save_after_bad_end);
         install_fault_handler();
         if (process == 0)
             for (const std::string& line : privatization.lines) std::fprintf(stderr, "%s\n", line.c_str());
@@ -154,8 +168,9 @@ int simulate(int argc, char** argv, char** envp) {
         const std::int64_t unfinished = engine.run(g_application_main, app_argc, cl.app_argv.data(), envp, used, &link);
         // The program's exit-time destructors run once per real process, on its first rank's globals.
         engine.privatization().switch_to(0);
+        std::string deadlock;
         if (unfinished > 0) {
-            report_deadlock(engine, unfinished);
+            deadlock = report_deadlock(engine, unfinished);
             code = 1;
         } else {
             code = worst_exit_code(engine);
@@ -163,7 +178,9 @@ int simulate(int argc, char** argv, char** envp) {
             if (colls::report_unreceived_messages(engine)) code = std::max(code, 1);
         }
         if (!cl.options.report_path.empty())
-            write_run_report(engine, cl.options.report_path, real_mpi.Wtime() - wall_start, code);
+            write_run_report(engine, cl.options.report_path, code, unfinished > 0 ? RunEnd::Deadlock : RunEnd::Completed,
+                             deadlock.c_str());
+        set_abnormal_end_hook(nullptr);
         g_engine = nullptr;
     }
     real_mpi.Finalize();
