@@ -42,13 +42,11 @@ void LinkReservations::sweep() {
     sweep_threshold_ = std::max<std::size_t>(1u << 16, 2 * free_at_.size());
 }
 
-SimTime RoutedNetwork::arrival(int src, int dst, std::uint64_t bytes, SimTime start) {
-    if (!contention_) return NetworkModel::arrival(src, dst, bytes, start);
-    const Path p = path(src, dst);
+SimTime RoutedNetwork::arrival(int src, int dst, const Transfer& t, SimTime start) {
+    if (!contention_) return NetworkModel::arrival(src, dst, t, start);
     route(src, dst, scratch_);
-    const SimTime duration = transfer_time(bytes, p.bandwidth);
-    const SimTime begin = reservations_.reserve(scratch_, start, duration);
-    return begin + p.latency + duration;
+    const SimTime begin = reservations_.reserve(scratch_, start, t.serialization);
+    return begin + t.latency + t.serialization;
 }
 
 }  // namespace xsim::net

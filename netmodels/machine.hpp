@@ -20,6 +20,13 @@ struct Path {
     int level = 0;                   // hierarchy level (star) or hop count (torus), for reports
 };
 
+// What one message costs on its path, for its size: computed once when it is sent
+// (NicModel::transfer) and carried with it.
+struct Transfer {
+    SimTime latency = 0;        // first byte, end to end
+    SimTime serialization = 0;  // its bytes at the path's bandwidth (ceil, picoseconds)
+};
+
 class NetworkModel {
 public:
     virtual ~NetworkModel() = default;
@@ -29,11 +36,18 @@ public:
     // Smallest latency between any two ranks: the lookahead of the conservative
     // synchronization between real processes. Must be > 0.
     virtual SimTime min_latency() const = 0;
-    // When the last byte of a transfer injected at `start` reaches `dst`. The default is
-    // the contention-free closed form; a contention model overrides it.
-    virtual SimTime arrival(int src, int dst, std::uint64_t bytes, SimTime start) {
+    // When the last byte of a transfer `t` from src to dst (its path's cost, computed by the
+    // caller) injected at `start` reaches `dst`. The default is the contention-free closed
+    // form; a contention model overrides it.
+    virtual SimTime arrival(int src, int dst, const Transfer& t, SimTime start) {
+        (void)src;
+        (void)dst;
+        return start + t.latency + t.serialization;
+    }
+    // The same for `bytes`, asking path() (for callers that have no Transfer at hand).
+    SimTime arrival(int src, int dst, std::uint64_t bytes, SimTime start) {
         const Path p = path(src, dst);
-        return start + p.latency + transfer_time(bytes, p.bandwidth);
+        return arrival(src, dst, Transfer{p.latency, transfer_time(bytes, p.bandwidth)}, start);
     }
 };
 

@@ -31,7 +31,8 @@ private:
 class RoutedNetwork : public NetworkModel {
 public:
     explicit RoutedNetwork(bool contention) : contention_(contention) {}
-    SimTime arrival(int src, int dst, std::uint64_t bytes, SimTime start) override;
+    using NetworkModel::arrival;
+    SimTime arrival(int src, int dst, const Transfer& t, SimTime start) override;
     bool contention() const { return contention_; }
     // Link ids a src -> dst message occupies (cleared first). Only used with contention.
     virtual void route(int src, int dst, std::vector<std::uint64_t>& links) const = 0;

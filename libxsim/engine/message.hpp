@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "netmodels/machine.hpp"
 #include "pdes/sim_time.hpp"
 
 namespace xsim {
@@ -21,6 +22,8 @@ struct Message {
     Message* next = nullptr;        // unexpected-queue link
     SimTime time = 0;               // arrival at dst (first byte)
     SimTime data_done = 0;          // eager, data: last byte through the network; then into the receiver
+    net::Transfer transfer;         // the user message's cost on its path (sender -> receiver), asked
+                                    // of the network once at the send and carried through rendezvous
     std::int32_t src = 0;           // world rank that sent this event
     std::int32_t dst = 0;           // world rank it goes to
     std::int32_t src_comm_rank = 0; // sender's rank in the communicator (what status reports)

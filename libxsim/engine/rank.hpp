@@ -7,6 +7,7 @@
 
 #include "libxsim/engine/match_queue.hpp"
 #include "libxsim/engine/message.hpp"
+#include "netmodels/nic_model.hpp"
 #include "pdes/fiber.hpp"
 #include "pdes/sim_time.hpp"
 
@@ -38,14 +39,15 @@ struct BlockedIn {
     // Waiting on a nonblocking collective's request: `tag` holds its collective signature
     // (colls/collective_kind.hpp), `context` its communicator's collective context.
     bool nonblocking_collective = false;
+    // Waiting on a generalized request (MPI_Grequest_start) the rank has not completed.
+    bool generalized = false;
 };
 
 struct Rank {
     Fiber fiber;
     SimTime clock = 0;
     SimTime wake_time = kNever;      // time of the valid pending run event
-    SimTime nic_send_free = 0;       // the NIC serializes this rank's sends...
-    SimTime nic_recv_free = 0;       // ...and receives
+    net::NicState nic;               // its network interface (netmodels/nic_model.hpp)
     std::int64_t last_exit_ns = 0;   // host time when the rank last left xsim (measured compute)
     std::int32_t world = 0;
     std::uint32_t seq = 0;           // events generated so far (tie-break)

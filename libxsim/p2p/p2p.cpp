@@ -6,6 +6,7 @@
 #include "libxsim/mpi/datatype.hpp"
 #include "libxsim/engine/payload.hpp"
 #include "libxsim/engine/rank_buffer.hpp"
+#include "netmodels/nic_model.hpp"
 
 namespace xsim::p2p {
 namespace {
@@ -20,16 +21,11 @@ Message* make_event(Engine& engine, Rank& from, MessageKind kind, int dst, SimTi
     return m;
 }
 
-SimTime latency(Engine& engine, int a, int b) { return engine.machine().network->path(a, b).latency; }
+using net::NicModel;
 
-// The receiving NIC takes the data of `m` in arrival order: it is in when the last byte
-// has crossed the network (m.data_done, from the model, contention included) and the NIC
-// has finished the messages before it. Returns that time.
-SimTime receive_on_nic(Engine& engine, Rank& receiver, const Message& m) {
-    const auto path = engine.machine().network->path(m.src, m.dst);
-    receiver.nic_recv_free = std::max(m.data_done, receiver.nic_recv_free + transfer_time(m.bytes, path.bandwidth));
-    return receiver.nic_recv_free;
-}
+// Latency of a control message (clear-to-send, acknowledgement) from a to b: the reverse
+// direction of the user message, so a path of its own.
+SimTime latency(Engine& engine, int a, int b) { return engine.machine().network->path(a, b).latency; }
 
 void decide(Engine& engine, Request* r, SimTime done) {
     r->known = true;
@@ -51,6 +47,7 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
         cts->send_request = m->send_request;
         cts->recv_request = reinterpret_cast<std::uint64_t>(r);
         cts->bytes = m->bytes;
+        cts->transfer = m->transfer;  // for the data, which takes the request-to-send's path
         engine.free_message(m);
         engine.emit(cts);
         return;
@@ -72,7 +69,7 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
 
 void arrive_envelope(Engine& engine, Message* m) {
     Rank& receiver = engine.local(m->dst);
-    if (m->kind == MessageKind::Eager) m->data_done = receive_on_nic(engine, receiver, *m);
+    if (m->kind == MessageKind::Eager) m->data_done = NicModel::receive(receiver.nic, m->data_done, m->transfer);
     Request* r = receiver.posted.take_first([m](const Request& q) {
         return envelope_matches(*m, q.peer, q.tag, q.context);
     });
@@ -96,12 +93,11 @@ void arrive_clear_to_send(Engine& engine, Message* cts) {
         return;
     }
     Rank& sender = *s->owner;
-    const auto path = engine.machine().network->path(sender.world, cts->src);
-    const SimTime start = std::max(cts->time, sender.nic_send_free);
-    sender.nic_send_free = start + transfer_time(s->bytes, path.bandwidth);
-    Message* data = make_event(engine, sender, MessageKind::Data, cts->src, start + path.latency);
+    const SimTime start = NicModel::inject(sender.nic, cts->time, cts->transfer);
+    Message* data = make_event(engine, sender, MessageKind::Data, cts->src, start + cts->transfer.latency);
     data->bytes = s->bytes;
-    data->data_done = engine.machine().network->arrival(sender.world, cts->src, s->bytes, start);
+    data->transfer = cts->transfer;
+    data->data_done = engine.machine().network->arrival(sender.world, cts->src, cts->transfer, start);
     data->recv_request = cts->recv_request;
     if (s->carries_data) {
         if (engine.is_local(cts->src)) {
@@ -120,13 +116,13 @@ void arrive_clear_to_send(Engine& engine, Message* cts) {
     }
     engine.free_message(cts);
     engine.emit(data);
-    decide(engine, s, sender.nic_send_free);
+    decide(engine, s, sender.nic.send_free);
 }
 
 void arrive_data(Engine& engine, Message* data) {
     auto* r = reinterpret_cast<Request*>(data->recv_request);
     Rank& receiver = *r->owner;
-    const SimTime done = receive_on_nic(engine, receiver, *data);
+    const SimTime done = NicModel::receive(receiver.nic, data->data_done, data->transfer);
     if (data->has_payload && r->carries_data)
         unpack_data(data->payload, r->status_bytes, runtime::rank_buffer(engine, receiver, r->buf, r->count, r->type),
                     r->count, r->type);
@@ -185,14 +181,15 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
     s->synchronous = synchronous;
     s->carries_data = data.carry == Carry::BySize ? engine.options().payload.carries(data.bytes)
                                                   : data.carry == Carry::Always;
-    const auto path = engine.machine().network->path(me.world, dest_world);
+    // The one question to the network for this message; its answer travels with it.
+    const net::Path path = engine.machine().network->path(me.world, dest_world);
+    const net::Transfer transfer = NicModel::transfer(path, data.bytes);
     const bool eager = data.bytes <= path.eager_limit;
     Message* m;
     if (eager) {
-        const SimTime start = std::max(now, me.nic_send_free);
-        me.nic_send_free = start + transfer_time(data.bytes, path.bandwidth);
-        m = make_event(engine, me, MessageKind::Eager, dest_world, start + path.latency);
-        m->data_done = engine.machine().network->arrival(me.world, dest_world, data.bytes, start);
+        const SimTime start = NicModel::inject(me.nic, now, transfer);
+        m = make_event(engine, me, MessageKind::Eager, dest_world, start + transfer.latency);
+        m->data_done = engine.machine().network->arrival(me.world, dest_world, transfer, start);
         if (s->carries_data) {
             m->bytes = data.bytes;
             acquire_payload(m);
@@ -203,8 +200,9 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
         // The request-to-send queues behind earlier sends on the NIC like any message, so a
         // long message never overtakes shorter ones sent before it (MPI non-overtaking).
         m = make_event(engine, me, MessageKind::RequestToSend, dest_world,
-                       std::max(now, me.nic_send_free) + path.latency);
+                       NicModel::send_start(me.nic, now) + transfer.latency);
     }
+    m->transfer = transfer;
     m->bytes = data.bytes;
     m->src_comm_rank = comm.rank_of(me);
     m->tag = tag;

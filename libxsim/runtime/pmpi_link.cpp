@@ -15,6 +15,7 @@ namespace {
 struct WireHeader {
     std::int64_t time;
     std::int64_t data_done;
+    std::int64_t latency, serialization;  // Message::transfer
     std::int32_t src, dst, src_comm_rank, tag;
     std::uint32_t context, seq;
     std::uint64_t bytes, send_request, recv_request;
@@ -33,6 +34,8 @@ void PmpiLink::post(int process, const Message& m) {
     WireHeader h{};
     h.time = m.time;
     h.data_done = m.data_done;
+    h.latency = m.transfer.latency;
+    h.serialization = m.transfer.serialization;
     h.src = m.src;
     h.dst = m.dst;
     h.src_comm_rank = m.src_comm_rank;
@@ -88,6 +91,7 @@ void PmpiLink::exchange() {
         Message* m = engine_.new_message();
         m->time = h.time;
         m->data_done = h.data_done;
+        m->transfer = {h.latency, h.serialization};
         m->src = h.src;
         m->dst = h.dst;
         m->src_comm_rank = h.src_comm_rank;
