@@ -91,6 +91,8 @@ public:
 
     // The rank whose fiber is running, or null in the scheduler.
     Rank* current() const { return current_; }
+    // The same field, for a monitoring thread's atomic reads (runtime/watchdog).
+    Rank* const& current_rank_field() const { return current_; }
     // True while a simulated rank executes application code (not xsim itself).
     bool in_application() const { return current_ && !inside_xsim_; }
 

@@ -32,6 +32,9 @@ constexpr OptionSpec kOptions[] = {
      "buffers untouched), BYTES (e.g. 4k: messages and collective blocks up to that size; larger ones "
      "move as envelopes), auto (4k); virtual times are the same in every mode"},
     {"-xsim-progress", "auto|on|off", "progress line on stderr (auto: only when stderr is a terminal)"},
+    {"-xsim-watchdog", "SECONDS",
+     "end the run when one rank runs that long (wall clock) without giving control back to xsim, "
+     "naming it, its virtual time and last call (default: off)"},
     {"-xsim-quiet", nullptr, "same as -xsim-progress off"},
     {"-xsim-privatize", "auto|on|off",
      "per-rank copies of the program's globals and thread-locals (auto: on when several ranks share a "
@@ -112,6 +115,12 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         o.progress = ProgressMode::Off;
     } else if (name == "-xsim-regions-out" || name == "-xsim-regions-in") {
         if (value.empty()) throw OptionError(name + ": expected a file name");
+    } else if (name == "-xsim-watchdog") {
+        char* end = nullptr;
+        const double seconds = std::strtod(value.c_str(), &end);
+        if (value.empty() || *end != '\0' || !(seconds > 0) || seconds > 1e7)
+            throw OptionError("-xsim-watchdog: expected a number of seconds above 0 (e.g. 600), got '" + value + "'");
+        o.watchdog_seconds = seconds;
     } else if (name == "-xsim-analytic-ranks") {
         o.analytic_ranks = parse_count(name, value);
         if (o.analytic_ranks < 0)

@@ -33,6 +33,7 @@ struct Options {
     long long analytic_ranks = 4096;
     std::string regions_out;            // -xsim-regions-out: record region times into this file
     std::string regions_in;             // -xsim-regions-in: replay region times from this file
+    double watchdog_seconds = 0;        // -xsim-watchdog: wall seconds one rank may run alone (0: off)
     // Every option as applied, (name, value) in order: all real processes must agree on them
     // (runtime/option_agreement).
     std::vector<std::pair<std::string, std::string>> given;

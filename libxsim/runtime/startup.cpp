@@ -31,6 +31,7 @@
 #include "libxsim/runtime/pmpi_link.hpp"
 #include "libxsim/runtime/privatization_plan.hpp"
 #include "libxsim/runtime/startup_checks.hpp"
+#include "libxsim/runtime/watchdog.hpp"
 
 using namespace xsim;
 
@@ -162,6 +163,7 @@ int simulate(int argc, char** argv, char** envp) {
             if (!why.empty()) engine.abort_run(1, why);
         }
         PmpiLink link(engine, processes);
+        runtime::Watchdog watchdog(engine, cl.options.watchdog_seconds);
         SoloLink solo;
         ProcessLink& used = processes > 1 ? static_cast<ProcessLink&>(link) : solo;
         const int app_argc = static_cast<int>(cl.app_argv.size()) - 1;
