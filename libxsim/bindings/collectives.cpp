@@ -152,7 +152,8 @@ int rooted(const char* call, const Collective<RootedArgs>& table, const void* ro
     const bool at_root = c->rank_of(scope.rank) == root;
     if (at_root) {
         if (int e = not_in_place(scope, c, rooted_buf, "the root's buffer of all blocks")) return e;
-        if (counts) {
+        // The v forms by their kind, not by a null array (a null one is an error, MPI_ERR_ARG).
+        if (table.kind == CollKind::Gatherv || table.kind == CollKind::Scatterv) {
             if (int e = arrays(scope, c, rooted_buf, counts, displs, nullptr, rooted_type)) return e;
             a.blocks = varying_blocks(rooted_buf, counts, displs, rooted_type);
         } else {
@@ -181,7 +182,8 @@ int allgather(const char* call, const Collective<AllgatherArgs>& table, const vo
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
     AllgatherArgs a;
-    if (counts) {
+    const bool variable = table.kind == CollKind::Allgatherv;  // not a null counts array: that is an error
+    if (variable) {
         if (int e = arrays(scope, c, recvbuf, counts, displs, nullptr, recvtype)) return e;
         a.recv = varying_blocks(recvbuf, counts, displs, recvtype);
     } else {
@@ -193,7 +195,7 @@ int allgather(const char* call, const Collective<AllgatherArgs>& table, const vo
     a.in_place = in_place(sendbuf);
     if (a.in_place) a.mine = a.recv.block(me);
     else if (int e = block(scope, c, sendbuf, sendcount, sendtype, &a.mine)) return e;
-    if (!counts && a.recv.bytes_of(0) == 0) return nothing_moves(scope, c, table.kind, request);
+    if (!variable && a.recv.bytes_of(0) == 0) return nothing_moves(scope, c, table.kind, request);
     return dispatch(scope, c, table, 0, a, request);
 }
 
@@ -235,7 +237,9 @@ int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
     AlltoallArgs a;
-    const bool variable = recvcounts != nullptr;
+    // By kind: a null counts, displacements or datatypes array is an error (MPI_ERR_ARG).
+    const bool typed = table.kind == CollKind::Alltoallw;
+    const bool variable = typed || table.kind == CollKind::Alltoallv;
     auto describe = [&](const void* buf, int count, const int* counts, const int* displs, MPI_Datatype type,
                         const MPI_Datatype* types, Blocks* out) {
         if (!variable) {
@@ -244,8 +248,10 @@ int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void
             *out = uniform_blocks(buf, count, type);
             return MPI_SUCCESS;
         }
+        if (typed)
+            if (int e = checks::pointer(scope, c, types, "datatypes")) return e;
         if (int e = arrays(scope, c, buf, counts, displs, types, type)) return e;
-        *out = types ? typed_blocks(buf, counts, displs, types) : varying_blocks(buf, counts, displs, type);
+        *out = typed ? typed_blocks(buf, counts, displs, types) : varying_blocks(buf, counts, displs, type);
         return MPI_SUCCESS;
     };
     if (int e = describe(recvbuf, recvcount, recvcounts, rdispls, recvtype, recvtypes, &a.recv)) return e;
@@ -266,7 +272,7 @@ int reduce_scatter(const char* call, const Collective<ReduceScatterArgs>& table,
     if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
     ReduceScatterArgs a;
     std::vector<std::int64_t> offsets;
-    if (counts) {
+    if (table.kind == CollKind::ReduceScatter) {  // by kind: a null recvcounts is an error
         if (int e = checks::pointer(scope, c, counts, "recvcounts")) return e;
         offsets.resize(static_cast<std::size_t>(c->size) + 1);
         for (int i = 0; i < c->size; ++i) {
