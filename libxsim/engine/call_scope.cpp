@@ -8,6 +8,19 @@ namespace xsim {
 namespace {
 
 Rank& calling_rank(const char* call) {
+    // Another thread (one started before the simulation, by a library, or by a rank behind
+    // pthread_create's back) is no rank: the rank now current belongs to the simulation
+    // thread, and this thread's stack is not that rank's (the stack check would call it an
+    // overflow). Stop before touching any simulation state.
+    if (g_engine && !on_simulation_thread()) {
+        std::fprintf(stderr,
+                     "xsim: %s was called from a thread other than the simulation thread (a thread the program "
+                     "started): each simulated rank is one fiber on that thread and xsim provides at most "
+                     "MPI_THREAD_FUNNELED, so make MPI calls from the thread that called MPI_Init\n",
+                     call);
+        std::fflush(stderr);
+        std::_Exit(1);
+    }
     if (!g_engine || !g_engine->current()) {
         std::fprintf(stderr,
                      "xsim: %s was called outside a simulated rank (from a thread, a destructor or an "
