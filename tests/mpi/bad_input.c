@@ -5,7 +5,9 @@
  *   compute_negative  xsim_compute(-1): used to be ignored
  *   compute_nan       xsim_compute(NaN): used to be ignored
  *   big_message       rank 0 sends 10 MB to rank 1 (run with a 1 B/s bandwidth: 1e7 s)
- *   sleep_huge        sleep(4e9): 4e21 ps, used to wrap */
+ *   sleep_huge        sleep(4e9): 4e21 ps, used to wrap
+ *   big_isends        rank 0 starts three 10 MB sends to rank 1 at once (1 B/s: each one
+ *                     alone passes the time limit; queued on the NIC they must not wrap) */
 #include <math.h>
 #include <mpi.h>
 #include <stdio.h>
@@ -55,6 +57,21 @@ int main(int argc, char** argv) {
                 printf("FAIL bad_input: rank 1: 10 MB at 1 B/s arrived at %g s\n", MPI_Wtime());
                 failed = 1;
             }
+        }
+        free(buf);
+    } else if (strcmp(mode, "big_isends") == 0) {
+        const int count = 10 * 1000 * 1000;
+        char* buf = calloc((size_t)count * 3, 1);
+        MPI_Request req[3];
+        for (int i = 0; i < 3; ++i) {
+            if (rank == 0) MPI_Isend(buf + (size_t)i * count, count, MPI_CHAR, 1, i, MPI_COMM_WORLD, &req[i]);
+            else if (rank == 1) MPI_Irecv(buf + (size_t)i * count, count, MPI_CHAR, 0, i, MPI_COMM_WORLD, &req[i]);
+            else req[i] = MPI_REQUEST_NULL;
+        }
+        MPI_Waitall(3, req, MPI_STATUSES_IGNORE);
+        if ((rank == 0 || rank == 1) && MPI_Wtime() < 3e7) {
+            printf("FAIL bad_input: rank %d: three 10 MB messages at 1 B/s done at %g s\n", rank, MPI_Wtime());
+            failed = 1;
         }
         free(buf);
     } else if (strcmp(mode, "sleep_huge") == 0) {

@@ -50,6 +50,9 @@ case $case in
     big_message) cmd=("${two[@]}" -xsim-set network.level.node.bandwidth=1 -xsim-set network.level.switch.bandwidth=1
                       -xsim-set network.level.system.bandwidth=1 big_message)
         expect="simulated rank [01]: virtual time passed xsim's limit .* in MPI_(Send|Recv)" ;;
+    big_isends) cmd=("${two[@]}" -xsim-set network.level.node.bandwidth=1 -xsim-set network.level.switch.bandwidth=1
+                     -xsim-set network.level.system.bandwidth=1 big_isends)
+        expect="simulated rank [01]: virtual time passed xsim's limit .* in MPI_Waitall" ;;
     sleep_huge) cmd=("${two[@]}" sleep_huge)
         expect="virtual time passed xsim's limit .* in sleep" ;;
     regions_binary) cmd=("${two[@]}" -xsim-regions-in "$exe" sum)  # an ELF file
