@@ -9,9 +9,11 @@
 
 #include <climits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/held_handles.hpp"
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/bindings/reduction_ops.hpp"
 #include "libxsim/colls/collective_call.hpp"
@@ -78,15 +80,42 @@ int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, cons
     return MPI_SUCCESS;
 }
 
+// The derived types and user op a nonblocking call's arguments use (held_handles.hpp).
+void hold(HeldHandles&, const Comm&, const BarrierArgs&) {}
+void hold(HeldHandles& h, const Comm&, const BcastArgs& a) { h.type(a.data.type); }
+void hold(HeldHandles& h, const Comm&, const ReduceArgs& a) {
+    h.type(a.type);
+    h.op(a.op);
+}
+void hold(HeldHandles& h, const Comm& c, const RootedArgs& a) {
+    h.type(a.mine.type);
+    if (a.blocks.known()) h.blocks(a.blocks, c.size);  // the root's
+}
+void hold(HeldHandles& h, const Comm& c, const AllgatherArgs& a) {
+    h.type(a.mine.type);
+    h.blocks(a.recv, c.size);
+}
+void hold(HeldHandles& h, const Comm& c, const AlltoallArgs& a) {
+    h.blocks(a.send, c.size);
+    h.blocks(a.recv, c.size);
+}
+void hold(HeldHandles& h, const Comm&, const ReduceScatterArgs& a) {
+    h.type(a.type);
+    h.op(a.op);
+}
+
 // Blocking: runs the collective. Nonblocking: starts it and returns its request; `keep`
-// is storage `args` points into, kept with the request until it completes.
+// is storage `args` points into, kept with the request until it is freed, with the
+// datatypes and op `args` use (MPI_Type_free / MPI_Op_free may come before that).
 template <class Args, class Keep = NothingKept>
 int dispatch(CallScope& s, const Comm* c, const Collective<Args>& table, int root, const Args& args,
              MPI_Request* request, Keep&& keep = {}) {
     if (request) {
         if (c->is_inter())  // as colls::run reports it for the blocking forms
             return s.fail(c, MPI_ERR_COMM, std::string(s.call) + " on an intercommunicator is not supported by xsim");
-        *request = request_handle(colls::start(table, s.engine, s.rank, *c, root, args, std::move(keep)));
+        KeptWithHandles<std::remove_reference_t<Keep>> kept{std::move(keep), {}};
+        hold(kept.handles, *c, args);
+        *request = request_handle(colls::start(table, s.engine, s.rank, *c, root, args, std::move(kept)));
         return MPI_SUCCESS;
     }
     std::string why;

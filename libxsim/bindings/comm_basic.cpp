@@ -185,8 +185,8 @@ XSIM_MPI_ALIAS(Comm_free_keyval)
 int PMPI_Comm_free_keyval(int* keyval) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_free_keyval");
     if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
-    if (!find_keyval(*keyval)) return scope.fail(nullptr, MPI_ERR_KEYVAL, "invalid keyval " + std::to_string(*keyval));
-    free_keyval(*keyval);
+    if (!free_keyval(*keyval))
+        return scope.fail(nullptr, MPI_ERR_KEYVAL, "invalid or already freed keyval " + std::to_string(*keyval));
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }

@@ -11,6 +11,7 @@
 #include "libxsim/colls/make_intercomm.hpp"
 #include "libxsim/mpi/attributes.hpp"
 #include "libxsim/mpi/group.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 using namespace xsim;
 
@@ -80,7 +81,10 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_dup_with_info");
     const Comm* c = nullptr;
     if (int e = intracomm(scope, comm, &c)) return e;
-    if (info == MPI_INFO_NULL) return scope.fail(c, MPI_ERR_INFO, "MPI_INFO_NULL is not an info object");
+    // MPI_INFO_NULL: no hints (Open MPI accepts it too); anything else must be a live info.
+    int keys = 0;
+    if (info != MPI_INFO_NULL && real_mpi.Info_get_nkeys(info, &keys) != MPI_SUCCESS)
+        return scope.fail(c, MPI_ERR_INFO, "invalid info object");
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
     Comm* out = nullptr;
     if (int e = dup_comm(scope, *c, &out)) return e;

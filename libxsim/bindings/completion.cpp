@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/generalized_requests.hpp"
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/bindings/requests.hpp"
 #include "libxsim/p2p/completion.hpp"
@@ -48,9 +49,9 @@ int retire_listed(CallScope& s, int n, MPI_Request* handles, RequestList& reqs, 
             requests::empty_status(status_at(statuses, i));  // null or inactive persistent request
             continue;
         }
-        if (reqs[i]->status_error != MPI_SUCCESS && failures++ == 0)
-            first = "request " + std::to_string(i) + ": " + requests::failure(reqs[i]);
-        requests::retire(s, &handles[i], status_at(statuses, i));
+        std::string why;
+        if (requests::retire(s, &handles[i], status_at(statuses, i), &why) != MPI_SUCCESS && failures++ == 0)
+            first = "request " + std::to_string(i) + ": " + why;
     }
     return failures ? s.fail(nullptr, MPI_ERR_IN_STATUS, "a completed request failed (see its status); " + first)
                     : MPI_SUCCESS;
@@ -66,8 +67,8 @@ int wait_one(CallScope& s, MPI_Request* handle, MPI_Status* status) {
     }
     completion::wait_all(s.engine, s.rank, reqs.data(), 1);
     const Comm* c = reqs[0]->comm;
-    const std::string why = reqs[0]->status_error == MPI_SUCCESS ? std::string() : requests::failure(reqs[0]);
-    const int error = requests::retire(s, handle, status);
+    std::string why;
+    const int error = requests::retire(s, handle, status, &why);
     return error == MPI_SUCCESS ? MPI_SUCCESS : s.fail(c, error, why);
 }
 
@@ -103,8 +104,8 @@ int PMPI_Waitany(int n, MPI_Request handles[], int* index, MPI_Status* status) {
         return MPI_SUCCESS;
     }
     const Comm* c = reqs[i]->comm;
-    const std::string why = reqs[i]->status_error == MPI_SUCCESS ? std::string() : requests::failure(reqs[i]);
-    const int error = requests::retire(scope, &handles[i], status);
+    std::string why;
+    const int error = requests::retire(scope, &handles[i], status, &why);
     return error == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(c, error, why);
 }
 
@@ -148,8 +149,8 @@ int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
         return MPI_SUCCESS;
     }
     const Comm* c = reqs[0]->comm;
-    const std::string why = reqs[0]->status_error == MPI_SUCCESS ? std::string() : requests::failure(reqs[0]);
-    const int error = requests::retire(scope, request, status);
+    std::string why;
+    const int error = requests::retire(scope, request, status, &why);
     return error == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(c, error, why);
 }
 
@@ -187,8 +188,8 @@ int PMPI_Testany(int n, MPI_Request handles[], int* index, int* flag, MPI_Status
         *flag = 1;
         *index = i;
         const Comm* c = reqs[i]->comm;
-        const std::string why = reqs[i]->status_error == MPI_SUCCESS ? std::string() : requests::failure(reqs[i]);
-        const int error = requests::retire(scope, &handles[i], status);
+        std::string why;
+        const int error = requests::retire(scope, &handles[i], status, &why);
         return error == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(c, error, why);
     }
     *index = MPI_UNDEFINED;
@@ -237,8 +238,15 @@ int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) 
     }
     scope.engine.catch_up(scope.rank);
     *flag = completion::complete(scope.rank, reqs[0]) ? 1 : 0;
-    if (*flag) requests::fill_status(status, reqs[0]);
-    else poll_failed(scope);
+    if (!*flag) {
+        poll_failed(scope);
+        return MPI_SUCCESS;
+    }
+    if (grequest::is_generalized(reqs[0])) {  // the status is query_fn's; nothing is freed
+        const int rc = grequest::query(reqs[0], status);
+        return rc == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(nullptr, rc, "generalized request: " + requests::failure(reqs[0]));
+    }
+    requests::fill_status(status, reqs[0]);
     return MPI_SUCCESS;
 }
 
@@ -249,6 +257,13 @@ int PMPI_Request_free(MPI_Request* request) {
     Request* r = resolve_request(*request);
     if (!r || r->owner != &scope.rank) return scope.fail(nullptr, MPI_ERR_REQUEST, "invalid request handle");
     *request = MPI_REQUEST_NULL;
+    // A complete generalized request's free_fn runs now (else at MPI_Grequest_complete).
+    if (grequest::is_generalized(r) && r->known) {
+        const int rc = grequest::release(r);
+        const std::string why = rc == MPI_SUCCESS ? std::string() : requests::failure(r);
+        scope.engine.free_request(r);
+        return rc == MPI_SUCCESS ? MPI_SUCCESS : scope.fail(nullptr, rc, "generalized request: " + why);
+    }
     // Nothing refers to a decided or an inactive persistent request any more; an
     // undecided one is released when its completion is decided.
     if (r->known || (r->persistent && !r->active)) scope.engine.free_request(r);
@@ -262,6 +277,12 @@ int PMPI_Cancel(MPI_Request* request) {
     if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
     Request* r = resolve_request(*request);
     if (!r || r->owner != &scope.rank) return scope.fail(nullptr, MPI_ERR_REQUEST, "invalid request handle");
+    if (grequest::is_generalized(r)) {  // cancel_fn decides; its error is the call's
+        const int rc = grequest::cancel(r);
+        return rc == MPI_SUCCESS ? MPI_SUCCESS
+                                 : scope.fail(nullptr, rc, "the generalized request's cancel_fn returned error " +
+                                                               std::to_string(rc));
+    }
     if (r->kind == RequestKind::Collective)  // MPI-3.1 5.12: erroneous for nonblocking collectives
         return scope.fail(r->comm, MPI_ERR_REQUEST, "a nonblocking collective's request cannot be cancelled");
     scope.engine.catch_up(scope.rank);  // messages that arrived by now may match it first

@@ -87,7 +87,6 @@ XSIM_LOCAL(Get_elements_x, (const MPI_Status* s, MPI_Datatype t, MPI_Count* n), 
 XSIM_LOCAL(Status_set_elements, (MPI_Status * s, MPI_Datatype t, int n), (s, t, n))
 XSIM_LOCAL(Status_set_cancelled, (MPI_Status * s, int flag), (s, flag))
 XSIM_LOCAL(Op_create, (MPI_User_function * f, int commute, MPI_Op* op), (f, commute, op))
-XSIM_LOCAL(Op_free, (MPI_Op * op), (op))
 XSIM_LOCAL(Op_commutative, (MPI_Op op, int* commute), (op, commute))
 XSIM_LOCAL(Reduce_local, (const void* in, void* inout, int n, MPI_Datatype t, MPI_Op op), (in, inout, n, t, op))
 // User error classes and codes live in the real library's per-process table, shared by
@@ -127,6 +126,18 @@ int PMPI_Type_free(MPI_Datatype* type) {
     if (*type == MPI_DATATYPE_NULL) return local.result(MPI_ERR_TYPE);
     const int rc = free_type(*type);
     if (rc == MPI_SUCCESS) *type = MPI_DATATYPE_NULL;
+    return local.result(rc);
+}
+
+// Likewise a user op that a pending nonblocking reduction uses (MPI-4.0 section 6.9.5).
+XSIM_MPI_ALIAS(Op_free)
+int PMPI_Op_free(MPI_Op* op) {
+    LocalCall local("MPI_Op_free");
+    if (!op) return local.fail(MPI_ERR_ARG, "null op pointer");
+    if (*op == MPI_OP_NULL) return local.fail(MPI_ERR_OP, "MPI_OP_NULL cannot be freed");
+    if (predefined_op(*op)) return local.fail(MPI_ERR_OP, "a predefined operation cannot be freed");
+    const int rc = free_op(*op);
+    if (rc == MPI_SUCCESS) *op = MPI_OP_NULL;
     return local.result(rc);
 }
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "libxsim/bindings/generalized_requests.hpp"
 #include "libxsim/colls/collective_call.hpp"
 
 namespace xsim::requests {
@@ -29,10 +30,21 @@ std::string failure(const Request* r) {
     return "message longer than the receive buffer (truncated)";
 }
 
-int retire(CallScope& s, MPI_Request* handle, MPI_Status* status) {
+int retire(CallScope& s, MPI_Request* handle, MPI_Status* status, std::string* why) {
     Request* r = resolve_request(*handle);
+    if (grequest::is_generalized(r)) {
+        int error = grequest::query(r, status);
+        const int freed = grequest::release(r);  // after query_fn (MPI-4.0 section 13.2)
+        if (error == MPI_SUCCESS) error = freed;
+        if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = error;
+        if (why && error != MPI_SUCCESS) *why = "generalized request: " + failure(r);
+        s.engine.free_request(r);
+        *handle = MPI_REQUEST_NULL;
+        return error;
+    }
     fill_status(status, r);
     const int error = r->status_error;
+    if (why && error != MPI_SUCCESS) *why = failure(r);
     if (r->persistent) {
         r->active = false;
     } else {

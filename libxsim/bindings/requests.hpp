@@ -13,8 +13,10 @@ void empty_status(MPI_Status* status);
 // Why a completed request failed (its status_error), for the error handler.
 std::string failure(const Request* r);
 // Reports and retires a complete request: fills `status`, frees it (or deactivates a
-// persistent one) and sets the handle to MPI_REQUEST_NULL. Returns the request's error.
-int retire(CallScope& s, MPI_Request* handle, MPI_Status* status);
+// persistent one) and sets the handle to MPI_REQUEST_NULL. Returns the request's error,
+// and why it failed in *why (if given). A generalized request's status and error are
+// its query_fn's (then its free_fn runs; generalized_requests.hpp).
+int retire(CallScope& s, MPI_Request* handle, MPI_Status* status, std::string* why = nullptr);
 // Resolves handles[0..n) into reqs; null / inactive entries become null. Returns an error
 // class for an invalid handle.
 int resolve_all(CallScope& s, int n, const MPI_Request* handles, Request** reqs);

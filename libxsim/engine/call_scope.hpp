@@ -74,7 +74,13 @@ SimTime read_clock(Engine& engine, Rank& rank);
 
 // Handle translation. Null when the handle is not a valid communicator.
 const Comm* resolve_comm(MPI_Comm handle);
-inline MPI_Comm comm_handle(const Comm* c) { return reinterpret_cast<MPI_Comm>(const_cast<Comm*>(c)); }
+// The handle the application holds: MPI_COMM_WORLD and MPI_COMM_SELF are the named
+// constants (error handlers and attribute callbacks compare against them).
+inline MPI_Comm comm_handle(const Comm* c) {
+    if (c->context == kWorldContext) return MPI_COMM_WORLD;
+    if (c->context == kSelfContext) return MPI_COMM_SELF;
+    return reinterpret_cast<MPI_Comm>(const_cast<Comm*>(c));
+}
 Request* resolve_request(MPI_Request handle);
 inline MPI_Request request_handle(Request* r) { return reinterpret_cast<MPI_Request>(r); }
 

@@ -16,7 +16,8 @@ namespace xsim {
 struct Rank;
 struct Comm;
 
-enum class RequestKind : std::uint8_t { Send, Recv, Collective };
+// Generalized: MPI_Grequest_start; its CompletionTarget (`collective`) holds the callbacks.
+enum class RequestKind : std::uint8_t { Send, Recv, Collective, Generalized };
 
 struct Request {
     static constexpr std::uint32_t kMagic = 0x78726571;  // "xreq"

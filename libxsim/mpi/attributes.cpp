@@ -32,11 +32,15 @@ Keyval* find_keyval(int keyval) {
     const long index = static_cast<long>(keyval) - kFirstUserKeyval;
     if (index < 0 || index >= static_cast<long>(keyvals().size())) return nullptr;
     Keyval* k = &keyvals()[static_cast<std::size_t>(index)];
-    return k->freed ? nullptr : k;
+    // A freed keyval lives on while attributes use it (MPI-4.0 section 7.7.2).
+    return k->freed && k->attached == 0 ? nullptr : k;
 }
 
-void free_keyval(int keyval) {
-    if (Keyval* k = find_keyval(keyval)) k->freed = true;
+bool free_keyval(int keyval) {
+    Keyval* k = find_keyval(keyval);
+    if (!k || k->freed) return false;
+    k->freed = true;
+    return true;
 }
 
 int set_attribute(Attributes*& slot, MPI_Comm handle, int keyval, void* value) {

@@ -25,8 +25,11 @@ struct Attributes {
 constexpr int kFirstUserKeyval = 1 << 20;
 
 int create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove, void* extra);
-Keyval* find_keyval(int keyval);   // null when not a live user keyval
-void free_keyval(int keyval);
+// Null unless a user keyval not freed, or freed but still used by an attribute (freeing
+// waits for the last one: its attributes stay readable, copyable and deletable).
+Keyval* find_keyval(int keyval);
+// MPI_Comm_free_keyval: false when not a keyval find_keyval finds or already freed.
+bool free_keyval(int keyval);
 
 // Each returns MPI_SUCCESS or the error code a user callback returned.
 // Sets (replacing and deleting any previous value) the attribute of `handle`.

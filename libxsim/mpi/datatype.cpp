@@ -1,10 +1,11 @@
 #include "libxsim/mpi/datatype.hpp"
-#include "libxsim/mpi/process_objects.hpp"
-#include "libxsim/mpi/real_mpi.hpp"
 
 #include <cstring>
 #include <unordered_map>
 #include <vector>
+
+#include "libxsim/mpi/process_objects.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim {
 namespace {
@@ -72,6 +73,38 @@ int free_type(MPI_Datatype type) {
         return MPI_SUCCESS;
     }
     return real_mpi.Type_free(&type);
+}
+
+bool predefined_op(MPI_Op op) {
+    static const MPI_Op predefined[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
+                                        MPI_BOR,  MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
+    for (MPI_Op p : predefined)
+        if (op == p) return true;
+    return false;
+}
+
+void retain_op(MPI_Op op) {
+    if (op != MPI_OP_NULL && !predefined_op(op)) ++process_objects().pending_op_uses[op].operations;
+}
+
+void release_op(MPI_Op op) {
+    auto& uses = process_objects().pending_op_uses;
+    auto it = uses.find(op);
+    if (it == uses.end() || --it->second.operations > 0) return;
+    for (int i = 0; i < it->second.deferred_frees; ++i) {
+        MPI_Op handle = op;
+        real_mpi.Op_free(&handle);
+    }
+    uses.erase(it);
+}
+
+int free_op(MPI_Op op) {
+    auto& uses = process_objects().pending_op_uses;
+    if (auto it = uses.find(op); it != uses.end()) {
+        ++it->second.deferred_frees;
+        return MPI_SUCCESS;
+    }
+    return real_mpi.Op_free(&op);
 }
 
 void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::uint64_t bytes) {

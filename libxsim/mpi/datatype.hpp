@@ -1,6 +1,7 @@
 // Datatypes are the real library's: its sizes, extents and packing are used as they are.
 // xsim only needs a message's size in bytes, a way to move it between buffers, and to
-// keep a derived type alive while an operation still uses it after MPI_Type_free.
+// keep a derived type (or a user op) alive while an operation still uses it after
+// MPI_Type_free (MPI_Op_free).
 #pragma once
 #include <mpi.h>
 
@@ -29,6 +30,15 @@ void retain_type(MPI_Datatype type);
 void release_type(MPI_Datatype type);
 // MPI_Type_free: frees `type` in the real library now, or once its pending uses end.
 int free_type(MPI_Datatype type);
+
+// The same for user-defined reduction ops (MPI_Op_create), which pending nonblocking
+// reductions use ("any operation that uses it will complete normally"). Predefined ops
+// are never retained.
+bool predefined_op(MPI_Op op);
+void retain_op(MPI_Op op);
+void release_op(MPI_Op op);
+// MPI_Op_free: frees `op` in the real library now, or once its pending uses end.
+int free_op(MPI_Op op);
 
 // Copies count elements of `type` at `buf` into `out` (packed, `bytes` long).
 void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::uint64_t bytes);

@@ -37,6 +37,8 @@ void begin_wait(Rank& me, WaitMode mode, Request* const* reqs, int n) {
         r->in_wait = true;
         if (!r->known) {
             ++me.wait.unknown;
+            // Only this rank can complete it: the certain cause of a deadlock, named first.
+            if (r->kind == RequestKind::Generalized) me.blocked.generalized = true;
             // The first undecided request names the peer in a deadlock report.
             if (me.blocked.peer == MPI_PROC_NULL && !me.blocked.nonblocking_collective) {
                 me.blocked.peer = r->peer;
