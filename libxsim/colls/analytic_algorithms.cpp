@@ -8,7 +8,7 @@ namespace {
 
 constexpr const char* kDescription =
     "closed-form time of the default algorithm on a zero-byte skeleton; data moved directly when all ranks "
-    "share a real process (all-to-all kinds), else needs -xsim-payload off";
+    "share a real process, else needs -xsim-payload off";
 
 template <class Args>
 Algorithm<Args> analytic(Steps (*run)(Context&, const Args&)) {

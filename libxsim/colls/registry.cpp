@@ -54,7 +54,7 @@ const Algorithm<Args>* pick(const Collective<Args>& t, const Context& c, const A
                 std::fprintf(stderr,
                              "xsim: warning: %s algorithm '%s' cannot run this call (it needs a commutative op, a "
                              "power-of-two communicator, or for 'analytic' -xsim-payload off or a threshold the call's "
-                             "data exceeds, unless its ranks share a real process and it is an all-to-all kind); "
+                             "data exceeds, unless all its ranks share a real process); "
                              "using the default '%s' where it cannot\n",
                              names(t.kind).mpi, alg->name, t.choose(c, a)->name);
             }

@@ -35,6 +35,10 @@ int main(int argc, char** argv) {
         MPI_Bcast(buf, rank == 1 ? 8 : 4, MPI_INT, 0, MPI_COMM_WORLD);
     } else if (strcmp(mode, "longer") == 0) {
         MPI_Bcast(buf, rank == 1 ? 2 : 4, MPI_INT, 0, MPI_COMM_WORLD);
+    } else if (strcmp(mode, "agcount") == 0) {
+        /* rank 1 contributes and expects 2 ints per block, the others 1 */
+        const int n = rank == 1 ? 2 : 1;
+        MPI_Allgather(buf, n, MPI_INT, out, n, MPI_INT, MPI_COMM_WORLD);
     } else if (strcmp(mode, "split") == 0) {
         MPI_Comm piece;
         if (rank == 0) MPI_Comm_split(MPI_COMM_WORLD, 0, 0, &piece);
