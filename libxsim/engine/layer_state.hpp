@@ -1,5 +1,5 @@
 // State that a layer above the engine keeps per real process (the protocol's buffered-send
-// buffers, the collectives' forced algorithm choices). The engine owns it, so two engines
+// buffers, the collectives' forced algorithm choices, the Fortran handle numbers). The engine owns it, so two engines
 // never share it and it ends with the engine, but does not know its type: each such layer
 // derives its state from LayerState, names its slot here, and reaches it through
 // layer_state<State>(engine) (engine.hpp).
@@ -17,7 +17,8 @@ enum class LayerSlot : std::uint8_t {
     BufferedSends,            // p2p/bsend_buffer.cpp
     ForcedCollectiveChoices,  // colls/registry.cpp
     CollectiveMeetings,       // colls/direct_exchange.cpp
+    FortranHandles,           // fortran/handles.cpp
 };
-constexpr std::size_t kLayerSlots = 3;
+constexpr std::size_t kLayerSlots = 4;
 
 }  // namespace xsim

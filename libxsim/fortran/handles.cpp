@@ -7,6 +7,8 @@
 #include <mpi.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <unordered_map>
 #include <vector>
@@ -81,7 +83,9 @@ private:
 };
 
 // Constructed on first use: the predefined handles are addresses in the real library.
-struct Tables {
+// The engine owns them (layer_state.hpp), as it owns the objects they number.
+struct Tables final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::FortranHandles;
     HandleTable<MPI_Comm> comms{MPI_COMM_WORLD, MPI_COMM_SELF, MPI_COMM_NULL};
     HandleTable<MPI_Group> groups{MPI_GROUP_NULL, MPI_GROUP_EMPTY};
     HandleTable<MPI_Request> requests{MPI_REQUEST_NULL};
@@ -89,8 +93,11 @@ struct Tables {
 };
 
 Tables& tables() {
-    static Tables t;
-    return t;
+    if (!g_engine) {
+        std::fprintf(stderr, "xsim: a Fortran handle (MPI_*_f2c / MPI_*_c2f) was converted outside the simulation\n");
+        std::exit(1);
+    }
+    return layer_state<Tables>(*g_engine);
 }
 
 }  // namespace
