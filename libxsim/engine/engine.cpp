@@ -198,6 +198,9 @@ void Engine::rank_entry(void* arg) {
     Rank& rank = *static_cast<Rank*>(arg);
     Engine& engine = *g_engine;
     engine.stacks_.arm(static_cast<std::size_t>(rank.world - engine.first_));  // its guard pages
+    // Stacks that share pages have no guard: guard words at the bottom instead (stack_guard.hpp).
+    if (uses_stack_canary(engine.stacks_.stack_bytes()))
+        write_stack_canary(engine.stacks_.usable_bottom(static_cast<std::size_t>(rank.world - engine.first_)));
     // The stack is not prefaulted for measured compute: the pages a rank's MPI calls reach are
     // first touched inside xsim (after enter() read the clock), so only a page that the
     // application's own code reaches deeper than any of its calls is charged, once. Touching
@@ -237,9 +240,10 @@ namespace {
 
 // Out of line, so that the check on every MPI entry keeps a small frame (small stacks).
 [[noreturn, gnu::cold, gnu::noinline]] void report_stack_overflow(Engine& engine, int world, std::size_t stack_bytes,
-                                                                  const char* call) {
-    char how[96], text[400];
-    std::snprintf(how, sizeof how, "detected in %s", call);
+                                                                  const char* call, bool canary_hit) {
+    char how[160], text[400];
+    if (canary_hit) std::snprintf(how, sizeof how, "the guard words at its bottom were overwritten; found in %s", call);
+    else std::snprintf(how, sizeof how, "detected in %s", call);
     format_stack_overflow(text, sizeof text, world, stack_bytes, how);
     engine.abort_run(1, text);
 }
@@ -249,8 +253,9 @@ namespace {
 void Engine::check_stack(Rank& rank, const char* call) {
     const char* depth = static_cast<const char*>(__builtin_frame_address(0));
     const char* bottom = stacks_.usable_bottom(static_cast<std::size_t>(rank.world - first_));
-    if (depth >= bottom + stack_safety_margin(stacks_.stack_bytes())) return;
-    report_stack_overflow(*this, rank.world, stacks_.stack_bytes(), call);
+    const bool canary_hit = uses_stack_canary(stacks_.stack_bytes()) && !stack_canary_intact(bottom);
+    if (depth >= bottom + stack_safety_margin(stacks_.stack_bytes()) && !canary_hit) return;
+    report_stack_overflow(*this, rank.world, stacks_.stack_bytes(), call, canary_hit);
 }
 
 namespace {

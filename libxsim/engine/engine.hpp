@@ -147,6 +147,11 @@ public:
         const char* p = static_cast<const char*>(address);
         return stacks_.contains(p) && p < stacks_.usable_bottom(static_cast<std::size_t>(rank.world - first_));
     }
+    // For fault reports: whether the running `rank`'s stack pointer `sp` lies under its
+    // stack, i.e. it overflowed, however far past its guard the faulting frame reached.
+    bool stack_pointer_below(const Rank& rank, const void* sp) const {
+        return static_cast<const char*>(sp) < stacks_.usable_bottom(static_cast<std::size_t>(rank.world - first_));
+    }
     // The simulated rank whose stack the guard pages holding `address` lie under, or -1.
     int guarded_rank(const void* address) const {
         const long index = stacks_.guard_owner(address);

@@ -1,6 +1,7 @@
 #include "libxsim/engine/stack_guard.hpp"
 
 #include <signal.h>
+#include <ucontext.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -33,6 +34,12 @@ void format_stack_overflow(char* out, std::size_t size, int world_rank, std::siz
                   world_rank, how, have, more);
 }
 
+void write_stack_canary(char* bottom) {
+    auto* words = reinterpret_cast<std::uint64_t*>(bottom);
+    const std::uint64_t value = 0x5a17c0de5a17c0deULL ^ reinterpret_cast<std::uintptr_t>(bottom);
+    for (std::size_t i = 0; i < kStackCanaryBytes / 8; ++i) words[i] = value;
+}
+
 void note_stack_guards(GuardPages guards, std::size_t stack_bytes, int process) {
     if (guards != GuardPages::ArenaOnly || is_small_stack(stack_bytes) || process != 0) return;
     std::fprintf(stderr,
@@ -60,7 +67,20 @@ void rank_context(char* out, std::size_t size, const Rank& rank) {
                   rank.current_call ? rank.current_call : "none yet");
 }
 
-void on_fault(int signal, siginfo_t* info, void*) {
+// The stack pointer when the signal came, or null where unknown.
+const void* interrupted_stack_pointer(void* context) {
+    const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+    return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+    return reinterpret_cast<const void*>(uc->uc_mcontext.sp);
+#else
+    (void)uc;
+    return nullptr;
+#endif
+}
+
+void on_fault(int signal, siginfo_t* info, void* ucontext) {
     // abort() while the run is already ending (the real library's abort path) adds nothing.
     if (signal == SIGABRT && abnormal_end_started()) restore_default_and_raise(signal);
     const char* what = signal == SIGSEGV ? "segmentation fault" : signal == SIGBUS ? "bus error" : "abort() (SIGABRT)";
@@ -71,7 +91,12 @@ void on_fault(int signal, siginfo_t* info, void*) {
     // The rank whose guard pages were hit: the running one when it overflowed its own
     // stack; when none is running, the stack the guard lies under.
     const int guarded = g_engine && signal != SIGABRT ? g_engine->guarded_rank(info->si_addr) : -1;
-    if (signal != SIGABRT && ((rank && g_engine->beyond_stack(*rank, info->si_addr)) || (!rank && guarded >= 0))) {
+    // The running rank overflowed when the fault is under its stack, or when its stack
+    // pointer is (a frame larger than the guard reaches past it, onto any address).
+    const void* sp = interrupted_stack_pointer(ucontext);
+    const bool overflowed = rank && (g_engine->beyond_stack(*rank, info->si_addr) ||
+                                     (sp && g_engine->stack_pointer_below(*rank, sp)));
+    if (signal != SIGABRT && (overflowed || (!rank && guarded >= 0))) {
         char how[256], overflow[480];
         std::snprintf(how, sizeof how, "%s at %p, under its stack%s", what, info->si_addr, context);
         format_stack_overflow(overflow, sizeof overflow, rank ? rank->world : guarded, g_engine->options().stack_bytes,

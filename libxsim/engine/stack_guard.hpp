@@ -10,6 +10,7 @@
 //    guard zone under the first stack are what is left.
 #pragma once
 #include <cstddef>
+#include <cstdint>
 
 #include "pdes/stack_arena.hpp"
 
@@ -24,6 +25,23 @@ constexpr bool is_small_stack(std::size_t stack_bytes) { return stack_bytes < kS
 // half of a small stack (-xsim-stack 2k/4k/8k, where less is left for the application).
 constexpr std::size_t stack_safety_margin(std::size_t stack_bytes) {
     return stack_bytes / 2 < 4096 ? stack_bytes / 2 : 4096;
+}
+
+// Small stacks of one page or less (-xsim-stack 2k, 4k) share pages, so no guard page can
+// separate them: kStackCanaryBytes of guard words at each one's bottom, written when its
+// rank starts and checked at every MPI entry, catch a rank that overflowed between two
+// calls into its neighbour before that neighbour runs on the damage. (8k stacks span two
+// pages; writing the lower one would commit a page per rank that most never touch.)
+constexpr std::size_t kStackCanaryBytes = 64;
+constexpr bool uses_stack_canary(std::size_t stack_bytes) { return stack_bytes <= 4096; }
+void write_stack_canary(char* bottom);
+inline bool stack_canary_intact(const char* bottom) {
+    // One word in every 16 bytes would miss a sparse write; all eight words are checked.
+    const auto* words = reinterpret_cast<const std::uint64_t*>(bottom);
+    const std::uint64_t expected = 0x5a17c0de5a17c0deULL ^ reinterpret_cast<std::uintptr_t>(bottom);
+    std::uint64_t diff = 0;
+    for (std::size_t i = 0; i < kStackCanaryBytes / 8; ++i) diff |= words[i] ^ expected;
+    return diff == 0;
 }
 
 // "1 MiB", "64 KiB", "3000 bytes"; and the -xsim-stack value to suggest after an
