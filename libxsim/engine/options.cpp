@@ -39,11 +39,11 @@ constexpr OptionSpec kOptions[] = {
     {"-xsim-privatize", "auto|on|off",
      "per-rank copies of the program's globals and thread-locals (auto: on when several ranks share a "
      "real process; on also lists the libraries left shared)"},
-    {"-xsim-regions-out", "FILE", "record the simulated time of xsim_region_begin/end regions into FILE"},
     {"-xsim-analytic-ranks", "N",
      "on communicators of at least N ranks (default 4096; 0: never), collectives whose default "
      "algorithm sends O(p^2) messages (ring, pairwise, linear all-to-all) run the analytic algorithm "
      "instead, with their data where all ranks share a real process"},
+    {"-xsim-regions-out", "FILE", "record the simulated time of xsim_region_begin/end regions into FILE"},
     {"-xsim-regions-in", "FILE", "model run: each xsim_region_end advances the clock by FILE's recorded mean"},
     {"-xsim-help", nullptr, "print this help and exit"},
 };
