@@ -111,10 +111,6 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         else if (value == "on") o.privatize = PrivatizeMode::On;
         else if (value == "off") o.privatize = PrivatizeMode::Off;
         else throw OptionError("-xsim-privatize: expected 'auto', 'on' or 'off', got '" + value + "'");
-    } else if (name == "-xsim-quiet") {
-        o.progress = ProgressMode::Off;
-    } else if (name == "-xsim-regions-out" || name == "-xsim-regions-in") {
-        if (value.empty()) throw OptionError(name + ": expected a file name");
     } else if (name == "-xsim-watchdog") {
         char* end = nullptr;
         const double seconds = std::strtod(value.c_str(), &end);
@@ -125,6 +121,10 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         o.analytic_ranks = parse_count(name, value);
         if (o.analytic_ranks < 0)
             throw OptionError("-xsim-analytic-ranks: expected a number of ranks (0: never), got " + value);
+    } else if (name == "-xsim-quiet") {
+        o.progress = ProgressMode::Off;
+    } else if (name == "-xsim-regions-out" || name == "-xsim-regions-in") {
+        if (value.empty()) throw OptionError(name + ": expected a file name");
         (name == "-xsim-regions-out" ? o.regions_out : o.regions_in) = value;
     } else if (name == "-xsim-help") {
         o.help = true;
