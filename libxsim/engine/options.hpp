@@ -27,10 +27,10 @@ struct Options {
     PayloadPolicy payload;              // -xsim-payload on|off|auto|<bytes>
     ProgressMode progress = ProgressMode::Auto;
     PrivatizeMode privatize = PrivatizeMode::Auto;  // auto: on when ranks share a real process
-    bool help = false;
     // -xsim-analytic-ranks: on communicators of at least this many ranks, a collective whose
     // default algorithm sends O(p^2) messages runs analytic instead (0: never).
     long long analytic_ranks = 4096;
+    bool help = false;
     std::string regions_out;            // -xsim-regions-out: record region times into this file
     std::string regions_in;             // -xsim-regions-in: replay region times from this file
     double watchdog_seconds = 0;        // -xsim-watchdog: wall seconds one rank may run alone (0: off)
