@@ -76,7 +76,15 @@ int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, cons
         }
         moves = moves || (bytes > 0 && payload.carries(bytes));
     }
-    if (moves && !buf) return s.fail(c, MPI_ERR_BUFFER, "null buffer");
+    if (moves && !buf && !types) return s.fail(c, MPI_ERR_BUFFER, "null buffer");
+    // MPI_BOTTOM with types of absolute addresses (each block checked above): xsim places the
+    // blocks by their types only.
+    if (!buf && types)
+        for (int i = 0; i < c->size; ++i)
+            if (counts[i] > 0 && displs[i] != 0)
+                return s.fail(c, MPI_ERR_BUFFER,
+                              "MPI_BOTTOM with a nonzero displacement is not supported by xsim (put the addresses in "
+                              "the datatypes, displacements 0)");
     return MPI_SUCCESS;
 }
 

@@ -106,7 +106,9 @@ void load_owner_image(const void* buf) {
 }
 
 void copy_block(bool payload, const Block& from, const Block& to) {
-    if (!payload || from.bytes == 0 || from.buf == to.buf) return;
+    // The same buffer and type is an in-place block; MPI_BOTTOM (null) with two types of
+    // absolute addresses is two places.
+    if (!payload || from.bytes == 0 || (from.buf == to.buf && from.type == to.type)) return;
     load_owner_image(from.buf);
     load_owner_image(to.buf);
     copy_data(from.buf, from.count, from.type, from.bytes, to.buf, to.count, to.type);
