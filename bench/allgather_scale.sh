@@ -2,11 +2,11 @@
 # allgather_scale.sh: what simulating one MPI_Allgather of ~64 KB in all costs, message-level
 # (the ring the default selector picks above 50000 bytes: p(p-1) messages) against the
 # analytic algorithm with data (direct copies between the ranks' buffers of a process, the
-# default from -xsim-analytic-ranks, 4096, up). For each RANKS and P runs
-#   XSIM_COLL_ALLGATHER=ring|auto mpirun -np P allgather_scale -xsim-np RANKS -xsim-compute none TOTAL
+# choice from -xsim-analytic-ranks 4096 up; the option is off by default). For each RANKS and P runs
+#   XSIM_COLL_ALLGATHER=ring|auto mpirun -np P allgather_scale -xsim-np RANKS -xsim-compute none [-xsim-analytic-ranks 4096] TOTAL
 # and prints a markdown table: ranks | P | algorithm | wall s | predicted s | results.
-# "ring" runs force the ring (the default before analytic collectives with data); "default"
-# runs what a user gets now.
+# "ring" runs force the ring (the default selection); "default" runs the default selection
+# with -xsim-analytic-ranks 4096.
 #
 # Usage: bench/allgather_scale.sh [--ranks "4096 16384"] [--procs "1 2"] [--algos "ring default"]
 #                                 [--total BYTES] [--build DIR] [--timeout SECONDS]
@@ -49,7 +49,7 @@ for ranks in $ranks_list; do
             status=0
             XSIM_COLL_ALLGATHER=$value timeout "$timeout_s" /usr/bin/time -f "%e" -o "$work/$tag.time" \
                 "$MPIRUN" --oversubscribe -np "$procs" -x XSIM_COLL_ALLGATHER "$exe" \
-                -xsim-np "$ranks" -xsim-compute none -xsim-quiet "$total" \
+                -xsim-np "$ranks" -xsim-compute none $([ "$algo" = default ] && echo -xsim-analytic-ranks 4096) "$total" \
                 >"$work/$tag.out" 2>"$work/$tag.err" || status=$?
             wall=$(tail -n1 "$work/$tag.time" 2>/dev/null || echo "?")
             [ "$status" = 124 ] && wall=">$timeout_s"
