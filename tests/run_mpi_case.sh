@@ -126,11 +126,11 @@ fi
 # Lines of both streams matching the extended regex $1, counted.
 count_lines() { cat "$out/stdout" "$out/stderr" | grep -cE -- "$1"; }
 # An xsim error report, an abort or a crash: never part of a passing run. xsim's own
-# informational lines are its warnings, notes and the privatization summary.
+# informational lines are its warnings, notes, the privatization summary and the run summary.
 error_lines() {
     cat "$out/stdout" "$out/stderr" |
         grep -E '^xsim: |error in MPI_|MPI_ABORT was invoked|[Ss]egmentation fault|core dumped' |
-        grep -vE '^xsim: (warning|note|privatized|left shared)'
+        grep -vE '^xsim: (warning|note|privatized|left shared|summary)'
 }
 
 problems=()

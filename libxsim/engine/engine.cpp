@@ -41,6 +41,7 @@ Engine::Engine(Options options, Placement placement, std::unique_ptr<net::Machin
     self_.context = kSelfContext;
     self_.size = 1;
     self_.name = "MPI_COMM_SELF";
+    if (!options_.profile_path.empty()) profile_ = std::make_unique<CallProfile>(count_);
 }
 
 Engine::~Engine() = default;
@@ -234,6 +235,7 @@ void Engine::enter(Rank& rank, const char* call) {
         if (measured > 0)
             rank.clock += machine_->processor->measured_compute(rank.world, measured, rank.clock);
     }
+    split_enter(rank.split, rank.clock, call);
 }
 
 namespace {
@@ -276,8 +278,17 @@ void Engine::leave(Rank& rank) {
     // have wrapped: checking here, once per call, catches it before it is used.
     if (rank.clock >= kTimeLimit) [[unlikely]]
         report_time_limit(*this, rank);
+    if (profile_ && rank.split.depth == 1) [[unlikely]]
+        record_profile(rank);
+    split_leave(rank.split, rank.clock);
     if (options_.compute == ComputeMode::Measured) rank.last_exit_ns = host_clock_ns();
     inside_xsim_ = false;
+}
+
+void Engine::record_profile(const Rank& rank) {
+    const TimeSplit& s = rank.split;
+    const SimTime spent = rank.clock > s.call_start ? rank.clock - s.call_start : 0;
+    profile_->record(rank.world - first_, s.call, spent, std::min(s.call_wait, spent), s.call_bytes);
 }
 
 void Engine::schedule_run(Rank& rank, SimTime t) {

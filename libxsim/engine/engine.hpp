@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libxsim/mpi/comm.hpp"
+#include "libxsim/engine/call_profile.hpp"
 #include "libxsim/engine/comm_rank_state.hpp"
 #include "libxsim/engine/host_clock.hpp"
 #include "libxsim/engine/layer_state.hpp"
@@ -78,6 +79,8 @@ public:
     const Options& options() const { return options_; }
     net::Machine& machine() { return *machine_; }
     RunStats& stats() { return stats_; }
+    // Per-call counters of the local ranks, null unless -xsim-profile was given.
+    const CallProfile* profile() const { return profile_.get(); }
     const Comm& world_comm() const { return world_; }
     const Comm& self_comm() const { return self_; }
     // Per-rank globals (index = world rank - first_local()) and per-rank C library state.
@@ -170,6 +173,7 @@ private:
     void prefetch_ahead() const;
     const Request* first_posted_receive(const Message& m) const;
     [[gnu::noinline]] void note_suspend_depth(const Rank& rank);
+    [[gnu::noinline]] void record_profile(const Rank& rank);
 
     // First, so that they outlive everything the engine frees (communicators, requests).
     std::unique_ptr<ProcessObjects> objects_;
@@ -192,6 +196,7 @@ private:
     Comm world_;
     Comm self_;
     RunStats stats_;
+    std::unique_ptr<CallProfile> profile_;  // -xsim-profile only
     runtime::CxxExceptionState exceptions_;  // C++ exceptions being handled by suspended ranks
     Rank* current_ = nullptr;
     bool inside_xsim_ = false;

@@ -35,7 +35,12 @@ constexpr OptionSpec kOptions[] = {
     {"-xsim-watchdog", "SECONDS",
      "end the run when one rank runs that long (wall clock) without giving control back to xsim, "
      "naming it, its virtual time and last call (default: off)"},
-    {"-xsim-quiet", nullptr, "same as -xsim-progress off"},
+    {"-xsim-summary", "auto|on|off",
+     "summary of the run on stderr at its end: times, messages, memory and the split of rank time into "
+     "compute, point-to-point, collective and waiting (auto: only when stderr is a terminal)"},
+    {"-xsim-profile", "FILE.csv|FILE.json",
+     "write the per-MPI-call profile over all ranks and the per-rank time split (min/mean/max) at the end"},
+    {"-xsim-quiet", nullptr, "same as -xsim-progress off -xsim-summary off"},
     {"-xsim-privatize", "auto|on|off",
      "per-rank copies of the program's globals and thread-locals (auto: on when several ranks share a "
      "real process; on also lists the libraries left shared)"},
@@ -123,6 +128,20 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
             throw OptionError("-xsim-analytic-ranks: expected a number of ranks (0: never), got " + value);
     } else if (name == "-xsim-quiet") {
         o.progress = ProgressMode::Off;
+        o.summary = ProgressMode::Off;
+    } else if (name == "-xsim-summary") {
+        if (value == "auto") o.summary = ProgressMode::Auto;
+        else if (value == "on") o.summary = ProgressMode::On;
+        else if (value == "off") o.summary = ProgressMode::Off;
+        else throw OptionError("-xsim-summary: expected 'auto', 'on' or 'off', got '" + value + "'");
+    } else if (name == "-xsim-profile") {
+        const auto ends = [&](const char* ext) {
+            const std::size_t n = std::strlen(ext);
+            return value.size() > n && value.compare(value.size() - n, n, ext) == 0;
+        };
+        if (!ends(".csv") && !ends(".json"))
+            throw OptionError("-xsim-profile: expected a file name ending in .csv or .json, got '" + value + "'");
+        o.profile_path = value;
     } else if (name == "-xsim-regions-out" || name == "-xsim-regions-in") {
         if (value.empty()) throw OptionError(name + ": expected a file name");
         (name == "-xsim-regions-out" ? o.regions_out : o.regions_in) = value;

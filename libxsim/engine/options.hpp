@@ -26,6 +26,8 @@ struct Options {
     std::vector<std::string> overrides;  // -xsim-set key=value
     PayloadPolicy payload;              // -xsim-payload on|off|auto|<bytes>
     ProgressMode progress = ProgressMode::Auto;
+    ProgressMode summary = ProgressMode::Auto;   // -xsim-summary: end-of-run summary on stderr (auto: a terminal)
+    std::string profile_path;           // -xsim-profile: per-call profile (.csv or .json)
     PrivatizeMode privatize = PrivatizeMode::Auto;  // auto: on when ranks share a real process
     // -xsim-analytic-ranks: on communicators of at least this many ranks, a collective whose
     // default algorithm sends O(p^2) messages runs analytic instead (0: never).

@@ -7,6 +7,7 @@
 
 #include "libxsim/engine/match_queue.hpp"
 #include "libxsim/engine/message.hpp"
+#include "libxsim/engine/time_split.hpp"
 #include "netmodels/nic_model.hpp"
 #include "pdes/fiber.hpp"
 #include "pdes/sim_time.hpp"
@@ -56,6 +57,7 @@ struct Rank {
     WaitSet wait;
     BlockedIn blocked;
     const char* current_call = nullptr;
+    TimeSplit split;                 // compute / p2p / collective / waiting (time_split.hpp)
     MPI_Errhandler world_errhandler = MPI_ERRORS_ARE_FATAL;
     MPI_Errhandler self_errhandler = MPI_ERRORS_ARE_FATAL;
     // Per-rank counters of the predefined communicators (see comm.hpp).

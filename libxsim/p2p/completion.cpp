@@ -71,8 +71,12 @@ void wait_all(Engine& engine, Rank& me, Request* const* reqs, int n) {
     if (undecided) {
         begin_wait(me, WaitMode::All, reqs, n);
         me.wait.best = latest;
+        const SimTime blocked_at = me.clock;
         engine.block(me);
         end_wait(me, reqs, n);
+        for (int i = 0; i < n; ++i)
+            if (reqs[i]) me.clock = std::max(me.clock, reqs[i]->done_time);
+        split_waited(me.split, blocked_at, me.clock);
     }
     me.clock = std::max(me.clock, latest);
     for (int i = 0; i < n; ++i)
@@ -98,7 +102,9 @@ int wait_any(Engine& engine, Rank& me, Request* const* reqs, int n) {
     if (index >= 0) return index;
     begin_wait(me, WaitMode::Any, reqs, n);
     if (earliest != kNever) engine.schedule_run(me, earliest);
+    const SimTime blocked_at = me.clock;
     engine.block(me);
+    split_waited(me.split, blocked_at, me.clock);
     end_wait(me, reqs, n);
     index = lowest_complete();
     return index;
@@ -118,7 +124,9 @@ const Message* wait_probe(Engine& engine, Rank& me, int source, int tag, std::ui
         me.wait.probe_tag = tag;
         me.wait.probe_context = context;
         me.blocked = BlockedIn{me.current_call, source, tag, context};
+        const SimTime blocked_at = me.clock;
         engine.block(me);
+        split_waited(me.split, blocked_at, me.clock);
         me.wait.mode = WaitMode::None;
         found = find();
     }

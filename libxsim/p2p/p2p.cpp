@@ -178,6 +178,7 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
                     int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
                     Request* into, std::uint32_t signature) {
     Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, now, into);
+    me.split.call_bytes += data.bytes;  // the profile's bytes of the call sending it
     s->synchronous = synchronous;
     s->carries_data = data.carry == Carry::BySize ? engine.options().payload.carries(data.bytes)
                                                   : data.carry == Carry::Always;

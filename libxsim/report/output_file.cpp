@@ -43,6 +43,7 @@ std::string check_output_files(const Options& options, int process) {
     if (process == 0) {
         if (!options.report_path.empty()) why = prepare_output_file("-xsim-report", options.report_path);
         if (why.empty() && !options.regions_out.empty()) why = prepare_output_file("-xsim-regions-out", options.regions_out);
+        if (why.empty() && !options.profile_path.empty()) why = prepare_output_file("-xsim-profile", options.profile_path);
     }
     int length = static_cast<int>(why.size());
     real_mpi.Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);

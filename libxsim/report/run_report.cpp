@@ -9,6 +9,7 @@
 
 #include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/report/output_file.hpp"
+#include "libxsim/report/time_split_report.hpp"
 
 namespace xsim {
 namespace {
@@ -38,7 +39,7 @@ Figures local_figures(Engine& engine, RunEnd end) {
 }
 
 void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, RunEnd end, const char* why,
-                bool complete) {
+                bool complete, const SplitTotals* split = nullptr) {
     const Options& o = engine.options();
     out.print("{\n");
     out.print("  \"ranks\": %d,\n", engine.world_size());
@@ -63,6 +64,17 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
     out.print("  \"context_switches\": %llu,\n", f.sums[kSwitches]);
     out.print("  \"events\": %llu,\n", f.sums[kEvents]);
     out.print("  \"peak_rss_bytes\": %lld,\n", f.maxima[kPeakRss]);
+    if (split) {  // summed over all ranks (engine/time_split.hpp)
+        const unsigned long long* t = split->sums;
+        out.print("  \"time_split\": {\"compute_s\": %.12f, \"point_to_point_s\": %.12f, \"collective_s\": %.12f, "
+                  "\"waiting_s\": %.12f,\n",
+                  simtime_to_seconds(t[SplitTotals::kCompute]), simtime_to_seconds(t[SplitTotals::kPointToPoint]),
+                  simtime_to_seconds(t[SplitTotals::kCollective]), simtime_to_seconds(t[SplitTotals::kWaiting]));
+        out.print("    \"max_waiting\": {\"rank\": %d, \"waiting_s\": %.12f}, \"min_waiting\": {\"rank\": %d, "
+                  "\"waiting_s\": %.12f}},\n",
+                  split->max_waiting_rank, simtime_to_seconds(split->max_waiting), split->min_waiting_rank,
+                  simtime_to_seconds(split->min_waiting));
+    }
     // payload: "on", "off", "auto" or "threshold"; payload_threshold_bytes: the largest
     // message that carries its data (null for on and off).
     out.print("  \"options\": {\"compute\": \"%s\", \"stack_bytes\": %zu, \"payload\": \"%s\", "
@@ -90,6 +102,7 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
 }  // namespace
 
 void note_run_start(std::int64_t host_ns) { g_start_ns = host_ns; }
+std::int64_t run_start_ns() { return g_start_ns; }
 
 long long peak_rss_bytes() {
     struct rusage usage;
@@ -113,6 +126,7 @@ void unreceived_user_messages(Engine& engine, unsigned long long* messages, unsi
 
 void write_run_report(Engine& engine, const std::string& path, int exit_code, RunEnd end, const char* why) {
     Figures f = local_figures(engine, end);
+    const SplitTotals split = reduce_time_split(engine);
     int process = 0;
     real_mpi.Comm_rank(MPI_COMM_WORLD, &process);
     real_mpi.Reduce(process == 0 ? MPI_IN_PLACE : f.sums, f.sums, kSums, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -122,7 +136,7 @@ void write_run_report(Engine& engine, const std::string& path, int exit_code, Ru
     bool written = fd >= 0;
     if (fd >= 0) {
         FdWriter out(fd);
-        write_body(engine, out, f, exit_code, end, why, true);
+        write_body(engine, out, f, exit_code, end, why, true, &split);
         out.flush();
         written = out.ok();
         if (close(fd) != 0) written = false;

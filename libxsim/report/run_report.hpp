@@ -12,6 +12,7 @@ namespace xsim {
 
 // The host time the run started (host_clock_ns), for the report's wall time.
 void note_run_start(std::int64_t host_ns);
+std::int64_t run_start_ns();
 
 // Collective over the real processes.
 void write_run_report(Engine& engine, const std::string& path, int exit_code, RunEnd end, const char* why = "");

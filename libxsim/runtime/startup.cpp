@@ -25,7 +25,9 @@
 #include "libxsim/report/output_file.hpp"
 #include "libxsim/report/region_file.hpp"
 #include "libxsim/report/regions.hpp"
+#include "libxsim/report/profile_report.hpp"
 #include "libxsim/report/run_report.hpp"
+#include "libxsim/report/time_split_report.hpp"
 #include "libxsim/runtime/executable_inspection.hpp"
 #include "libxsim/runtime/option_agreement.hpp"
 #include "libxsim/runtime/pmpi_link.hpp"
@@ -182,6 +184,8 @@ int simulate(int argc, char** argv, char** envp) {
         if (!cl.options.report_path.empty())
             write_run_report(engine, cl.options.report_path, code, unfinished > 0 ? RunEnd::Deadlock : RunEnd::Completed,
                              deadlock.c_str());
+        print_run_summary(engine, unfinished > 0 ? RunEnd::Deadlock : RunEnd::Completed);
+        if (!cl.options.profile_path.empty() && !write_profile(engine, cl.options.profile_path)) code = std::max(code, 1);
         set_abnormal_end_hook(nullptr);
         g_engine = nullptr;
     }
