@@ -52,6 +52,23 @@ std::uint64_t type_size_of(MPI_Datatype type) {
     return type_layout(type, &layout) ? layout.size : 0;
 }
 
+// MPI_BOTTOM (a null buffer) with a derived type of absolute addresses, as checks::buffer
+// tells it from a null buffer.
+bool absolute_type(MPI_Datatype type) {
+    TypeLayout layout;
+    return type_layout(type, &layout) && !layout.predefined && layout.true_lb != 0;
+}
+
+// A many-block buffer at MPI_BOTTOM: its blocks sit at their displacements from address 0.
+void mark_bottom(Blocks& b, const void* buf, int n) {
+    if (buf) return;
+    if (!b.types) {
+        b.bottom = absolute_type(b.type);
+        return;
+    }
+    for (int i = 0; i < n && !b.bottom; ++i) b.bottom = b.count_of(i) > 0 && absolute_type(b.types[i]);
+}
+
 // Per-rank counts and displacements of a v/w collective (and datatypes for w).
 int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, const int* displs,
            const MPI_Datatype* types, MPI_Datatype type) {
@@ -76,15 +93,9 @@ int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, cons
         }
         moves = moves || (bytes > 0 && payload.carries(bytes));
     }
-    if (moves && !buf && !types) return s.fail(c, MPI_ERR_BUFFER, "null buffer");
-    // MPI_BOTTOM with types of absolute addresses (each block checked above): xsim places the
-    // blocks by their types only.
-    if (!buf && types)
-        for (int i = 0; i < c->size; ++i)
-            if (counts[i] > 0 && displs[i] != 0)
-                return s.fail(c, MPI_ERR_BUFFER,
-                              "MPI_BOTTOM with a nonzero displacement is not supported by xsim (put the addresses in "
-                              "the datatypes, displacements 0)");
+    // A null buffer is MPI_BOTTOM only with a type of absolute addresses (each w block was
+    // checked above); the blocks then sit at their displacements from address 0 (mark_bottom).
+    if (moves && !buf && !types && !absolute_type(type)) return s.fail(c, MPI_ERR_BUFFER, "null buffer");
     return MPI_SUCCESS;
 }
 
@@ -193,10 +204,12 @@ int rooted(const char* call, const Collective<RootedArgs>& table, const void* ro
         if (table.kind == CollKind::Gatherv || table.kind == CollKind::Scatterv) {
             if (int e = arrays(scope, c, rooted_buf, counts, displs, nullptr, rooted_type)) return e;
             a.blocks = varying_blocks(rooted_buf, counts, displs, rooted_type);
+            mark_bottom(a.blocks, rooted_buf, c->size);
         } else {
             Block one;
             if (int e = block(scope, c, rooted_buf, rooted_count, rooted_type, &one)) return e;
             a.blocks = uniform_blocks(rooted_buf, rooted_count, rooted_type);
+            mark_bottom(a.blocks, rooted_buf, c->size);
         }
         a.in_place = in_place(own_buf);
     } else if (int e = not_in_place(scope, c, own_buf, "a rank other than the root")) {
@@ -223,10 +236,12 @@ int allgather(const char* call, const Collective<AllgatherArgs>& table, const vo
     if (variable) {
         if (int e = arrays(scope, c, recvbuf, counts, displs, nullptr, recvtype)) return e;
         a.recv = varying_blocks(recvbuf, counts, displs, recvtype);
+        mark_bottom(a.recv, recvbuf, c->size);
     } else {
         Block one;
         if (int e = block(scope, c, recvbuf, recvcount, recvtype, &one)) return e;
         a.recv = uniform_blocks(recvbuf, recvcount, recvtype);
+        mark_bottom(a.recv, recvbuf, c->size);
     }
     const int me = c->rank_of(scope.rank);
     a.in_place = in_place(sendbuf);
@@ -283,12 +298,14 @@ int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void
             Block one;
             if (int e = block(scope, c, buf, count, type, &one)) return e;
             *out = uniform_blocks(buf, count, type);
+            mark_bottom(*out, buf, c->size);
             return MPI_SUCCESS;
         }
         if (typed)
             if (int e = checks::pointer(scope, c, types, "datatypes")) return e;
         if (int e = arrays(scope, c, buf, counts, displs, types, type)) return e;
         *out = typed ? typed_blocks(buf, counts, displs, types) : varying_blocks(buf, counts, displs, type);
+        mark_bottom(*out, buf, c->size);
         return MPI_SUCCESS;
     };
     if (int e = describe(recvbuf, recvcount, recvcounts, rdispls, recvtype, recvtypes, &a.recv)) return e;

@@ -39,11 +39,14 @@ std::uint64_t Blocks::bytes_of(int i) const {
 }
 
 void* Blocks::at(int i) const {
-    if (!buf) return nullptr;
-    if (byte_displs) return buf + byte_displs[i];
-    if (types) return buf + displs[i];
-    if (counts) return buf + static_cast<std::int64_t>(displs[i]) * extent;
-    return buf + static_cast<std::int64_t>(i) * count * extent;
+    if (!buf && !bottom) return nullptr;
+    std::int64_t offset;
+    if (byte_displs) offset = byte_displs[i];
+    else if (types) offset = displs[i];
+    else if (counts) offset = static_cast<std::int64_t>(displs[i]) * extent;
+    else offset = static_cast<std::int64_t>(i) * count * extent;
+    // Integer arithmetic: from MPI_BOTTOM (null) the offset alone is the address.
+    return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(buf) + static_cast<std::uintptr_t>(offset));
 }
 
 Block Blocks::run(int first, int n) const {

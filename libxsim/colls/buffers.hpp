@@ -35,6 +35,9 @@ struct Blocks {
     const int* displs = nullptr;
     const MPI_Datatype* types = nullptr;
     const MPI_Aint* byte_displs = nullptr;
+    // MPI_BOTTOM: buf is null, yet the blocks hold data at their displacements from address 0
+    // (types of absolute addresses). Without it a null buf means no data moves.
+    bool bottom = false;
 
     bool uniform() const { return counts == nullptr; }
     // False for the default (a non-root's view of the root's buffer).

@@ -1,7 +1,8 @@
 /* MPI_BOTTOM as the buffer, with datatypes built from absolute addresses (MPI_Get_address +
  * MPI_Type_create_struct), in every kind of call that takes a buffer: blocking, nonblocking,
- * combined and persistent point-to-point, collectives (Bcast, Gather, Scatter, Allgather from
- * and into it, Alltoallw on both sides), and MPI_Pack / MPI_Unpack. The
+ * combined and persistent point-to-point, collectives (Bcast, Gather(v), Scatter(v),
+ * Allgather(v) from and into it, Alltoallv/w on both sides, at nonzero displacements too), and
+ * MPI_Pack / MPI_Unpack. The
  * variables are scattered over the stack and the heap so no relative layout could pass. */
 #include <stddef.h>
 
@@ -120,8 +121,7 @@ int main(int argc, char** argv) {
     for (int i = 0; i < n; ++i)
         CONF_CHECK(&t, holds(&all[i].a, all[i].b, i), "MPI_Allgather from MPI_BOTTOM: block %d is %d", i, all[i].a);
 
-    /* Both sides of MPI_Alltoallw at MPI_BOTTOM: one absolute type per block, displacements 0
-     * (xsim places such blocks by their types only; a nonzero displacement is refused). */
+    /* Both sides of MPI_Alltoallw at MPI_BOTTOM: one absolute type per block, displacements 0. */
     {
         int* outs = conf_alloc(sizeof(int) * (size_t)n);
         int* ins = conf_alloc(sizeof(int) * (size_t)n);
@@ -156,6 +156,111 @@ int main(int argc, char** argv) {
         free(zeros);
         free(to);
         free(from);
+    }
+
+    /* The many-block side at MPI_BOTTOM: a type of rec_t whose lower bound is the absolute
+     * address of all[0] and whose extent is one rec_t, so block i (uniform, or displacement i
+     * of the v forms) is all[i]; and Alltoallw with nonzero byte displacements from an
+     * absolute base. */
+    {
+        MPI_Aint base;
+        MPI_Get_address(all, &base);
+        MPI_Datatype at_all;
+        {
+            int lengths[2] = {1, 2};
+            MPI_Aint displs[2] = {base + (MPI_Aint)offsetof(rec_t, a), base + (MPI_Aint)offsetof(rec_t, b)};
+            MPI_Datatype types[2] = {MPI_INT, MPI_DOUBLE}, s;
+            MPI_Type_create_struct(2, lengths, displs, types, &s);
+            MPI_Type_create_resized(s, base, sizeof(rec_t), &at_all);
+            MPI_Type_free(&s);
+            MPI_Type_commit(&at_all);
+        }
+        int* counts = conf_alloc(sizeof(int) * (size_t)n);
+        int* displs = conf_alloc(sizeof(int) * (size_t)n);
+        for (int i = 0; i < n; ++i) {
+            counts[i] = 1;
+            displs[i] = n - 1 - i; /* reversed: block i lands in all[n-1-i] */
+        }
+        set(&out_a, out_b, me);
+        if (conf_under_xsim() || n < 3) {
+            for (int i = 0; i < n; ++i) set(&all[i].a, all[i].b, -1);
+            CONF_CALL(&t, MPI_Gather(MPI_BOTTOM, 1, out_t, MPI_BOTTOM, 1, at_all, 0, MPI_COMM_WORLD));
+            if (me == 0)
+                for (int i = 0; i < n; ++i)
+                    CONF_CHECK(&t, holds(&all[i].a, all[i].b, i), "MPI_Gather into MPI_BOTTOM: block %d is %d", i,
+                               all[i].a);
+        }
+        for (int i = 0; i < n; ++i) set(&all[i].a, all[i].b, -1);
+        CONF_CALL(&t, MPI_Gatherv(MPI_BOTTOM, 1, out_t, MPI_BOTTOM, counts, displs, at_all, 0, MPI_COMM_WORLD));
+        if (me == 0)
+            for (int i = 0; i < n; ++i)
+                CONF_CHECK(&t, holds(&all[n - 1 - i].a, all[n - 1 - i].b, i),
+                           "MPI_Gatherv into MPI_BOTTOM: block %d is %d", i, all[n - 1 - i].a);
+        for (int i = 0; i < n; ++i) set(&all[i].a, all[i].b, 200 + i);
+        set(&in_a, in_b, -1);
+        CONF_CALL(&t, MPI_Scatterv(MPI_BOTTOM, counts, displs, at_all, MPI_BOTTOM, 1, in_t, 0, MPI_COMM_WORLD));
+        CONF_CHECK(&t, holds(&in_a, in_b, 200 + n - 1 - me), "MPI_Scatterv from MPI_BOTTOM gave %d", in_a);
+        for (int i = 0; i < n; ++i) set(&all[i].a, all[i].b, -1);
+        CONF_CALL(&t, MPI_Allgather(MPI_BOTTOM, 1, out_t, MPI_BOTTOM, 1, at_all, MPI_COMM_WORLD));
+        for (int i = 0; i < n; ++i)
+            CONF_CHECK(&t, holds(&all[i].a, all[i].b, i), "MPI_Allgather into MPI_BOTTOM: block %d is %d", i,
+                       all[i].a);
+        for (int i = 0; i < n; ++i) set(&all[i].a, all[i].b, -1);
+        CONF_CALL(&t, MPI_Allgatherv(MPI_BOTTOM, 1, out_t, MPI_BOTTOM, counts, displs, at_all, MPI_COMM_WORLD));
+        for (int i = 0; i < n; ++i)
+            CONF_CHECK(&t, holds(&all[n - 1 - i].a, all[n - 1 - i].b, i),
+                       "MPI_Allgatherv into MPI_BOTTOM: block %d is %d", i, all[n - 1 - i].a);
+
+        /* Alltoallv and Alltoallw with ints at nonzero displacements from absolute bases. */
+        int* outs = conf_alloc(sizeof(int) * (size_t)n);
+        int* ins = conf_alloc(sizeof(int) * (size_t)n);
+        int* bytes = conf_alloc(sizeof(int) * (size_t)n);
+        MPI_Datatype* types_out = conf_alloc(sizeof(MPI_Datatype) * (size_t)n);
+        MPI_Datatype* types_in = conf_alloc(sizeof(MPI_Datatype) * (size_t)n);
+        MPI_Datatype out_int, in_int;
+        {
+            MPI_Aint where;
+            int one = 1;
+            MPI_Datatype basic = MPI_INT, s;
+            MPI_Get_address(outs, &where);
+            MPI_Type_create_struct(1, &one, &where, &basic, &s);
+            MPI_Type_create_resized(s, where, sizeof(int), &out_int);
+            MPI_Type_free(&s);
+            MPI_Type_commit(&out_int);
+            MPI_Get_address(ins, &where);
+            MPI_Type_create_struct(1, &one, &where, &basic, &s);
+            MPI_Type_create_resized(s, where, sizeof(int), &in_int);
+            MPI_Type_free(&s);
+            MPI_Type_commit(&in_int);
+        }
+        for (int i = 0; i < n; ++i) {
+            outs[i] = me * 1000 + i;
+            ins[i] = -1;
+            displs[i] = i;
+            bytes[i] = i * (int)sizeof(int);
+            types_out[i] = out_int;
+            types_in[i] = in_int;
+        }
+        CONF_CALL(&t, MPI_Alltoallv(MPI_BOTTOM, counts, displs, out_int, MPI_BOTTOM, counts, displs, in_int,
+                                    MPI_COMM_WORLD));
+        for (int i = 0; i < n; ++i)
+            CONF_CHECK(&t, ins[i] == i * 1000 + me, "MPI_Alltoallv at MPI_BOTTOM: block %d is %d", i, ins[i]);
+        for (int i = 0; i < n; ++i) ins[i] = -1;
+        CONF_CALL(&t, MPI_Alltoallw(MPI_BOTTOM, counts, bytes, types_out, MPI_BOTTOM, counts, bytes, types_in,
+                                    MPI_COMM_WORLD));
+        for (int i = 0; i < n; ++i)
+            CONF_CHECK(&t, ins[i] == i * 1000 + me, "MPI_Alltoallw at MPI_BOTTOM + displacement: block %d is %d", i,
+                       ins[i]);
+        MPI_Type_free(&out_int);
+        MPI_Type_free(&in_int);
+        MPI_Type_free(&at_all);
+        free(outs);
+        free(ins);
+        free(bytes);
+        free(types_out);
+        free(types_in);
+        free(counts);
+        free(displs);
     }
 
     /* Packing from and into MPI_BOTTOM. */
