@@ -206,7 +206,7 @@ void Engine::rank_entry(void* arg) {
     // first touched inside xsim (after enter() read the clock), so only a page that the
     // application's own code reaches deeper than any of its calls is charged, once. Touching
     // 6 KiB here for every rank cost a page per rank (4 KiB of 9.4 at 2^20 ranks).
-    rank.last_exit_ns = host_clock_ns();
+    rank.last_exit_ns = engine.compute_clock_ns();
     const int code = engine.main_(engine.argc_, engine.argv_, engine.envp_);
     engine.finish_rank(rank, code);
 }
@@ -230,7 +230,7 @@ void Engine::enter(Rank& rank, const char* call) {
     rank.current_call = call;
     check_stack(rank, call);
     if (options_.compute == ComputeMode::Measured) {
-        const std::int64_t now = host_clock_ns();
+        const std::int64_t now = compute_clock_ns();
         const SimTime measured = (now - rank.last_exit_ns) * 1000;  // ns -> ps
         if (measured > 0)
             rank.clock += machine_->processor->measured_compute(rank.world, measured, rank.clock);
@@ -281,7 +281,7 @@ void Engine::leave(Rank& rank) {
     if (profile_ && rank.split.depth == 1) [[unlikely]]
         record_profile(rank);
     split_leave(rank.split, rank.clock);
-    if (options_.compute == ComputeMode::Measured) rank.last_exit_ns = host_clock_ns();
+    if (options_.compute == ComputeMode::Measured) rank.last_exit_ns = compute_clock_ns();
     inside_xsim_ = false;
 }
 

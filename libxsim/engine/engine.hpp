@@ -77,6 +77,10 @@ public:
     const Placement& placement() const { return placement_; }
 
     const Options& options() const { return options_; }
+    // The host clock measured compute reads (-xsim-compute-clock); read on leaving and entering xsim.
+    std::int64_t compute_clock_ns() const {
+        return options_.compute_clock == ComputeClock::Thread ? thread_cpu_ns() : host_clock_ns();
+    }
     net::Machine& machine() { return *machine_; }
     RunStats& stats() { return stats_; }
     // Per-call counters of the local ranks, null unless -xsim-profile was given.

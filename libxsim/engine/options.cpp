@@ -23,6 +23,10 @@ constexpr OptionSpec kOptions[] = {
     {"-xsim-compute", "measured|none",
      "charge the host time ranks spend between MPI calls (measured, scaled by the processor "
      "model) or only modeled time (none: fully reproducible runs)"},
+    {"-xsim-compute-clock", "wall|thread",
+     "the clock measured compute reads: wall (default; a preempted process is charged the preemption) "
+     "or thread (the simulation thread's CPU time: host load and sleeps are not charged; a system call "
+     "per read, twice per MPI call)"},
     {"-xsim-stack", "SIZE", "stack per simulated rank, e.g. 64k, 1m (default), 8m; 2k, 4k, 8k for shallow skeletons at 2^22+ ranks"},
     {"-xsim-report", "FILE.json", "write a JSON run report when the simulation ends"},
     {"-xsim-config", "FILE.toml", "load the simulated machine from a TOML file"},
@@ -79,6 +83,10 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         if (value == "measured") o.compute = ComputeMode::Measured;
         else if (value == "none") o.compute = ComputeMode::None;
         else throw OptionError("-xsim-compute: expected 'measured' or 'none', got '" + value + "'");
+    } else if (name == "-xsim-compute-clock") {
+        if (value == "wall") o.compute_clock = ComputeClock::Wall;
+        else if (value == "thread") o.compute_clock = ComputeClock::Thread;
+        else throw OptionError("-xsim-compute-clock: expected 'wall' or 'thread', got '" + value + "'");
     } else if (name == "-xsim-stack") {
         o.stack_bytes = parse_size(name, value);
         // Below 16k only 2k, 4k and 8k: stacks that share pages must tile them exactly.

@@ -12,12 +12,14 @@
 namespace xsim {
 
 enum class ComputeMode { Measured, None };
+enum class ComputeClock { Wall, Thread };  // what measured compute reads (host_clock.hpp)
 enum class ProgressMode { Auto, On, Off };
 enum class PrivatizeMode { Auto, On, Off };  // per-rank globals (runtime/privatization.hpp)
 
 struct Options {
     long long np = 0;                   // simulated ranks; 0 = one per real process
     ComputeMode compute = ComputeMode::Measured;
+    ComputeClock compute_clock = ComputeClock::Wall;  // -xsim-compute-clock wall|thread
     // 1 MiB runs ordinary codes (hundreds of KB of locals, deep recursion); only touched
     // pages cost memory, plus 2 KiB of page tables per rank (bench/RESULTS.md "Default stack").
     std::size_t stack_bytes = 1024 * 1024;
