@@ -14,7 +14,7 @@ namespace xsim {
 namespace {
 
 // The lowest rank whose value equals the global extreme `value` (ties: the lowest rank).
-int holder(Engine& engine, long long value, bool want_max) {
+int holder(Engine& engine, long long value) {
     int mine = INT_MAX;
     for (int i = 0; i < engine.local_count(); ++i) {
         const Rank& r = engine.local(engine.first_local() + i);
@@ -23,7 +23,6 @@ int holder(Engine& engine, long long value, bool want_max) {
             break;
         }
     }
-    (void)want_max;
     real_mpi.Allreduce(MPI_IN_PLACE, &mine, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     return mine == INT_MAX ? -1 : mine;
 }
@@ -48,8 +47,8 @@ SplitTotals reduce_time_split(Engine& engine) {
     real_mpi.Allreduce(MPI_IN_PLACE, &least, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD);
     t.max_waiting = most;
     t.min_waiting = least;
-    t.max_waiting_rank = holder(engine, most, true);
-    t.min_waiting_rank = holder(engine, least, false);
+    t.max_waiting_rank = holder(engine, most);
+    t.min_waiting_rank = holder(engine, least);
     long long clock = t.max_waiting_rank >= 0 && engine.is_local(t.max_waiting_rank)
                           ? static_cast<long long>(engine.local(t.max_waiting_rank).clock)
                           : 0;
@@ -103,7 +102,6 @@ void print_run_summary(Engine& engine, RunEnd end) {
                                  s.remote_events, s.context_switches};
     long long maxima[] = {static_cast<long long>(end == RunEnd::Completed ? s.max_finalize_time : engine.latest_clock()),
                           peak_rss_bytes()};
-    if (end == RunEnd::Completed) maxima[0] = std::max<long long>(maxima[0], 0);
     real_mpi.Allreduce(MPI_IN_PLACE, sums, 5, MPI_UNSIGNED_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
     real_mpi.Allreduce(MPI_IN_PLACE, maxima, 2, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD);
     if (engine.placement().process != 0) return;
