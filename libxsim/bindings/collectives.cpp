@@ -52,23 +52,6 @@ std::uint64_t type_size_of(MPI_Datatype type) {
     return type_layout(type, &layout) ? layout.size : 0;
 }
 
-// MPI_BOTTOM (a null buffer) with a derived type of absolute addresses, as checks::buffer
-// tells it from a null buffer.
-bool absolute_type(MPI_Datatype type) {
-    TypeLayout layout;
-    return type_layout(type, &layout) && !layout.predefined && layout.true_lb != 0;
-}
-
-// A many-block buffer at MPI_BOTTOM: its blocks sit at their displacements from address 0.
-void mark_bottom(Blocks& b, const void* buf, int n) {
-    if (buf) return;
-    if (!b.types) {
-        b.bottom = absolute_type(b.type);
-        return;
-    }
-    for (int i = 0; i < n && !b.bottom; ++i) b.bottom = b.count_of(i) > 0 && absolute_type(b.types[i]);
-}
-
 // Per-rank counts and displacements of a v/w collective (and datatypes for w).
 int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, const int* displs,
            const MPI_Datatype* types, MPI_Datatype type) {

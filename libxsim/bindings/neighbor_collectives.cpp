@@ -54,6 +54,7 @@ int blocks(CallScope& s, const Comm* c, Form form, const void* buf, int n, int c
         // With no neighbor on this side the buffer is never used and may be null.
         if (int e = checks::buffer(s, c, buf, n > 0 ? count : 0, type, &b)) return e;
         *out = uniform_blocks(buf, count, type);
+        mark_bottom(*out, buf, n);
         return MPI_SUCCESS;
     }
     if (n > 0) {
@@ -68,6 +69,7 @@ int blocks(CallScope& s, const Comm* c, Form form, const void* buf, int n, int c
         *out = typed_blocks(buf, counts, static_cast<const MPI_Aint*>(displs), types);
     else
         *out = varying_blocks(buf, counts, static_cast<const int*>(displs), type);
+    mark_bottom(*out, buf, n);
     return MPI_SUCCESS;
 }
 

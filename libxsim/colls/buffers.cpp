@@ -49,6 +49,20 @@ void* Blocks::at(int i) const {
     return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(buf) + static_cast<std::uintptr_t>(offset));
 }
 
+bool absolute_type(MPI_Datatype type) {
+    TypeLayout layout;
+    return type_layout(type, &layout) && !layout.predefined && layout.true_lb != 0;
+}
+
+void mark_bottom(Blocks& b, const void* buf, int n) {
+    if (buf) return;
+    if (!b.types) {
+        b.bottom = absolute_type(b.type);
+        return;
+    }
+    for (int i = 0; i < n && !b.bottom; ++i) b.bottom = b.count_of(i) > 0 && absolute_type(b.types[i]);
+}
+
 Block Blocks::run(int first, int n) const {
     return Block{at(first), n * count, type, static_cast<std::uint64_t>(n) * count * type_size};
 }

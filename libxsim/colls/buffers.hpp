@@ -55,6 +55,13 @@ Blocks varying_blocks(const void* buf, const int* counts, const int* displs, MPI
 Blocks typed_blocks(const void* buf, const int* counts, const int* displs, const MPI_Datatype* types);
 Blocks typed_blocks(const void* buf, const int* counts, const MPI_Aint* byte_displs, const MPI_Datatype* types);
 
+// MPI_BOTTOM (a null buffer) with a derived type of absolute addresses, as
+// bindings/checks.cpp tells it from a null buffer.
+bool absolute_type(MPI_Datatype type);
+// A many-block buffer of n blocks at MPI_BOTTOM: its blocks sit at their displacements
+// from address 0 (sets Blocks::bottom when buf is null and a block's type is absolute).
+void mark_bottom(Blocks& b, const void* buf, int n);
+
 // Scratch for `count` elements laid out as `type` lays them out (for reductions); data()
 // is null in payload-free mode.
 class TypedScratch {

@@ -1,8 +1,8 @@
 /* MPI_BOTTOM as the buffer, with datatypes built from absolute addresses (MPI_Get_address +
  * MPI_Type_create_struct), in every kind of call that takes a buffer: blocking, nonblocking,
  * combined and persistent point-to-point, collectives (Bcast, Gather(v), Scatter(v),
- * Allgather(v) from and into it, Alltoallv/w on both sides, at nonzero displacements too), and
- * MPI_Pack / MPI_Unpack. The
+ * Allgather(v) from and into it, Alltoallv/w on both sides, at nonzero displacements too,
+ * a neighbourhood allgather), and MPI_Pack / MPI_Unpack. The
  * variables are scattered over the stack and the heap so no relative layout could pass. */
 #include <stddef.h>
 
@@ -96,7 +96,7 @@ int main(int argc, char** argv) {
     MPI_Request_free(&r[1]);
 
     /* Collectives: MPI_BOTTOM as the single-block side. */
-    rec_t* all = conf_alloc(sizeof(rec_t) * (size_t)n);
+    rec_t* all = conf_alloc(sizeof(rec_t) * (size_t)(n < 2 ? 2 : n)); /* 2: the neighbourhood allgather */
     set(&in_a, in_b, me == 0 ? 42 : -1);
     CONF_CALL(&t, MPI_Bcast(MPI_BOTTOM, 1, in_t, 0, MPI_COMM_WORLD));
     CONF_CHECK(&t, holds(&in_a, in_b, 42), "MPI_Bcast of MPI_BOTTOM gave %d", in_a);
@@ -251,6 +251,19 @@ int main(int argc, char** argv) {
         for (int i = 0; i < n; ++i)
             CONF_CHECK(&t, ins[i] == i * 1000 + me, "MPI_Alltoallw at MPI_BOTTOM + displacement: block %d is %d", i,
                        ins[i]);
+        /* A neighbourhood collective into MPI_BOTTOM: on a periodic ring block 0 comes from
+         * the left neighbour, block 1 from the right. */
+        {
+            MPI_Comm ring;
+            int dims[1] = {n}, periods[1] = {1};
+            CONF_CALL(&t, MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring));
+            for (int i = 0; i < 2; ++i) set(&all[i].a, all[i].b, -1);
+            CONF_CALL(&t, MPI_Neighbor_allgather(MPI_BOTTOM, 1, out_t, MPI_BOTTOM, 1, at_all, ring));
+            CONF_CHECK(&t, holds(&all[0].a, all[0].b, left) && holds(&all[1].a, all[1].b, right),
+                       "MPI_Neighbor_allgather into MPI_BOTTOM gave %d and %d (left %d, right %d)", all[0].a,
+                       all[1].a, left, right);
+            MPI_Comm_free(&ring);
+        }
         MPI_Type_free(&out_int);
         MPI_Type_free(&in_int);
         MPI_Type_free(&at_all);
