@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# SIGINT or SIGTERM to mpirun while rank 1 computes forever (spin.c): the run ends, and the
+# report is still written, marked "end": "signal" with the exit code of SIGTERM (143: mpirun
+# ends its job with SIGTERM on either signal).
+# usage: signal_report.sh SPIN_EXE PROCESSES RANKS INT|TERM
+set -u -o pipefail
+exe=$1 procs=$2 ranks=$3 sig=$4
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+dir=$(mktemp -d "${TMPDIR:-/tmp}/xsim_signal.XXXXXX")
+trap 'rm -rf "$dir"' EXIT
+mpirun --oversubscribe -np "$procs" "$exe" forever -xsim-np "$ranks" -xsim-report "$dir/report.json" \
+    > "$dir/out" 2>&1 &
+pid=$!
+# Wait until the simulation runs (the report's directory was checked at start and the ranks
+# are in MPI_Barrier or spinning), then signal mpirun, which forwards it to its processes.
+sleep 3
+kill -s "$sig" "$pid" 2>/dev/null || { cat "$dir/out"; echo "FAIL: mpirun ended before the signal"; exit 1; }
+for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+if kill -0 "$pid" 2>/dev/null; then
+    kill -KILL "$pid"
+    cat "$dir/out"
+    echo "FAIL: the run did not end within 30 s of SIG$sig"
+    exit 1
+fi
+wait "$pid"
+status=$?
+[[ -s $dir/report.json ]] || { cat "$dir/out"; echo "FAIL: no report after SIG$sig (mpirun exit $status)"; exit 1; }
+grep -q '"end": *"signal"' "$dir/report.json" ||
+    { cat "$dir/report.json"; echo "FAIL: the report does not say the run ended by a signal"; exit 1; }
+# mpirun ends its job with SIGTERM whichever of the two it got: the processes see SIGTERM.
+grep -Eq '"exit_code": *143' "$dir/report.json" ||
+    { cat "$dir/report.json"; echo "FAIL: the report's exit code is not 128 + SIGTERM"; exit 1; }
+[[ $status != 0 ]] || { echo "FAIL: mpirun exited 0 after SIG$sig"; exit 1; }
+echo "PASS: SIG$sig ended the run (mpirun exit $status) and the report says so"
