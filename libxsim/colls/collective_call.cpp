@@ -1,6 +1,7 @@
 #include "libxsim/colls/collective_call.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "libxsim/p2p/completion.hpp"
 
@@ -27,6 +28,16 @@ CollectiveCall::CollectiveCall(Engine& engine, Rank& me, const Comm& comm, CollK
     : ctx_(engine, me, comm, kind, root, form),
       request_(collective_request(engine, me, comm, ctx_.signature)) {
     request_->collective = this;
+    path_ = me.path;
+    path_.settle(ctx_.now);
+}
+
+bool CollectiveCall::close_round(SimTime done, const CriticalPath& done_path) {
+    const SimTime before = ctx_.now;
+    const bool ok = end_round(ctx_, done);
+    if (done > before) path_ = done_path;  // ties: the call's own progress
+    path_.settle(ctx_.now);                 // with the round's delay
+    return ok;
 }
 
 CollectiveCall::~CollectiveCall() { steps_ = Steps{}; }
@@ -39,16 +50,21 @@ void CollectiveCall::advance() {
                                           ctx_.engine.current() != nullptr);
     for (;;) {
         posting_ = true;
+        // What the steps post leaves from the call's progress (ctx_.now), not the rank's clock.
+        std::swap(ctx_.me.path, path_);
         more_ = steps_.resume();
+        std::swap(ctx_.me.path, path_);
         posting_ = false;
         // Messages decided while they were posted (eager sends, receives of messages that
         // had arrived) count now; the others report through child_decided().
         SimTime done = ctx_.now;
+        CriticalPath done_path = path_;
         int undecided = 0;
         auto& pending = ctx_.pending();
         std::size_t kept = 0;
         for (const Transfer& t : pending) {
             if (t.request->known) {
+                if (t.request->done_time > done) done_path = t.request->path;
                 done = std::max(done, t.request->done_time);
                 // A decided send (eager) is done with: free it while it is in cache rather
                 // than at the end of the round, when it would have to be fetched again.
@@ -66,9 +82,10 @@ void CollectiveCall::advance() {
         if (undecided > 0) {
             undecided_ = undecided;
             round_done_ = done;
+            round_path_ = done_path;
             return;
         }
-        const bool ok = end_round(ctx_, done);
+        const bool ok = close_round(done, done_path);
         if (!ok) return finish(ctx_.error_class);
         if (!more_) return finish(MPI_SUCCESS);
     }
@@ -80,15 +97,17 @@ void CollectiveCall::finish(int error_class) {
     r->status_error = error_class;
     r->known = true;
     r->done_time = ctx_.now;
+    r->path = path_;
     completion::decided(ctx_.engine, r);  // may release r, and this with it
 }
 
 void CollectiveCall::child_decided(Engine&, Request* child) {
     if (posting_) return;
     ArenaScope in_arena(arena_);
+    if (child->done_time > round_done_) round_path_ = child->path;
     round_done_ = std::max(round_done_, child->done_time);
     if (--undecided_ > 0) return;
-    if (!end_round(ctx_, round_done_)) return finish(ctx_.error_class);
+    if (!close_round(round_done_, round_path_)) return finish(ctx_.error_class);
     if (!more_) return finish(MPI_SUCCESS);
     advance();
 }
@@ -97,6 +116,8 @@ Request* start_empty(Engine& engine, Rank& me, const Comm& comm, CollKind kind) 
     Request* r = collective_request(engine, me, comm, collective_signature(kind, 0, true));
     r->known = true;
     r->done_time = me.clock;
+    r->path = me.path;
+    r->path.settle(me.clock);
     return r;
 }
 

@@ -65,6 +65,11 @@ private:
     bool more_ = true;       // the steps have not ended
     int undecided_ = 0;      // messages of the current round whose completion is unknown
     SimTime round_done_ = 0; // latest known completion in the current round
+    // Critical paths (engine/critical_path.hpp): of ctx_.now, and of round_done_.
+    CriticalPath path_;
+    CriticalPath round_path_;
+    // Ends the round at `done` (whose path is `done_path`); false on an error.
+    bool close_round(SimTime done, const CriticalPath& done_path);
 };
 
 template <class Args, class Keep>

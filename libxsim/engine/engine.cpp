@@ -232,8 +232,11 @@ void Engine::enter(Rank& rank, const char* call) {
     if (options_.compute == ComputeMode::Measured) {
         const std::int64_t now = compute_clock_ns();
         const SimTime measured = (now - rank.last_exit_ns) * 1000;  // ns -> ps
-        if (measured > 0)
-            rank.clock += machine_->processor->measured_compute(rank.world, measured, rank.clock);
+        if (measured > 0) {
+            const SimTime charged = machine_->processor->measured_compute(rank.world, measured, rank.clock);
+            rank.clock += charged;
+            rank.path.compute += charged;
+        }
     }
     split_enter(rank.split, rank.clock, call);
 }

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 
+#include "libxsim/engine/critical_path.hpp"
 #include "netmodels/machine.hpp"
 #include "pdes/sim_time.hpp"
 
@@ -22,6 +23,8 @@ struct Message {
     Message* next = nullptr;        // unexpected-queue link
     SimTime time = 0;               // arrival at dst (first byte)
     SimTime data_done = 0;          // eager, data: last byte through the network; then into the receiver
+    CriticalPath path;              // the sender's path when this event left it (before its own terms)
+    SimTime receive_wait = 0;       // eager: waited for the receiver's NIC (set at arrival; critical path)
     net::Transfer transfer;         // the user message's cost on its path (sender -> receiver), asked
                                     // of the network once at the send and carried through rendezvous
     std::int32_t src = 0;           // world rank that sent this event

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 
+#include "libxsim/engine/critical_path.hpp"
 #include "libxsim/engine/match_queue.hpp"
 #include "libxsim/engine/message.hpp"
 #include "libxsim/engine/time_split.hpp"
@@ -47,6 +48,7 @@ struct BlockedIn {
 struct Rank {
     Fiber fiber;
     SimTime clock = 0;
+    CriticalPath path;               // what its clock is made of (critical_path.hpp)
     SimTime wake_time = kNever;      // time of the valid pending run event
     net::NicState nic;               // its network interface (netmodels/nic_model.hpp)
     std::int64_t last_exit_ns = 0;   // host time when the rank last left xsim (measured compute)

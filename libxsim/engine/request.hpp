@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "libxsim/engine/completion_target.hpp"
+#include "libxsim/engine/critical_path.hpp"
 #include "pdes/sim_time.hpp"
 
 namespace xsim {
@@ -41,6 +42,7 @@ struct Request {
     Rank* owner = nullptr;
     const Comm* comm = nullptr;
     SimTime done_time = 0;
+    CriticalPath path;          // what done_time is made of: the owner's at posting, or the message's that decided it
     // When the owner posted it. A rank may run ahead of events still to be processed, so a
     // receive can sit in the posted queue before messages that arrived earlier in virtual
     // time are delivered: it matches them at this time, not at their arrival.

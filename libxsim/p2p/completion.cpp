@@ -52,6 +52,20 @@ void begin_wait(Rank& me, WaitMode mode, Request* const* reqs, int n) {
     }
 }
 
+// The rank's clock moved on from `before`: it takes the critical path of the request that
+// set the new clock (the first one completing then); a jump no request explains is other.
+// When the clock did not move, the rank's own path stands (ties go to the rank).
+void take_path(Rank& me, SimTime before, Request* const* reqs, int n) {
+    if (me.clock <= before) return;
+    for (int i = 0; i < n; ++i) {
+        if (reqs[i] && reqs[i]->known && reqs[i]->done_time == me.clock) {
+            me.path = reqs[i]->path;
+            break;
+        }
+    }
+    me.path.settle(me.clock);
+}
+
 void end_wait(Rank& me, Request* const* reqs, int n) {
     for (int i = 0; i < n; ++i)
         if (reqs[i]) reqs[i]->in_wait = false;
@@ -61,6 +75,7 @@ void end_wait(Rank& me, Request* const* reqs, int n) {
 }  // namespace
 
 void wait_all(Engine& engine, Rank& me, Request* const* reqs, int n) {
+    const SimTime before = me.clock;
     SimTime latest = me.clock;
     bool undecided = false;
     for (int i = 0; i < n; ++i) {
@@ -81,6 +96,7 @@ void wait_all(Engine& engine, Rank& me, Request* const* reqs, int n) {
     me.clock = std::max(me.clock, latest);
     for (int i = 0; i < n; ++i)
         if (reqs[i]) me.clock = std::max(me.clock, reqs[i]->done_time);
+    take_path(me, before, reqs, n);
 }
 
 int wait_any(Engine& engine, Rank& me, Request* const* reqs, int n) {
@@ -100,6 +116,7 @@ int wait_any(Engine& engine, Rank& me, Request* const* reqs, int n) {
     if (!any) return -1;
     int index = lowest_complete();
     if (index >= 0) return index;
+    const SimTime before = me.clock;
     begin_wait(me, WaitMode::Any, reqs, n);
     if (earliest != kNever) engine.schedule_run(me, earliest);
     const SimTime blocked_at = me.clock;
@@ -107,6 +124,7 @@ int wait_any(Engine& engine, Rank& me, Request* const* reqs, int n) {
     split_waited(me.split, blocked_at, me.clock);
     end_wait(me, reqs, n);
     index = lowest_complete();
+    take_path(me, before, reqs, n);
     return index;
 }
 
@@ -117,6 +135,7 @@ const Message* wait_probe(Engine& engine, Rank& me, int source, int tag, std::ui
             [&](const Message& m) { return envelope_matches(m, source, tag, context); });
     };
     const Message* found = find();
+    const SimTime before = me.clock;
     while (!found) {
         me.wait = WaitSet{};
         me.wait.mode = WaitMode::Probe;
@@ -129,6 +148,10 @@ const Message* wait_probe(Engine& engine, Rank& me, int source, int tag, std::ui
         split_waited(me.split, blocked_at, me.clock);
         me.wait.mode = WaitMode::None;
         found = find();
+    }
+    if (me.clock > before) {  // woken by the message's arrival: its path up to then
+        if (found->time == me.clock) me.path = path_through(found->path, found->transfer.latency, 0, 0, found->time);
+        me.path.settle(me.clock);
     }
     return found;
 }

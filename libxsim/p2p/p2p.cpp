@@ -27,6 +27,14 @@ using net::NicModel;
 // direction of the user message, so a path of its own.
 SimTime latency(Engine& engine, int a, int b) { return engine.machine().network->path(a, b).latency; }
 
+// A message waiting `delay` on a NIC behind the messages before it waits for their bytes to
+// go through: on its critical path a bandwidth term, its bytes counted at this message's rate.
+void queued(CriticalPath& path, SimTime delay, const net::Transfer& t, std::uint64_t bytes) {
+    if (delay <= 0) return;
+    const double rate = t.serialization > 0 ? static_cast<double>(bytes) / static_cast<double>(t.serialization) : 0.0;
+    path.add_bandwidth(delay, static_cast<std::uint64_t>(static_cast<double>(delay) * rate + 0.5));
+}
+
 void decide(Engine& engine, Request* r, SimTime done) {
     r->known = true;
     r->done_time = done;
@@ -41,6 +49,9 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
     r->status_bytes = std::min(m->bytes, r->bytes);
     r->status_error = m->bytes > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     r->status_signature = m->signature;
+    // The path to the moment they met: the envelope's if it came after the receive was posted.
+    CriticalPath met = r->path;
+    if (m->time > r->posted_at) met = path_through(m->path, m->transfer.latency, 0, 0, m->time);
     if (m->kind == MessageKind::RequestToSend) {
         Message* cts = make_event(engine, receiver, MessageKind::ClearToSend, m->src,
                                   when + latency(engine, receiver.world, m->src));
@@ -48,6 +59,9 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
         cts->recv_request = reinterpret_cast<std::uint64_t>(r);
         cts->bytes = m->bytes;
         cts->transfer = m->transfer;  // for the data, which takes the request-to-send's path
+        cts->path = met;  // to its arrival at the sender
+        cts->path.settle(when);
+        cts->path.add_latency(cts->time - when);
         engine.free_message(m);
         engine.emit(cts);
         return;
@@ -60,16 +74,28 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
                                   when + latency(engine, receiver.world, m->src));
         ack->send_request = m->send_request;
         ack->recv_request = 0;
+        ack->path = met;  // to its arrival at the sender
+        ack->path.settle(when);
+        ack->path.add_latency(ack->time - when);
         engine.emit(ack);
     }
     const SimTime done = std::max(when, m->data_done);
+    if (m->data_done > r->posted_at) {  // the message's last byte decided it, not the posting
+        CriticalPath p = m->path;
+        queued(p, m->receive_wait, m->transfer, m->bytes);
+        r->path = path_through(p, m->transfer.latency, m->transfer.serialization, m->bytes, done);
+    }
     engine.free_message(m);
     decide(engine, r, done);
 }
 
 void arrive_envelope(Engine& engine, Message* m) {
     Rank& receiver = engine.local(m->dst);
-    if (m->kind == MessageKind::Eager) m->data_done = NicModel::receive(receiver.nic, m->data_done, m->transfer);
+    if (m->kind == MessageKind::Eager) {
+        const SimTime through = m->data_done;
+        m->data_done = NicModel::receive(receiver.nic, m->data_done, m->transfer);
+        m->receive_wait = m->data_done - through;
+    }
     Request* r = receiver.posted.take_first([m](const Request& q) {
         return envelope_matches(*m, q.peer, q.tag, q.context);
     });
@@ -88,6 +114,7 @@ void arrive_envelope(Engine& engine, Message* m) {
 void arrive_clear_to_send(Engine& engine, Message* cts) {
     auto* s = reinterpret_cast<Request*>(cts->send_request);
     if (cts->recv_request == 0) {  // acknowledgement of a synchronous eager send
+        s->path = cts->path;
         engine.free_message(cts);
         decide(engine, s, cts->time);
         return;
@@ -99,6 +126,8 @@ void arrive_clear_to_send(Engine& engine, Message* cts) {
     data->transfer = cts->transfer;
     data->data_done = engine.machine().network->arrival(sender.world, cts->src, cts->transfer, start);
     data->recv_request = cts->recv_request;
+    data->path = cts->path;  // the clear-to-send's path to its arrival
+    queued(data->path, start - cts->time, cts->transfer, s->bytes);
     if (s->carries_data) {
         if (engine.is_local(cts->src)) {
             // Same process: straight into the receive buffer, which nobody may touch until
@@ -115,6 +144,9 @@ void arrive_clear_to_send(Engine& engine, Message* cts) {
         }
     }
     engine.free_message(cts);
+    s->path = data->path;  // the send completes when its bytes are out
+    s->path.add_bandwidth(data->transfer.serialization, data->bytes);
+    s->path.settle(sender.nic.send_free);
     engine.emit(data);
     decide(engine, s, sender.nic.send_free);
 }
@@ -123,6 +155,8 @@ void arrive_data(Engine& engine, Message* data) {
     auto* r = reinterpret_cast<Request*>(data->recv_request);
     Rank& receiver = *r->owner;
     const SimTime done = NicModel::receive(receiver.nic, data->data_done, data->transfer);
+    queued(data->path, done - data->data_done, data->transfer, data->bytes);
+    r->path = path_through(data->path, data->transfer.latency, data->transfer.serialization, data->bytes, done);
     if (data->has_payload && r->carries_data)
         unpack_data(data->payload, r->status_bytes, runtime::rank_buffer(engine, receiver, r->buf, r->count, r->type),
                     r->count, r->type);
@@ -150,6 +184,8 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     if (into) {  // a persistent request keeps its arguments (and its retained datatype)
         reset_for_start(into);
         into->posted_at = now;
+        into->path = me.path;
+        into->path.settle(now);
         return into;
     }
     Request* r = engine.new_request();
@@ -165,6 +201,8 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     r->tag = tag;
     r->context = context;
     r->posted_at = now;
+    r->path = me.path;  // decided at posting unless a message decides it later
+    r->path.settle(now);
     if (data.derived) {
         retain_type(data.type);
         r->holds_type = true;
@@ -178,8 +216,8 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
                     int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
                     Request* into, std::uint32_t signature) {
     Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, now, into);
-    me.split.call_bytes += data.bytes;  // the profile's bytes of the call sending it
     s->synchronous = synchronous;
+    me.split.call_bytes += data.bytes;  // the profile's bytes of the call sending it
     s->carries_data = data.carry == Carry::BySize ? engine.options().payload.carries(data.bytes)
                                                   : data.carry == Carry::Always;
     // The one question to the network for this message; its answer travels with it.
@@ -187,8 +225,9 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
     const net::Transfer transfer = NicModel::transfer(path, data.bytes);
     const bool eager = data.bytes <= path.eager_limit;
     Message* m;
+    SimTime start;
     if (eager) {
-        const SimTime start = NicModel::inject(me.nic, now, transfer);
+        start = NicModel::inject(me.nic, now, transfer);
         m = make_event(engine, me, MessageKind::Eager, dest_world, start + transfer.latency);
         m->data_done = engine.machine().network->arrival(me.world, dest_world, transfer, start);
         if (s->carries_data) {
@@ -200,8 +239,8 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
     } else {
         // The request-to-send queues behind earlier sends on the NIC like any message, so a
         // long message never overtakes shorter ones sent before it (MPI non-overtaking).
-        m = make_event(engine, me, MessageKind::RequestToSend, dest_world,
-                       NicModel::send_start(me.nic, now) + transfer.latency);
+        start = NicModel::send_start(me.nic, now);
+        m = make_event(engine, me, MessageKind::RequestToSend, dest_world, start + transfer.latency);
     }
     m->transfer = transfer;
     m->bytes = data.bytes;
@@ -209,6 +248,8 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
     m->tag = tag;
     m->context = context;
     m->signature = signature;
+    m->path = s->path;  // the sender's path at `now`, then waiting for its NIC
+    queued(m->path, start - now, transfer, data.bytes);
     // Eager sends complete now unless synchronous; the others learn their completion from
     // the receiver (clear-to-send or acknowledgement), which finds them by this address.
     if (!eager || synchronous) m->send_request = reinterpret_cast<std::uint64_t>(s);
@@ -240,6 +281,8 @@ Request* null_peer_request(Engine& engine, Rank& me, RequestKind kind, Request* 
     r->status_bytes = 0;
     r->known = true;
     r->done_time = me.clock;
+    r->path = me.path;
+    r->path.settle(me.clock);
     return r;
 }
 

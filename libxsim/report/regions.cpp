@@ -129,7 +129,9 @@ void end(Engine& engine, Rank& rank, const char* name) {
     const auto id = static_cast<std::size_t>(open.id);
     open.id = -1;
     if (g.mode == Mode::Replay) {
-        rank.clock += engine.machine().processor->modeled_compute(rank.world, g.replay_mean[id], rank.clock);
+        const SimTime charged = engine.machine().processor->modeled_compute(rank.world, g.replay_mean[id], rank.clock);
+        rank.clock += charged;
+        rank.path.compute += charged;
         return;
     }
     if (g.mode == Mode::Record) {

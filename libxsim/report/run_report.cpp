@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "libxsim/mpi/real_mpi.hpp"
+#include "libxsim/report/critical_path_report.hpp"
 #include "libxsim/report/output_file.hpp"
 #include "libxsim/report/time_split_report.hpp"
 
@@ -39,7 +40,7 @@ Figures local_figures(Engine& engine, RunEnd end) {
 }
 
 void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, RunEnd end, const char* why,
-                bool complete, const SplitTotals* split = nullptr) {
+                bool complete, const SplitTotals* split = nullptr, const RunCriticalPath* path = nullptr) {
     const Options& o = engine.options();
     out.print("{\n");
     out.print("  \"ranks\": %d,\n", engine.world_size());
@@ -64,6 +65,7 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
     out.print("  \"context_switches\": %llu,\n", f.sums[kSwitches]);
     out.print("  \"events\": %llu,\n", f.sums[kEvents]);
     out.print("  \"peak_rss_bytes\": %lld,\n", f.maxima[kPeakRss]);
+    if (path) print_critical_path(out, *path);  // of the rank that ended last
     if (split) {  // summed over all ranks (engine/time_split.hpp)
         const unsigned long long* t = split->sums;
         out.print("  \"time_split\": {\"compute_s\": %.12f, \"point_to_point_s\": %.12f, \"collective_s\": %.12f, "
@@ -127,6 +129,7 @@ void unreceived_user_messages(Engine& engine, unsigned long long* messages, unsi
 void write_run_report(Engine& engine, const std::string& path, int exit_code, RunEnd end, const char* why) {
     Figures f = local_figures(engine, end);
     const SplitTotals split = reduce_time_split(engine);
+    const RunCriticalPath critical = reduce_critical_path(engine);
     int process = 0;
     real_mpi.Comm_rank(MPI_COMM_WORLD, &process);
     real_mpi.Reduce(process == 0 ? MPI_IN_PLACE : f.sums, f.sums, kSums, MPI_UNSIGNED_LONG_LONG, MPI_SUM, 0, MPI_COMM_WORLD);
@@ -136,7 +139,7 @@ void write_run_report(Engine& engine, const std::string& path, int exit_code, Ru
     bool written = fd >= 0;
     if (fd >= 0) {
         FdWriter out(fd);
-        write_body(engine, out, f, exit_code, end, why, true, &split);
+        write_body(engine, out, f, exit_code, end, why, true, &split, &critical);
         out.flush();
         written = out.ok();
         if (close(fd) != 0) written = false;
@@ -150,7 +153,9 @@ bool write_local_run_report(Engine& engine, const char* path, int exit_code, Run
     bool written;
     {
         FdWriter out(fd);
-        write_body(engine, out, local_figures(engine, end), exit_code, end, why, engine.placement().processes == 1);
+        const RunCriticalPath critical = local_critical_path(engine);
+        write_body(engine, out, local_figures(engine, end), exit_code, end, why, engine.placement().processes == 1,
+                   nullptr, &critical);
         out.flush();
         written = out.ok();
     }

@@ -21,6 +21,7 @@ struct WireHeader {
     std::uint64_t bytes, send_request, recv_request;
     std::uint8_t kind, has_payload, pad[2];
     std::uint32_t signature;
+    CriticalPath path;  // Message::path (critical_path.hpp): trivially copyable
 };
 
 constexpr int kExchangeTag = 7;
@@ -48,6 +49,7 @@ void PmpiLink::post(int process, const Message& m) {
     h.kind = static_cast<std::uint8_t>(m.kind);
     h.has_payload = m.has_payload ? 1 : 0;
     h.signature = m.signature;
+    h.path = m.path;
     auto& box = outboxes_[static_cast<std::size_t>(process)];
     const char* raw = reinterpret_cast<const char*>(&h);
     box.insert(box.end(), raw, raw + sizeof h);
@@ -103,6 +105,7 @@ void PmpiLink::exchange() {
         m->recv_request = h.recv_request;
         m->kind = static_cast<MessageKind>(h.kind);
         m->signature = h.signature;
+        m->path = h.path;
         if (h.has_payload) {
             acquire_payload(m);
             if (h.bytes) std::memcpy(m->payload, recv_buffer_.data() + at, h.bytes);

@@ -47,7 +47,9 @@ void xsim_compute(double seconds) {
     }
     // The processor model caps what it returns at kTimeLimit: leave() stops the run if the
     // clock passes the limit.
+    const SimTime before = r->clock;
     r->clock = add_time(r->clock, g_engine->machine().processor->modeled_compute(r->world, seconds_to_simtime(seconds), r->clock));
+    r->path.compute += r->clock - before;  // on its critical path as compute
     g_engine->leave(*r);
 }
 
@@ -57,7 +59,9 @@ void xsim_compute_flops(double flops) {
     g_engine->enter(*r, "xsim_compute_flops");
     if (!(flops >= 0) || !std::isfinite(flops))
         refuse_amount(*r, "xsim_compute_flops", flops, "the count must be a finite number of operations >= 0");
+    const SimTime before = r->clock;
     r->clock = add_time(r->clock, g_engine->machine().processor->flops_compute(r->world, flops, r->clock));
+    r->path.compute += r->clock - before;
     g_engine->leave(*r);
 }
 

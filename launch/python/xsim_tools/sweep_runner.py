@@ -11,6 +11,7 @@ import tempfile
 import threading
 from concurrent.futures import ThreadPoolExecutor
 
+from . import critical_path
 from .sweep_plan import run_id
 
 # Counters copied from the run report (-xsim-report) into every row.
@@ -41,7 +42,7 @@ def sweep(points, parameters, program, out, processes=1, jobs=1, mpirun=None, ti
     mpirun = mpirun or ["mpirun", "--oversubscribe"]
     keys_of = {p.name: p.keys for p in parameters}
     names = [p.name for p in parameters]
-    columns = ["run_id", "ranks", "processes"] + names + REPORT_COLUMNS
+    columns = ["run_id", "ranks", "processes"] + names + REPORT_COLUMNS + list(critical_path.COLUMNS.values())
     if time_regex:
         columns.append("program_time_s")
     done, old_columns = existing_rows(out)
@@ -91,6 +92,7 @@ def sweep(points, parameters, program, out, processes=1, jobs=1, mpirun=None, ti
                     data = json.load(r)
                 for c in REPORT_COLUMNS:
                     row[c] = data.get(c)
+                row.update(critical_path.row_columns(data))
                 if pattern:
                     m = pattern.search(output)
                     if not m:
