@@ -6,13 +6,16 @@
 #    arrives and every message is on the path): 8 messages of B bytes add exactly 8*B bytes and 8 latency
 #    terms (eager) or 24 (rendezvous: request-to-send, clear-to-send, data) to the path of the
 #    same program with 0-byte messages.
+#    An allreduce after rank i computed i*T (8 ranks): the path of the last rank to end holds
+#    exactly 7*T of compute (rank 7's), the rest is the allreduce's messages. A program of
+#    nonblocking collectives (coll_nonblocking) adds up exactly too.
 # 3. A sweep of the stencil skeleton over latency and bandwidth (every level linked): the path
 #    of the base run gives beta and gamma equal to the least-squares fit's. Exact (to the fit's
 #    rounding, 1e-6 relative) since this sweep does not change which path is critical; alpha
 #    agrees to 1e-3 relative (ps rounding of every serialization term).
-# usage: critical_path.sh SOURCE_DIR RING PINGPONG STENCIL WORK_DIR
+# usage: critical_path.sh SOURCE_DIR RING PINGPONG STENCIL WAIT_IMBALANCE COLL_NONBLOCKING WORK_DIR
 set -euo pipefail
-src=$1 ring=$2 pingpong=$3 stencil=$4 work=$5
+src=$1 ring=$2 pingpong=$3 stencil=$4 imbalance=$5 nonblocking=$6 work=$7
 rm -rf "$work" && mkdir -p "$work"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 run() {  # NAME NP XSIM_NP PROGRAM ARGS...
@@ -27,6 +30,8 @@ run pp1k 2 2 "$pingpong" 1 1024 -xsim-compute none
 run pp1m 1 2 "$pingpong" 1 1048576 -xsim-compute none
 run stencil 2 64 "$stencil" -xsim-compute none -xsim-payload off
 run stencil_measured 1 16 "$stencil"
+run allreduce 2 8 "$imbalance" allreduce 0.001 -xsim-compute none
+run nonblocking 2 16 "$nonblocking"
 /usr/bin/python3 - "$work" <<'PY'
 import json, sys
 work = sys.argv[1]
@@ -34,7 +39,8 @@ def load(name):
     r = json.load(open(f"{work}/{name}.json"))
     assert "critical_path" in r, f"{name}: no critical_path in the report"
     return r
-for name in ("ring", "ring_nocontention", "pp0", "pp1k", "pp1m", "stencil", "stencil_measured"):
+for name in ("ring", "ring_nocontention", "pp0", "pp1k", "pp1m", "stencil", "stencil_measured", "allreduce",
+             "nonblocking"):
     r = load(name)
     p = r["critical_path"]
     total = p["compute_ps"] + p["latency_ps"] + p["bandwidth_ps"] + p["other_ps"]
@@ -47,6 +53,8 @@ for name in ("ring", "ring_nocontention", "pp0", "pp1k", "pp1m", "stencil", "ste
           f"({p['latencies']}) + bandwidth {p['bandwidth_ps']} ({p['bytes']} B) + other {p['other_ps']}")
 if load("stencil_measured")["critical_path"]["compute_ps"] <= 0:
     sys.exit("FAIL: measured compute is not on the stencil's path")
+if load("allreduce")["critical_path"]["compute_ps"] != 7 * 10**9:
+    sys.exit(f"FAIL: allreduce: compute on the path is not rank 7's 7 ms: {load('allreduce')['critical_path']}")
 base = load("pp0")["critical_path"]
 for name, size, per_message in (("pp1k", 1024, 1), ("pp1m", 1048576, 3)):
     p = load(name)["critical_path"]
