@@ -51,20 +51,20 @@ void CollectiveCall::advance() {
     for (;;) {
         posting_ = true;
         // What the steps post leaves from the call's progress (ctx_.now), not the rank's clock.
-        std::swap(ctx_.me.path, path_);
+        ctx_.me.path.swap_with(path_);
         more_ = steps_.resume();
-        std::swap(ctx_.me.path, path_);
+        ctx_.me.path.swap_with(path_);
         posting_ = false;
         // Messages decided while they were posted (eager sends, receives of messages that
         // had arrived) count now; the others report through child_decided().
         SimTime done = ctx_.now;
-        CriticalPath done_path = path_;
+        round_path_ = path_;  // the path of `done` (a member: rank stacks may be small)
         int undecided = 0;
         auto& pending = ctx_.pending();
         std::size_t kept = 0;
         for (const Transfer& t : pending) {
             if (t.request->known) {
-                if (t.request->done_time > done) done_path = t.request->path;
+                if (t.request->done_time > done) round_path_ = t.request->path;
                 done = std::max(done, t.request->done_time);
                 // A decided send (eager) is done with: free it while it is in cache rather
                 // than at the end of the round, when it would have to be fetched again.
@@ -82,10 +82,9 @@ void CollectiveCall::advance() {
         if (undecided > 0) {
             undecided_ = undecided;
             round_done_ = done;
-            round_path_ = done_path;
             return;
         }
-        const bool ok = close_round(done, done_path);
+        const bool ok = close_round(done, round_path_);
         if (!ok) return finish(ctx_.error_class);
         if (!more_) return finish(MPI_SUCCESS);
     }

@@ -7,6 +7,7 @@
 // whatever the model adds that is not a known term is settled into `other`.
 #pragma once
 #include <cstdint>
+#include <utility>
 
 #include "pdes/sim_time.hpp"
 
@@ -34,16 +35,24 @@ struct CriticalPath {
     // Makes the path describe time `at`: what the model added beyond the known terms
     // (queueing, contention, poll costs) is `other`.
     void settle(SimTime at) { other += at - total(); }
+    // Field by field, so no whole copy is kept on a (small) rank stack.
+    void swap_with(CriticalPath& o) {
+        std::swap(compute, o.compute);
+        std::swap(latency, o.latency);
+        std::swap(bandwidth, o.bandwidth);
+        std::swap(other, o.other);
+        std::swap(bytes, o.bytes);
+        std::swap(latencies, o.latencies);
+    }
 };
 
-// The path of `base` (describing its own time) extended by one message's terms, then
-// settled at `at`, the time the model computed for the message.
-inline CriticalPath path_through(CriticalPath base, SimTime latency, SimTime serialization, std::uint64_t bytes,
-                                 SimTime at) {
-    base.add_latency(latency);
-    base.add_bandwidth(serialization, bytes);
-    base.settle(at);
-    return base;
+// `path` (describing its own time) extended by one message's terms, then settled at `at`,
+// the time the model computed for the message. In place: these run on simulated ranks'
+// stacks, which may be 2 KiB (-xsim-stack 2k), so no copies on the stack.
+inline void extend_path(CriticalPath& path, SimTime latency, SimTime serialization, std::uint64_t bytes, SimTime at) {
+    path.add_latency(latency);
+    path.add_bandwidth(serialization, bytes);
+    path.settle(at);
 }
 
 }  // namespace xsim

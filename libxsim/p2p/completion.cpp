@@ -150,7 +150,10 @@ const Message* wait_probe(Engine& engine, Rank& me, int source, int tag, std::ui
         found = find();
     }
     if (me.clock > before) {  // woken by the message's arrival: its path up to then
-        if (found->time == me.clock) me.path = path_through(found->path, found->transfer.latency, 0, 0, found->time);
+        if (found->time == me.clock) {
+            me.path = found->path;
+            me.path.add_latency(found->transfer.latency);
+        }
         me.path.settle(me.clock);
     }
     return found;

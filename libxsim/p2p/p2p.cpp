@@ -41,6 +41,18 @@ void decide(Engine& engine, Request* r, SimTime done) {
     completion::decided(engine, r);
 }
 
+// The critical path to `when`, when receive `r` and message `m` met: the envelope's if it
+// arrived after the receive was posted, else the receive's (written in place: see extend_path).
+void met_path(CriticalPath& out, const Request* r, const Message* m, SimTime when) {
+    if (m->time > r->posted_at) {
+        out = m->path;
+        out.add_latency(m->transfer.latency);
+    } else {
+        out = r->path;
+    }
+    out.settle(when);
+}
+
 // A receive and a message (eager or request-to-send) meet at time `when`.
 void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when) {
     r->matched = true;
@@ -49,9 +61,6 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
     r->status_bytes = std::min(m->bytes, r->bytes);
     r->status_error = m->bytes > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     r->status_signature = m->signature;
-    // The path to the moment they met: the envelope's if it came after the receive was posted.
-    CriticalPath met = r->path;
-    if (m->time > r->posted_at) met = path_through(m->path, m->transfer.latency, 0, 0, m->time);
     if (m->kind == MessageKind::RequestToSend) {
         Message* cts = make_event(engine, receiver, MessageKind::ClearToSend, m->src,
                                   when + latency(engine, receiver.world, m->src));
@@ -59,9 +68,8 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
         cts->recv_request = reinterpret_cast<std::uint64_t>(r);
         cts->bytes = m->bytes;
         cts->transfer = m->transfer;  // for the data, which takes the request-to-send's path
-        cts->path = met;  // to its arrival at the sender
-        cts->path.settle(when);
-        cts->path.add_latency(cts->time - when);
+        met_path(cts->path, r, m, when);
+        cts->path.add_latency(cts->time - when);  // to its arrival at the sender
         engine.free_message(m);
         engine.emit(cts);
         return;
@@ -74,16 +82,15 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
                                   when + latency(engine, receiver.world, m->src));
         ack->send_request = m->send_request;
         ack->recv_request = 0;
-        ack->path = met;  // to its arrival at the sender
-        ack->path.settle(when);
-        ack->path.add_latency(ack->time - when);
+        met_path(ack->path, r, m, when);
+        ack->path.add_latency(ack->time - when);  // to its arrival at the sender
         engine.emit(ack);
     }
     const SimTime done = std::max(when, m->data_done);
     if (m->data_done > r->posted_at) {  // the message's last byte decided it, not the posting
-        CriticalPath p = m->path;
-        queued(p, m->receive_wait, m->transfer, m->bytes);
-        r->path = path_through(p, m->transfer.latency, m->transfer.serialization, m->bytes, done);
+        r->path = m->path;
+        queued(r->path, m->receive_wait, m->transfer, m->bytes);
+        extend_path(r->path, m->transfer.latency, m->transfer.serialization, m->bytes, done);
     }
     engine.free_message(m);
     decide(engine, r, done);
@@ -156,7 +163,8 @@ void arrive_data(Engine& engine, Message* data) {
     Rank& receiver = *r->owner;
     const SimTime done = NicModel::receive(receiver.nic, data->data_done, data->transfer);
     queued(data->path, done - data->data_done, data->transfer, data->bytes);
-    r->path = path_through(data->path, data->transfer.latency, data->transfer.serialization, data->bytes, done);
+    r->path = data->path;
+    extend_path(r->path, data->transfer.latency, data->transfer.serialization, data->bytes, done);
     if (data->has_payload && r->carries_data)
         unpack_data(data->payload, r->status_bytes, runtime::rank_buffer(engine, receiver, r->buf, r->count, r->type),
                     r->count, r->type);
