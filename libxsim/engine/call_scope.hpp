@@ -9,6 +9,7 @@
 #include "libxsim/mpi/comm.hpp"
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/engine/errors.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim {
 
@@ -47,6 +48,7 @@ class AnytimeCall {
 public:
     explicit AnytimeCall(const char* call) : call_(call), rank_(running_rank()) {
         if (rank_) g_engine->enter(*rank_, call_);
+        else load_real_mpi();  // maybe before libxsim's own initializers (real_mpi.hpp)
     }
     ~AnytimeCall() {
         if (rank_) g_engine->leave(*rank_);

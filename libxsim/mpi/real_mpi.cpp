@@ -23,18 +23,25 @@ void* real_function(const char* name) {
     return f;
 }
 
-RealMpi resolve() {
+// init_priority: before every other static initializer in libxsim, whatever the link order.
+struct LoadAtStart {
+    LoadAtStart() { load_real_mpi(); }
+};
+const LoadAtStart load_at_start __attribute__((init_priority(101)));
+
+}  // namespace
+
+// Zero-initialized (static storage) before any initializer of any library runs.
+RealMpi real_mpi;
+
+void load_real_mpi() {
+    if (real_mpi.Wtime) return;  // the last member filled: the table is complete
     RealMpi table{};
 #define XSIM_REAL_MPI_RESOLVE(name) \
     table.name = reinterpret_cast<decltype(table.name)>(real_function("PMPI_" #name));
     XSIM_REAL_MPI_FUNCTIONS(XSIM_REAL_MPI_RESOLVE)
 #undef XSIM_REAL_MPI_RESOLVE
-    return table;
+    real_mpi = table;
 }
-
-}  // namespace
-
-// init_priority: before every other static initializer in libxsim, whatever the link order.
-const RealMpi real_mpi __attribute__((init_priority(101))) = resolve();
 
 }  // namespace xsim
