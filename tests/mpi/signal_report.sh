@@ -9,11 +9,13 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 dir=$(mktemp -d "${TMPDIR:-/tmp}/xsim_signal.XXXXXX")
 trap 'rm -rf "$dir"' EXIT
 mpirun --oversubscribe -np "$procs" "$exe" forever -xsim-np "$ranks" -xsim-report "$dir/report.json" \
-    > "$dir/out" 2>&1 &
+    -xsim-progress on > "$dir/out" 2>&1 &
 pid=$!
-# Wait until the simulation runs (the report's directory was checked at start and the ranks
-# are in MPI_Barrier or spinning), then signal mpirun, which forwards it to its processes.
-sleep 3
+# Wait until the simulation runs (the progress line names the spinning rank: the report's
+# directory was checked and the signal handlers are in place), then signal mpirun, which
+# forwards it to its processes.
+for _ in $(seq 120); do grep -q 'has computed for' "$dir/out" && break; sleep 0.5; done
+grep -q 'has computed for' "$dir/out" || { kill -KILL "$pid"; cat "$dir/out"; echo "FAIL: the run did not start within 60 s"; exit 1; }
 kill -s "$sig" "$pid" 2>/dev/null || { cat "$dir/out"; echo "FAIL: mpirun ended before the signal"; exit 1; }
 for _ in $(seq 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
 if kill -0 "$pid" 2>/dev/null; then
