@@ -56,10 +56,10 @@ run_timed() {
     return 0
 }
 
-# predicted_time FILE: the simulated time ring_allreduce's rank 0 printed into FILE (its
-# stdout under xsim or SMPI), or nothing.
+# predicted_time FILE: the time rank 0 of a bench program printed into FILE (its stdout under
+# xsim, SMPI or natively: "<program>: N ranks, predicted time X s ..."), or nothing.
 predicted_time() {
-    sed -n 's/^ring_allreduce: [0-9]* ranks, predicted time \([0-9.eE+-]*\) s.*/\1/p' "$1" | head -n1
+    sed -n 's/^[A-Za-z0-9_]*: [0-9]* ranks, predicted time \([0-9.eE+-]*\) s.*/\1/p' "$1" | head -n1
 }
 
 # --- The matched xsim / SMPI network (see smpi_compare.sh's header and README.md) ---------

@@ -77,10 +77,6 @@ build_program() {  # NAME -> sets NATIVE and SIMULATED executables
         -L"$build/libxsim" -Wl,-rpath,"$build/libxsim" -lxsim || die "mpicc $name.c -lxsim failed"
 }
 
-time_of() {  # LOG -> the program's "predicted time X s"
-    sed -n 's/.*predicted time \([0-9.eE+-]*\) s.*/\1/p' "$1" | head -n1
-}
-
 median() { python3 -c 'import statistics,sys; print(statistics.median(float(v) for v in sys.argv[1:]))' "$@"; }
 
 table=$work/table.md
@@ -97,10 +93,10 @@ for entry in "${programs[@]}"; do
     for ((r = 0; r < repeats; r++)); do
         "${native_launch[@]}" "$NATIVE" "${argv[@]}" > "$work/native.out" 2>&1 ||
             { cat "$work/native.out" >&2; die "$name: the native run failed"; }
-        native+=("$(time_of "$work/native.out")")
+        native+=("$(predicted_time "$work/native.out")")
         "$MPIRUN" --oversubscribe -np 1 "$SIMULATED" "${argv[@]}" -xsim-np "$np" -xsim-config "$machine" \
             "${extra[@]}" > "$work/xsim.out" 2>&1 || { cat "$work/xsim.out" >&2; die "$name: the xsim run failed"; }
-        simulated+=("$(time_of "$work/xsim.out")")
+        simulated+=("$(predicted_time "$work/xsim.out")")
     done
     [[ -n ${native[0]} && -n ${simulated[0]} ]] || die "$name: no 'predicted time' line"
     n=$(median "${native[@]}") s=$(median "${simulated[@]}")
