@@ -150,7 +150,7 @@ int PMPI_Comm_free(MPI_Comm* comm) {
     if (int e = delete_all_attributes(c->attributes, *comm))
         return scope.fail(c, e, "an attribute delete callback failed with error " + std::to_string(e));
     c->freed = true;
-    release(c);
+    unref(c);
     *comm = MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
@@ -174,8 +174,8 @@ int PMPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result) {
     Group* ga = comm_group(*a, scope.rank);
     Group* gb = comm_group(*b, scope.rank);
     const int groups = compare_groups(*ga, *gb);
-    release(ga);
-    release(gb);
+    unref(ga);
+    unref(gb);
     *result = groups == MPI_IDENT ? MPI_CONGRUENT : groups;
     return MPI_SUCCESS;
 }
@@ -208,7 +208,7 @@ int PMPI_Comm_remote_group(MPI_Comm comm, MPI_Group* group) {
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, group, "group")) return e;
     if (!c->is_inter()) return scope.fail(c, MPI_ERR_COMM, "not an intercommunicator");
-    *group = group_handle(retain(c->remote_group));
+    *group = group_handle(ref(c->remote_group));
     return MPI_SUCCESS;
 }
 

@@ -31,7 +31,7 @@ int two_groups(CallScope& s, MPI_Group h1, MPI_Group h2, const void* out, Group*
 
 int give(MPI_Group* out, Group* g) {
     *out = group_handle(g);
-    if (g == empty_group()) release(g);  // the predefined empty group is not counted
+    if (g == empty_group()) unref(g);  // the predefined empty group is not counted
     return MPI_SUCCESS;
 }
 
@@ -127,7 +127,7 @@ int PMPI_Group_free(MPI_Group* group) {
     if (int e = checks::pointer(scope, nullptr, group, "group")) return e;
     Group* g = nullptr;
     if (int e = group_arg(scope, *group, &g)) return e;
-    if (g != empty_group()) release(g);
+    if (g != empty_group()) unref(g);
     *group = MPI_GROUP_NULL;
     return MPI_SUCCESS;
 }
@@ -228,7 +228,7 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* ou
             return scope.fail(nullptr, MPI_ERR_RANK,
                               "range 0 leaves the group (size " + std::to_string(g->size) + ")");
         const int count = (stride > 0 ? last >= first : last <= first) ? (last - first) / stride + 1 : 0;
-        if (count == 0) return give(out, retain(empty_group()));
+        if (count == 0) return give(out, ref(empty_group()));
         return give(out, make_range_group(g->world_of(first), g->stride * stride, count));
     }
     std::vector<int> included;

@@ -58,7 +58,7 @@ int copy_comm(CallScope& scope, const Comm& parent, Comm** out) {
     Comm* c = new_derived_comm(scope.rank, parent, comm_group(parent, scope.rank), parent.rank_of(scope.rank), id);
     c->topology = parent.topology;
     if (int e = copy_attributes(attributes_slot(parent, scope.rank), comm_handle(&parent), c->attributes)) {
-        release(c);
+        unref(c);
         return scope.fail(&parent, e, "an attribute copy callback failed with error " + std::to_string(e));
     }
     *out = c;
@@ -97,7 +97,7 @@ int create_comm(CallScope& scope, const Comm& parent, Group& group, Comm** out) 
     const ContextId id = derive_context(parent.context, creation_counter(scope.rank, parent)++, kCreate);
     const int my_rank = group.rank_of_world(scope.rank.world);
     if (my_rank == MPI_UNDEFINED) return MPI_SUCCESS;
-    *out = new_derived_comm(scope.rank, parent, retain(&group), my_rank, id);
+    *out = new_derived_comm(scope.rank, parent, ref(&group), my_rank, id);
     return MPI_SUCCESS;
 }
 
@@ -115,9 +115,9 @@ int create_comm_from_group(CallScope& scope, const Comm& parent, Group& group, i
     const std::uint32_t repeat = next_repeat(parent.context, scope.rank.world, tag, fingerprint ^ kCreateGroup);
     const ContextId id = derive_context(parent.context, fingerprint ^ kCreateGroup,
                                         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(tag)) << 32) | repeat);
-    Comm* c = new_derived_comm(scope.rank, parent, retain(&group), my_rank, id);
+    Comm* c = new_derived_comm(scope.rank, parent, ref(&group), my_rank, id);
     if (int e = agree_on_new_comm(scope, *c, colls::CollKind::CommCreate)) {
-        release(c);
+        unref(c);
         return e;
     }
     *out = c;

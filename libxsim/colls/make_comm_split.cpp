@@ -98,7 +98,7 @@ Subtree describe_split(const std::vector<std::int32_t>& pairs, const Comm& paren
             for (std::size_t i = begin; i < end; ++i)
                 all.members[static_cast<std::size_t>(order[i])] =
                     Descriptor{static_cast<int>(i - begin), static_cast<int>(end - begin), g->first, g->stride, list};
-            release(g);
+            unref(g);
         }
         begin = end;
     }
@@ -112,7 +112,7 @@ Group* shared_group(std::uint32_t context, const Descriptor& d, const Subtree& m
     const std::uint64_t key = static_cast<std::uint64_t>(context) << 32 | static_cast<std::uint32_t>(first);
     if (Group* g = find_shared_group(key)) {
         if (g->size == d.new_size) return g;
-        release(g);
+        unref(g);
     }
     Group* g = d.list >= 0 ? make_group(mine.lists[static_cast<std::size_t>(d.list)])
                            : make_range_group(d.first, d.stride, d.new_size);

@@ -86,7 +86,7 @@ int create_intercomm(CallScope& scope, const Comm& local, int local_leader, cons
         // Only the leaders talk on the peer communicator: not a call of all its members.
         colls::Context ctx(scope.engine, me, *peer, colls::CollKind::CommCreate, 0, colls::CallForm::Leaders);
         if (int e = run(scope, ctx, swap_with_remote_leader(ctx, remote_leader, mine, theirs), *peer)) {
-            release(local_group);
+            unref(local_group);
             return e;
         }
         // Both leaders derive the same context: from the peer communicator, the tag, the
@@ -103,7 +103,7 @@ int create_intercomm(CallScope& scope, const Comm& local, int local_leader, cons
     }
     colls::Context bcast(scope.engine, me, local, colls::CollKind::CommCreate, local_leader);
     if (int e = run(scope, bcast, broadcast_sized(bcast, local_leader, shared), local)) {
-        release(local_group);
+        unref(local_group);
         return e;
     }
     const auto context = static_cast<std::uint32_t>(shared[0]);
@@ -113,7 +113,7 @@ int create_intercomm(CallScope& scope, const Comm& local, int local_leader, cons
     Comm* c = new_derived_comm(me, local, local_group, local.rank_of(me), id);
     c->remote_group = remote;
     const ContextId local_id = derive_context(context, kLocal, 0);
-    c->local = new_derived_comm(me, local, retain(local_group), c->my_rank, local_id);
+    c->local = new_derived_comm(me, local, ref(local_group), c->my_rank, local_id);
     *out = c;
     return MPI_SUCCESS;
 }
@@ -152,7 +152,7 @@ int merge_intercomm(CallScope& scope, const Comm& inter, bool high, Comm** out) 
     const int my_rank = (local_first ? 0 : a.size) + inter.my_rank;
     Comm* c = new_derived_comm(me, inter, merged, my_rank, id);
     if (int e = agree_on_new_comm(scope, *c, colls::CollKind::CommCreate)) {
-        release(c);
+        unref(c);
         return e;
     }
     *out = c;

@@ -33,13 +33,13 @@ Group* comm_group(const Comm& comm, const Rank& caller) {
             // One shared group of the whole world per process.
             Group*& world = process_objects().world_group;
             if (!world || world->size != comm.size) {
-                release(world);
+                unref(world);
                 world = make_range_group(0, 1, comm.size);
             }
-            return retain(world);
+            return ref(world);
         }
         case CommKind::Self: return make_range_group(caller.world, 1, 1);
-        case CommKind::Derived: return retain(comm.group);
+        case CommKind::Derived: return ref(comm.group);
     }
     return nullptr;
 }

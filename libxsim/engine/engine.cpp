@@ -321,7 +321,7 @@ void Engine::catch_up(Rank& rank) {
 
 void Engine::free_request(Request* r) {
     delete r->collective;
-    if (r->holds_comm) release(r->comm);
+    if (r->holds_comm) unref(r->comm);
     if (r->holds_type) release_type(r->type);
     r->magic = 0;
     requests_.destroy(r);

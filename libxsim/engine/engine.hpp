@@ -125,7 +125,7 @@ public:
     // A request that refers to a communicator keeps it alive (MPI_Comm_free may come first).
     void attach_comm(Request* r, const Comm& c) {
         r->comm = &c;
-        retain(c);
+        ref(c);
         r->holds_comm = true;
     }
     // Releases a request (and a nonblocking collective's state and references with it).

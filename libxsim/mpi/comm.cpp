@@ -29,14 +29,14 @@ int Comm::world_rank_of(int comm_rank, int caller_world) const {
 
 int Comm::peer_size() const { return remote_group ? remote_group->size : size; }
 
-void release(const Comm* c) {
+void unref(const Comm* c) {
     if (!c || c->kind != CommKind::Derived || --c->refs > 0) return;
     // Its owner can derive nothing more from it (the handle went first).
     forget_repeats(c->context, c->group->world_of(c->my_rank));
     release_context(c->context);
-    release(c->group);
-    release(c->remote_group);
-    release(c->local);
+    unref(c->group);
+    unref(c->remote_group);
+    unref(c->local);
     delete c->attributes;  // their delete callbacks ran at MPI_Comm_free
     const_cast<Comm*>(c)->magic = 0;
     delete c;

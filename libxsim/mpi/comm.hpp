@@ -68,9 +68,13 @@ struct Comm {
 constexpr std::uint32_t kWorldContext = 0;
 constexpr std::uint32_t kSelfContext = 2;
 
-// Requests (and the handle) keep a derived communicator alive.
-inline void retain(const Comm& c) { ++c.refs; }
-void release(const Comm* c);
+// Requests (and the handle) keep a derived communicator alive. ref/unref as SimGrid's
+// smpi names them for its Comm and Group (Comm::ref, Comm::unref): one verb pair for
+// reference counts only, where `release` also meant handing back a pool slot, a datatype
+// use or a generalized request. unref frees the communicator (and its context id and
+// groups) when the last reference goes; null and the predefined communicators are ignored.
+inline void ref(const Comm& c) { ++c.refs; }
+void unref(const Comm* c);
 
 // The interned copy of `text` (names live as long as the process's objects).
 const char* intern(const char* text);

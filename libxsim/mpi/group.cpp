@@ -53,7 +53,7 @@ Group* make_range_group(int first, int stride, int size) {
 
 Group* make_group(std::vector<int> worlds) {
     const int n = static_cast<int>(worlds.size());
-    if (n == 0) return retain(empty_group());
+    if (n == 0) return ref(empty_group());
     const std::int64_t stride = n > 1 ? static_cast<std::int64_t>(worlds[1]) - worlds[0] : 1;
     bool regular = stride != 0 && stride >= INT32_MIN && stride <= INT32_MAX;
     for (int i = 1; regular && i < n; ++i)
@@ -74,7 +74,7 @@ std::unordered_map<std::uint64_t, Group*>& shared_groups() { return process_obje
 
 Group* find_shared_group(std::uint64_t key) {
     auto it = shared_groups().find(key);
-    return it == shared_groups().end() ? nullptr : retain(it->second);
+    return it == shared_groups().end() ? nullptr : ref(it->second);
 }
 
 void share_group(std::uint64_t key, Group* g) {
@@ -83,7 +83,7 @@ void share_group(std::uint64_t key, Group* g) {
     shared_groups()[key] = g;
 }
 
-void release(Group* g) {
+void unref(Group* g) {
     if (g && --g->refs == 0) {
         if (g->shared_key) shared_groups().erase(g->shared_key);
         g->magic = 0;

@@ -50,11 +50,13 @@ Group* empty_group();                 // the shared MPI_GROUP_EMPTY group (never
 Group* find_shared_group(std::uint64_t key);
 void share_group(std::uint64_t key, Group* g);
 
-inline Group* retain(Group* g) {
+// Reference counting, named as for communicators (comm.hpp says why): ref returns `g` so
+// a new reference can be handed on in one expression; unref frees at zero.
+inline Group* ref(Group* g) {
     ++g->refs;
     return g;
 }
-void release(Group* g);
+void unref(Group* g);
 
 // Handle translation: MPI_Group handles are Open MPI's predefined MPI_GROUP_EMPTY or
 // pointers to Group. Null for MPI_GROUP_NULL and invalid handles.

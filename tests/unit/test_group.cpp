@@ -15,7 +15,7 @@ TEST(Group, ArithmeticProgressionsAreStoredRegular) {
     EXPECT_EQ(g->rank_of_world(15), 3);
     EXPECT_EQ(g->rank_of_world(9), MPI_UNDEFINED);
     EXPECT_EQ(g->rank_of_world(19), MPI_UNDEFINED);
-    release(g);
+    unref(g);
 }
 
 TEST(Group, DescendingRangesWork) {
@@ -23,7 +23,7 @@ TEST(Group, DescendingRangesWork) {
     EXPECT_TRUE(g->regular());
     EXPECT_EQ(g->rank_of_world(0), 3);
     EXPECT_EQ(g->rank_of_world(-3), MPI_UNDEFINED);
-    release(g);
+    unref(g);
 }
 
 TEST(Group, IrregularGroupsKeepTheirOrder) {
@@ -33,7 +33,7 @@ TEST(Group, IrregularGroupsKeepTheirOrder) {
     EXPECT_EQ(g->rank_of_world(100), 3);
     EXPECT_EQ(g->rank_of_world(1), 1);
     EXPECT_EQ(g->rank_of_world(2), MPI_UNDEFINED);
-    release(g);
+    unref(g);
 }
 
 TEST(Group, ComparisonFollowsTheStandard) {
@@ -46,7 +46,7 @@ TEST(Group, ComparisonFollowsTheStandard) {
     EXPECT_EQ(compare_groups(*a, *d), MPI_UNEQUAL);
     EXPECT_EQ(a->fingerprint(), b->fingerprint());
     EXPECT_NE(a->fingerprint(), c->fingerprint());
-    for (Group* g : {a, b, c, d}) release(g);
+    for (Group* g : {a, b, c, d}) unref(g);
 }
 
 TEST(Group, EmptyGroupIsShared) {
@@ -56,7 +56,7 @@ TEST(Group, EmptyGroupIsShared) {
     EXPECT_EQ(e, empty_group());
     EXPECT_EQ(e->size, 0);
     EXPECT_EQ(e->rank_of_world(0), MPI_UNDEFINED);
-    release(e);
+    unref(e);
     EXPECT_EQ(empty_group()->magic, Group::kMagic);
 }
 

@@ -58,7 +58,7 @@ TEST(ProcessObjects, TwoEnginesKeepTheirMpiObjectsApart) {
         share_group(77, shared);
         Group* found = find_shared_group(77);
         EXPECT_EQ(found, shared);
-        release(found);
+        unref(found);
         TypeLayout layout;
         ASSERT_TRUE(type_layout(MPI_INT, &layout));
         EXPECT_EQ(next_repeat(kWorldContext, 1, 5, 99), 0u);
@@ -80,8 +80,8 @@ TEST(ProcessObjects, TwoEnginesKeepTheirMpiObjectsApart) {
     {
         CurrentObjects in_a(a->objects());
         EXPECT_EQ(find_shared_group(77), shared) << "b's objects did not touch a's";
-        release(shared);
-        release(shared);  // the last reference: the group leaves a's sharing table
+        unref(shared);
+        unref(shared);  // the last reference: the group leaves a's sharing table
         EXPECT_EQ(find_shared_group(77), nullptr);
         release_context(first.context);
     }
@@ -136,10 +136,10 @@ TEST(ProcessObjects, RepeatCountsEndWithTheirParent) {
             EXPECT_NE(first->context, second->context);
             EXPECT_EQ(repeat_entries(e.objects(), parent->context, me.world), 1u);
             const std::uint32_t parent_context = parent->context;
-            release(first);
-            release(second);
-            release(group);
-            release(parent);
+            unref(first);
+            unref(second);
+            unref(group);
+            unref(parent);
             EXPECT_EQ(repeat_entries(e.objects(), parent_context, me.world), 0u);
         }
         // From WORLD: kept while the rank runs (WORLD is never freed), dropped when it ends.
@@ -147,8 +147,8 @@ TEST(ProcessObjects, RepeatCountsEndWithTheirParent) {
         Comm* from_world = nullptr;
         ASSERT_EQ(create_comm_from_group(scope, e.world_comm(), *world, 6, &from_world), MPI_SUCCESS);
         EXPECT_EQ(repeat_entries(e.objects(), kWorldContext, me.world), 1u);
-        release(from_world);
-        release(world);
+        unref(from_world);
+        unref(world);
     });
     EXPECT_EQ(result.unfinished, 0);
 }
