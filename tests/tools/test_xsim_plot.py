@@ -103,8 +103,13 @@ for rank in range(4):
         part.append({"ph": "X", "name": "MPI_Allreduce", "cat": "coll", "ts": t + 3.0, "dur": 2.0, "pid": 0, "tid": rank,
                      "args": {"bytes": 8, "comm": 0}})
 for i, part in enumerate(events):
-    parts.append(write(f"trace.{i}.json", {"displayTimeUnit": "ns", "otherData": {"xsim_ranks": 4}, "traceEvents": part}))
+    parts.append(write("trace.json" + (f".{i}" if i else ""),
+                       {"displayTimeUnit": "ns", "otherData": {"xsim_ranks": 4, "xsim_parts": ["trace.json", "trace.json.1"]},
+                        "traceEvents": part}))
 n = pictures("timeline", "timeline", *parts)
+check(n.get("calls") == 36 and n.get("messages") == 12, f"timeline: {n.get('calls')} calls, {n.get('messages')} messages, expected 36, 12")
+# The first part alone: xsim lists the other parts in it, and they are read too.
+n = pictures("timeline_parts", "timeline", parts[0])
 check(n.get("calls") == 36 and n.get("messages") == 12, f"timeline: {n.get('calls')} calls, {n.get('messages')} messages, expected 36, 12")
 check(n.get("by_call", {}).get("MPI_Allreduce", {}).get("time_us") == 24.0, f"timeline: allreduce time {n.get('by_call')}")
 # Ranks 0-1 in the first 5.5 us: 2 ranks x 3 calls of iteration 0, and the one message 0 -> 1.
@@ -114,6 +119,9 @@ check(n.get("ranks") == [0, 1] and n.get("calls") == 6 and n.get("messages") == 
 refused("timeline: ranks not in the trace", "timeline", *parts, "--ranks", "10-20", "-o", path("x.png"), mentions="10-20")
 refused("timeline: bad window", "timeline", *parts, "--window", "5:1", "-o", path("x.png"), mentions="--window")
 refused("timeline: bad ranks", "timeline", *parts, "--ranks", "a-b", "-o", path("x.png"), mentions="--ranks")
+os.rename(parts[1], parts[1] + ".moved")
+refused("timeline: a listed part missing", "timeline", parts[0], "-o", path("x.png"), mentions="trace.json.1 is missing")
+os.rename(parts[1] + ".moved", parts[1])
 write("not_trace.json", {"traceEvents": 3})
 refused("timeline: not a trace", "timeline", path("not_trace.json"), "-o", path("x.png"), mentions="traceEvents")
 write("bad_ts.json", {"traceEvents": [{"ph": "X", "name": "MPI_Send", "ts": "soon", "dur": 1, "tid": 0}]})

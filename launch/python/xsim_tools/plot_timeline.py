@@ -2,6 +2,7 @@
 FILE.json, one or several per-process parts) as one row per rank, each MPI call a bar coloured
 by the call, each message a line from its send to its receive."""
 import math
+import os
 from dataclasses import dataclass, field
 
 from matplotlib.collections import LineCollection
@@ -19,12 +20,36 @@ class Trace:
     unmatched: int = 0                              # flow starts or finishes without their pair
 
 
+def other_parts(path, doc):
+    """The other processes' parts that xsim lists in a part's otherData.xsim_parts (FILE.json,
+    FILE.json.1, ...), looked for beside the given file."""
+    other = doc.get("otherData") if isinstance(doc, dict) else None
+    names = other.get("xsim_parts") if isinstance(other, dict) else None
+    if not isinstance(names, list):
+        return []
+    folder = os.path.dirname(path)
+    found = [os.path.join(folder, os.path.basename(str(n))) for n in names]
+    mine = os.path.basename(path)
+    found = [f for f in found if os.path.basename(f) != mine]
+    missing = [f for f in found if not os.path.exists(f)]
+    if missing:
+        raise pc.InputError(f"{path}: the trace has {len(names)} parts (one per real process) and "
+                            f"{missing[0]} is missing; give the parts you have explicitly to draw those")
+    return found
+
+
 def load(paths):
-    """Merges the events of every part; a flow's "s" and "f" may be in different parts."""
+    """Merges the events of every part; a flow's "s" and "f" may be in different parts. One
+    file given: the other parts it lists are read too."""
     trace = Trace()
     starts, finishes = {}, {}
+    paths = list(paths)
+    auto_parts = len(paths) == 1
     for path in paths:
         doc = pc.read_json(path, "trace")
+        if auto_parts:
+            auto_parts = False
+            paths += other_parts(path, doc)
         events = doc.get("traceEvents") if isinstance(doc, dict) else doc
         if not isinstance(events, list):
             raise pc.InputError(f"{path}: not a trace-event file (no \"traceEvents\" list)")
