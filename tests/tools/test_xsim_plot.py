@@ -163,6 +163,16 @@ check(n.get("per_rank_entries") == 4, f"profile: {n.get('per_rank_entries')} per
 for k, v in split.items():
     check(close(n.get("per_rank_sum_s", {}).get(k), sum(v)), f"profile: per-rank {k} sums to {n.get('per_rank_sum_s')}")
 check([c["name"] for c in n.get("calls", [])] == ["MPI_Allreduce", "MPI_Recv", "MPI_Send"], f"profile: call order {n.get('calls')}")
+# Wait states (a third panel): kinds largest first, the blamed ranks kept, empty kinds left out.
+with_waits = dict(profile, wait_states={"waiting_s": 0.1, "kinds": {
+    "late_sender": {"total_s": 0.06, "waits": 3, "by_call": [], "blamed": [{"rank": 3, "caused_s": 0.05}, {"rank": 1, "caused_s": 0.01}]},
+    "wait_at_nxn": {"total_s": 0.04, "waits": 4, "by_call": [], "blamed": [{"rank": 2, "caused_s": 0.04}]},
+    "late_receiver": {"total_s": 0.0, "waits": 0, "by_call": [], "blamed": []}}})
+n = pictures("profile_waits", "profile", write("profile_waits.json", with_waits))
+check([(w["kind"], w["blamed"]) for w in n.get("wait_states", [])] == [("late_sender", [3, 1]), ("wait_at_nxn", [2])],
+      f"profile wait states: {n.get('wait_states')}")
+refused("profile: bad wait states", "profile", write("profile_bad_waits.json", dict(profile, wait_states={"kinds": 3})),
+        "-o", path("x.png"), mentions="wait_states")
 # Binned entries (xsim bins above 65,536 ranks) are averaged by rank count when rebinned.
 first, last, cols = plot_profile.rebin(np.array([0, 1, 3]), np.array([0, 2, 3]), {"compute": np.array([1.0, 4.0, 7.0])}, max_bars=1)
 check(first.tolist() == [0] and last.tolist() == [3] and close(cols["compute"][0], (1 + 8 + 7) / 4), f"rebin: {first}, {last}, {cols}")

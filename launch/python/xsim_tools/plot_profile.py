@@ -85,7 +85,8 @@ def numbers(doc, path):
                       "total_s": pc.number(c.get("total_s"), f"{path}: calls[{i}].total_s"),
                       "waiting_s": pc.number(c.get("waiting_s", 0.0), f"{path}: calls[{i}].waiting_s")})
     calls.sort(key=lambda c: -c["total_s"])
-    out = {"ranks": world_ranks(doc), "split_total_s": split, "calls": calls, "per_rank_entries": 0}
+    out = {"ranks": world_ranks(doc), "split_total_s": split, "calls": calls, "per_rank_entries": 0,
+           "wait_states": wait_states(doc, path)}
     if ranks is not None:
         first, last, cols = ranks
         out["per_rank_entries"] = int(len(first))
@@ -98,7 +99,11 @@ def draw(path, out, title=None):
     doc = load(path)
     info = numbers(doc, path)
     ranks = per_rank(doc, path)
-    fig, (top, bottom) = pc.plt.subplots(2, 1, figsize=(9, 7.5), gridspec_kw={"height_ratios": [3, 2]})
+    waits = info.get("wait_states", [])
+    fig = pc.plt.figure(figsize=(11 if waits else 9, 7.5))
+    grid = fig.add_gridspec(2, 2 if waits else 1, height_ratios=[3, 2])
+    top = fig.add_subplot(grid[0, :])
+    bottom = fig.add_subplot(grid[1, 0])
     if ranks is not None:
         first, last, cols = rebin(*ranks)
         x = np.arange(len(first))
@@ -149,6 +154,43 @@ def draw(path, out, title=None):
         bottom.tick_params(axis="y", labelsize="small")
     bottom.set_title("time per MPI call" + (f" ({MAX_CALLS} with the most time)" if len(info["calls"]) > MAX_CALLS else ""),
                      fontsize="medium")
+    if waits:
+        draw_wait_states(fig.add_subplot(grid[1, 1]), waits)
     fig.tight_layout()
     pc.save(fig, out)
     return info
+
+
+def wait_states(doc, path):
+    """The wait-state kinds of the profile ("wait_states": kinds with total_s and the ranks
+    blamed), largest first; [] when the profile has none."""
+    section = doc.get("wait_states")
+    if section is None:
+        return []
+    kinds = section.get("kinds") if isinstance(section, dict) else None
+    if not isinstance(kinds, dict):
+        raise pc.InputError(f"{path}: \"wait_states\" has no \"kinds\"")
+    out = []
+    for kind, k in kinds.items():
+        if not isinstance(k, dict):
+            raise pc.InputError(f"{path}: wait_states.kinds.{kind} is not an object")
+        blamed = k.get("blamed") or []
+        if not isinstance(blamed, list) or not all(isinstance(b, dict) and "rank" in b for b in blamed):
+            raise pc.InputError(f"{path}: wait_states.kinds.{kind}.blamed is malformed")
+        out.append({"kind": str(kind), "total_s": pc.number(k.get("total_s"), f"{path}: wait_states.kinds.{kind}.total_s"),
+                    "blamed": [int(b["rank"]) for b in blamed[:3]]})
+    return sorted((w for w in out if w["total_s"] > 0), key=lambda w: -w["total_s"])
+
+
+def draw_wait_states(ax, waits):
+    scale, unit = pc.time_unit(max(w["total_s"] for w in waits))
+    names = [w["kind"].replace("_", " ") for w in waits][::-1]
+    values = [w["total_s"] * scale for w in waits][::-1]
+    ax.barh(names, values, color=pc.SPLIT_COLOURS["waiting"])
+    for y, w in enumerate(waits[::-1]):
+        if w["blamed"]:
+            ax.annotate((" caused by rank " if len(w["blamed"]) == 1 else " caused by ranks ") + ", ".join(map(str, w["blamed"])), (values[y], y), va="center", fontsize="x-small")
+    ax.set_xlim(0, max(values) * 1.5)
+    ax.set_xlabel(f"waiting summed over ranks ({unit})")
+    ax.tick_params(axis="y", labelsize="small")
+    ax.set_title("wait states (ranks that caused the most)", fontsize="medium")
