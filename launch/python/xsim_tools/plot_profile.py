@@ -189,7 +189,8 @@ def draw_wait_states(ax, waits):
     ax.barh(names, values, color=pc.SPLIT_COLOURS["waiting"])
     for y, w in enumerate(waits[::-1]):
         if w["blamed"]:
-            ax.annotate((" caused by rank " if len(w["blamed"]) == 1 else " caused by ranks ") + ", ".join(map(str, w["blamed"])), (values[y], y), va="center", fontsize="x-small")
+            who = ("rank " if len(w["blamed"]) == 1 else "ranks ") + ", ".join(map(str, w["blamed"]))
+            ax.annotate(f" caused by {who}", (values[y], y), va="center", fontsize="x-small")
     ax.set_xlim(0, max(values) * 1.5)
     ax.set_xlabel(f"waiting summed over ranks ({unit})")
     ax.tick_params(axis="y", labelsize="small")
