@@ -1,5 +1,5 @@
 // State that a layer above the engine keeps per real process (the protocol's buffered-send
-// buffers, the collectives' forced algorithm choices, the Fortran handle numbers). The engine owns it, so two engines
+// buffers, the collectives' forced algorithm choices, the Fortran handle numbers, the named regions). The engine owns it, so two engines
 // never share it and it ends with the engine, but does not know its type: each such layer
 // derives its state from LayerState, names its slot here, and reaches it through
 // layer_state<State>(engine) (engine.hpp).
@@ -18,7 +18,8 @@ enum class LayerSlot : std::uint8_t {
     ForcedCollectiveChoices,  // colls/registry.cpp
     CollectiveMeetings,       // colls/direct_exchange.cpp
     FortranHandles,           // fortran/handles.cpp
+    Regions,                  // report/regions.cpp
 };
-constexpr std::size_t kLayerSlots = 4;
+constexpr std::size_t kLayerSlots = 5;
 
 }  // namespace xsim

@@ -36,7 +36,10 @@ struct OpenRegion {
     SimTime start = 0;
 };
 
-struct State {
+// One engine's regions: the engine owns them (a layer slot), so two engines in one process
+// keep their own; without install() a run only checks the calls (Mode::Check).
+struct State : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::Regions;
     Mode mode = Mode::Check;
     std::string in_path, out_path;
     std::deque<std::string> names;                     // owns the strings the index views
@@ -44,37 +47,46 @@ struct State {
     std::vector<Tally> tallies;                        // by id (recording)
     std::vector<SimTime> replay_mean;                  // by id (replay)
     std::vector<OpenRegion> open;                      // by local rank
+
+    int add_name(const std::string& name);
+    int lookup(const char* name);
+    std::string known_names() const;
 };
-State g;
+
+// For the abnormal end (signal handlers, the watchdog): the state if there is one, made
+// by nothing (no allocation).
+const State* existing_state(Engine& engine) {
+    return static_cast<const State*>(engine.layer_slot(State::kSlot).get());
+}
 
 [[noreturn]] void misuse(Engine& engine, Rank& rank, const char* call, const char* name, const std::string& why) {
     engine.abort_run(1, std::string(call) + "(\"" + (name ? name : "(null)") + "\") in simulated rank " +
                             std::to_string(rank.world) + ": " + why);
 }
 
-std::string known_names() {
+std::string State::known_names() const {
     std::string out;
-    for (const auto& n : g.names) out += (out.empty() ? "" : ", ") + n;
+    for (const auto& n : names) out += (out.empty() ? "" : ", ") + n;
     return out.empty() ? "none" : out;
 }
 
-int add_name(const std::string& name) {
-    g.names.push_back(name);
-    const int id = static_cast<int>(g.names.size()) - 1;
-    g.index.emplace(std::string_view(g.names.back()), id);
-    g.tallies.emplace_back();
+int State::add_name(const std::string& name) {
+    names.push_back(name);
+    const int id = static_cast<int>(names.size()) - 1;
+    index.emplace(std::string_view(names.back()), id);
+    tallies.emplace_back();
     return id;
 }
 
 // The id of `name`, or -1 (replay: the file does not know it). Records new names.
-int lookup(const char* name) {
-    const auto it = g.index.find(std::string_view(name));
-    if (it != g.index.end()) return it->second;
-    if (g.mode == Mode::Replay) return -1;
+int State::lookup(const char* name) {
+    const auto it = index.find(std::string_view(name));
+    if (it != index.end()) return it->second;
+    if (mode == Mode::Replay) return -1;
     return add_name(name);
 }
 
-OpenRegion& open_of(Engine& engine, Rank& rank) {
+OpenRegion& open_of(State& g, Engine& engine, Rank& rank) {
     if (g.open.empty()) g.open.resize(static_cast<std::size_t>(engine.local_count()));
     return g.open[static_cast<std::size_t>(rank.world - engine.first_local())];
 }
@@ -87,34 +99,41 @@ void check_name(Engine& engine, Rank& rank, const char* call, const char* name) 
 
 }  // namespace
 
-void configure(const Options& options) {
-    g = State{};
-    g.in_path = options.regions_in;
-    g.out_path = options.regions_out;
-    if (!g.in_path.empty()) {
-        g.mode = Mode::Replay;
-        for (const auto& [name, record] : read_region_file(g.in_path)) {
-            add_name(name);
-            g.replay_mean.push_back(record.mean);
+Loaded load(const Options& options) {
+    auto g = std::make_unique<State>();
+    g->in_path = options.regions_in;
+    g->out_path = options.regions_out;
+    if (!g->in_path.empty()) {
+        g->mode = Mode::Replay;
+        for (const auto& [name, record] : read_region_file(g->in_path)) {
+            g->add_name(name);
+            g->replay_mean.push_back(record.mean);
         }
-    } else if (!g.out_path.empty()) {
-        g.mode = Mode::Record;
+    } else if (!g->out_path.empty()) {
+        g->mode = Mode::Record;
     }
+    return g;
 }
 
-bool replaying() { return g.mode == Mode::Replay; }
+void install(Engine& engine, Loaded loaded) { engine.layer_slot(State::kSlot) = std::move(loaded); }
+
+bool replaying(Engine& engine) {
+    const State* g = existing_state(engine);
+    return g && g->mode == Mode::Replay;
+}
 
 void begin(Engine& engine, Rank& rank, const char* name) {
     static const char* const call = "xsim_region_begin";
     check_name(engine, rank, call, name);
-    OpenRegion& open = open_of(engine, rank);
+    State& g = layer_state<State>(engine);
+    OpenRegion& open = open_of(g, engine, rank);
     if (open.id >= 0)
         misuse(engine, rank, call, name, "region '" + g.names[static_cast<std::size_t>(open.id)] +
                                              "' is still open (regions do not nest: end it first)");
-    const int id = lookup(name);
+    const int id = g.lookup(name);
     if (id < 0)
         misuse(engine, rank, call, name, "region '" + std::string(name) + "' is not in the regions file " +
-                                             g.in_path + " (it has: " + known_names() + ")");
+                                             g.in_path + " (it has: " + g.known_names() + ")");
     open.id = id;
     open.start = rank.clock;
 }
@@ -122,7 +141,8 @@ void begin(Engine& engine, Rank& rank, const char* name) {
 void end(Engine& engine, Rank& rank, const char* name) {
     static const char* const call = "xsim_region_end";
     check_name(engine, rank, call, name);
-    OpenRegion& open = open_of(engine, rank);
+    State& g = layer_state<State>(engine);
+    OpenRegion& open = open_of(g, engine, rank);
     if (open.id < 0) misuse(engine, rank, call, name, "no region is open (xsim_region_begin was not called)");
     const std::string& open_name = g.names[static_cast<std::size_t>(open.id)];
     if (open_name != name) misuse(engine, rank, call, name, "the open region is '" + open_name + "'");
@@ -147,7 +167,7 @@ void end(Engine& engine, Rank& rank, const char* name) {
 namespace {
 
 // This process's tallies as text lines: name calls total_high total_low min max.
-std::string serialize_tallies() {
+std::string serialize_tallies(const State& g) {
     std::ostringstream out;
     for (std::size_t id = 0; id < g.names.size(); ++id) {
         const Tally& t = g.tallies[id];
@@ -182,6 +202,7 @@ RegionTable merge(const std::vector<char>& all) {
 }  // namespace
 
 int finish(Engine& engine) {
+    const State& g = layer_state<State>(engine);
     int code = 0;
     for (std::size_t i = 0; i < g.open.size(); ++i) {
         if (g.open[i].id < 0) continue;
@@ -192,7 +213,7 @@ int finish(Engine& engine) {
         break;
     }
     if (g.mode == Mode::Record) {
-        const std::string mine = serialize_tallies();
+        const std::string mine = serialize_tallies(g);
         int length = static_cast<int>(mine.size());
         const int processes = engine.placement().processes;
         const bool root = engine.placement().process == 0;
@@ -223,7 +244,9 @@ int finish(Engine& engine) {
 }
 
 void write_partial(Engine& engine, const char* end, const char* why) {
-    if (g.mode != Mode::Record) return;
+    const State* found = existing_state(engine);
+    if (!found || found->mode != Mode::Record) return;
+    const State& g = *found;
     const int fd = open_abnormal_output(g.out_path.c_str());
     if (fd < 0) return;
     {

@@ -6,6 +6,7 @@
 // host did in between, as MPI-Sim's delay() replayed a real code's compute.
 // Regions do not nest; every begin needs the matching end before the next begin.
 #pragma once
+#include <memory>
 #include <string>
 
 #include "libxsim/engine/engine.hpp"
@@ -13,9 +14,13 @@
 
 namespace xsim::regions {
 
-// At start-up, before the run: loads the file of -xsim-regions-in.
-// Throws RegionFileError (bad or unreadable file).
-void configure(const Options& options);
+// At start-up, before the engine exists: reads the file of -xsim-regions-in (so a bad one
+// is refused with the other options). Throws RegionFileError (bad or unreadable file).
+// install() hands the result to the engine, which owns it for the run: the regions of two
+// engines in one process are apart. Without install, the calls are only checked.
+using Loaded = std::unique_ptr<LayerState>;
+Loaded load(const Options& options);
+void install(Engine& engine, Loaded loaded);
 
 // The calling rank's xsim_region_begin / xsim_region_end, between Engine::enter and
 // leave. Misuse (unknown name in a replay, unbalanced or nested calls, bad name) ends
@@ -24,7 +29,7 @@ void begin(Engine& engine, Rank& rank, const char* name);
 void end(Engine& engine, Rank& rank, const char* name);
 
 // Replays drop the host time spent inside a region: true when `end` must not charge it.
-bool replaying();
+bool replaying(Engine& engine);
 
 // After a run in which every rank finished; collective over the real processes. Reports
 // ranks that left a region open and, when recording, writes the regions file (process 0).

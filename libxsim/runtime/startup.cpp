@@ -113,10 +113,11 @@ int simulate(int argc, char** argv, char** envp) {
         refused = "-xsim-np " + std::to_string(ranks) + " is smaller than the " + std::to_string(processes) +
                   " real processes; every process needs a rank";
     std::unique_ptr<net::Machine> machine;
+    regions::Loaded region_state;  // -xsim-regions-in/-out: read now, the engine's once it exists
     if (refused.empty() && !cl.options.help) {
         try {
             machine = net::load_machine({cl.options.config_file, cl.options.overrides}, static_cast<int>(ranks));
-            regions::configure(cl.options);
+            region_state = regions::load(cl.options);
         } catch (const net::ConfigError& e) {
             refused = e.what();
         } catch (const RegionFileError& e) {
@@ -152,6 +153,7 @@ int simulate(int argc, char** argv, char** envp) {
     {
         Engine engine(cl.options, placement, std::move(machine));
         engine.set_message_handler(&p2p::handle_event);
+        regions::install(engine, std::move(region_state));
         mark_simulation_thread();
         g_engine = &engine;
         set_abnormal_end_hook(&save_after_bad_end);

@@ -20,7 +20,7 @@ void xsim_region_end(const char* name) {
     Rank* r = g_engine ? g_engine->current() : nullptr;
     if (!r) return;
     // A replay charges the recorded time instead of what the host spent in the region.
-    if (regions::replaying()) r->last_exit_ns = g_engine->compute_clock_ns();
+    if (regions::replaying(*g_engine)) r->last_exit_ns = g_engine->compute_clock_ns();
     g_engine->enter(*r, "xsim_region_end");
     regions::end(*g_engine, *r, name);
     g_engine->leave(*r);
