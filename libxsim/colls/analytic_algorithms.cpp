@@ -7,8 +7,9 @@ namespace xsim::colls {
 namespace {
 
 constexpr const char* kDescription =
-    "closed-form time of the default algorithm on a zero-byte skeleton; data moved directly when all ranks "
-    "share a real process, else needs -xsim-payload off";
+    "closed-form time of the default algorithm on a zero-byte skeleton; data moved directly between the ranks "
+    "(allreduce, allgather(v), alltoall(v,w), bcast: across real processes too; the others when all ranks share "
+    "a real process, else -xsim-payload off)";
 
 template <class Args>
 Algorithm<Args> analytic(Steps (*run)(Context&, const Args&)) {

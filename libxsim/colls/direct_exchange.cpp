@@ -1,4 +1,6 @@
 #include "libxsim/colls/direct_exchange.hpp"
+#include "libxsim/colls/exchange_blocks.hpp"
+#include "libxsim/colls/spanning_exchange.hpp"
 
 #include <cstring>
 #include <map>
@@ -42,32 +44,6 @@ struct Meetings final : LayerState {
     static constexpr LayerSlot kSlot = LayerSlot::CollectiveMeetings;
     std::map<CallKey, Meeting> open;
 };
-
-// `b` as its owner sees it (its copy of a privatized global).
-void* owned(Context& owner, void* buf, int count, MPI_Datatype type) {
-    return runtime::rank_buffer(owner.engine, owner.me, buf, count, type);
-}
-
-void fail(Context& c, int error_class, const std::string& what) {
-    if (c.error_class != MPI_SUCCESS) return;
-    c.error_class = error_class;
-    c.error = std::string(call_name(c.kind, c.nonblocking)) + " on rank " + std::to_string(c.rank) + ": " + what;
-}
-
-// Moves block `from` of rank `src` into block `to` of rank `dst`, as a message between
-// them would (its length checked the same way).
-void move_block(Context& src, const Block& from, Context& dst, const Block& to) {
-    if (from.bytes != to.bytes) {
-        const std::string text = "expected " + std::to_string(to.bytes) + " bytes from rank " +
-                                 std::to_string(src.rank) + " but it sent " + std::to_string(from.bytes) +
-                                 ": the ranks passed mismatched counts or datatypes";
-        fail(dst, from.bytes > to.bytes ? MPI_ERR_TRUNCATE : MPI_ERR_OTHER, text);
-        if (from.bytes > to.bytes) return;  // nothing is written past the receive buffer
-    }
-    if (from.bytes == 0 || !dst.carries(from.bytes)) return;
-    copy_data(owned(src, from.buf, from.count, from.type), from.count, from.type, from.bytes,
-              owned(dst, to.buf, to.count, to.type), to.count, to.type);
-}
 
 template <class Args>
 const Args& args_of(const Meeting& m, int rank) {
@@ -124,12 +100,6 @@ void deliver_alltoall(Meeting& m) {
         for (int s = 0; s < p; ++s) move_block(*m.ctx[s], args_of<AlltoallArgs>(m, s).send.block(d), *m.ctx[d],
                                                ad.recv.block(s));
     }
-}
-
-std::uint64_t type_size(MPI_Datatype type) {
-    int size = 0;
-    real_mpi.Type_size(type, &size);
-    return static_cast<std::uint64_t>(size);
 }
 
 // x_0 op x_1 op ... op x_{p-1}, in rank order whatever the op (as the linear reduce):
@@ -197,26 +167,6 @@ void deliver_reduce_scatter(Meeting& m) {
 
 // `arrived` runs at each arrival (rank c.rank), `deliver` once all have arrived; either may be null.
 // ---- Rooted collectives and scans: staged contributions, delivered as soon as possible.
-
-// `b` of rank `owner`, packed.
-std::vector<char> pack_of(Context& owner, const Block& b) {
-    std::vector<char> out(b.bytes);
-    if (b.bytes > 0) pack_data(owned(owner, b.buf, b.count, b.type), b.count, b.type, out.data(), b.bytes);
-    return out;
-}
-
-// Unpacks `bytes` packed bytes sent by rank `from` into block `to` of rank `dst`, checking
-// the length as a message would.
-void unpack_into(Context& dst, const char* in, std::uint64_t bytes, int from, const Block& to) {
-    if (bytes != to.bytes) {
-        fail(dst, bytes > to.bytes ? MPI_ERR_TRUNCATE : MPI_ERR_OTHER,
-             "expected " + std::to_string(to.bytes) + " bytes from rank " + std::to_string(from) + " but it sent " +
-                 std::to_string(bytes) + ": the ranks passed mismatched counts or datatypes");
-        if (bytes > to.bytes) return;
-    }
-    if (bytes == 0 || !dst.carries(bytes)) return;
-    unpack_data(in, bytes, owned(dst, to.buf, to.count, to.type), to.count, to.type);
-}
 
 void bcast_arrived(Meeting& m, int r) {
     const BcastArgs& a = args_of<BcastArgs>(m, r);
@@ -426,9 +376,9 @@ bool moves_data_directly(const Context& c) {
         case CollKind::Alltoall:
         case CollKind::Alltoallv:
         case CollKind::Alltoallw:
+        case CollKind::Bcast: return true;  // between processes too (spanning_exchange.hpp)
         case CollKind::ReduceScatter:
         case CollKind::ReduceScatterBlock:
-        case CollKind::Bcast:
         case CollKind::Reduce:
         case CollKind::Gather:
         case CollKind::Gatherv:
@@ -441,6 +391,7 @@ bool moves_data_directly(const Context& c) {
 }
 
 void arrive(Context& c, const ReduceArgs& a) {
+    if (!all_ranks_local(c)) return arrive_spanning(c, a);  // Allreduce (moves_data_directly)
     switch (c.kind) {
         case CollKind::Reduce: return meet(c, &a, reduce_arrived, deliver_reduce);
         case CollKind::Scan:
@@ -448,12 +399,21 @@ void arrive(Context& c, const ReduceArgs& a) {
         default: return meet(c, &a, nullptr, deliver_allreduce);
     }
 }
-void arrive(Context& c, const BcastArgs& a) { meet(c, &a, bcast_arrived, nullptr); }
+void arrive(Context& c, const BcastArgs& a) {
+    if (!all_ranks_local(c)) return arrive_spanning(c, a);
+    meet(c, &a, bcast_arrived, nullptr);
+}
 void arrive(Context& c, const RootedArgs& a) {
     meet(c, &a, c.kind == CollKind::Gather || c.kind == CollKind::Gatherv ? gather_arrived : scatter_arrived, nullptr);
 }
-void arrive(Context& c, const AllgatherArgs& a) { meet(c, &a, nullptr, deliver_allgather); }
-void arrive(Context& c, const AlltoallArgs& a) { meet(c, &a, nullptr, deliver_alltoall); }
+void arrive(Context& c, const AllgatherArgs& a) {
+    if (!all_ranks_local(c)) return arrive_spanning(c, a);
+    meet(c, &a, nullptr, deliver_allgather);
+}
+void arrive(Context& c, const AlltoallArgs& a) {
+    if (!all_ranks_local(c)) return arrive_spanning(c, a);
+    meet(c, &a, nullptr, deliver_alltoall);
+}
 void arrive(Context& c, const ReduceScatterArgs& a) { meet(c, &a, nullptr, deliver_reduce_scatter); }
 
 }  // namespace xsim::colls

@@ -140,6 +140,10 @@ public:
     // and calls the layers above only through this handler and CompletionTarget.
     using MessageHandler = void (*)(Engine& engine, Message* message);
     void set_message_handler(MessageHandler handler) { message_handler_ = handler; }
+    // What processes MessageKind::CollectiveData events (the protocol hands them over): the
+    // analytic collectives' data sent between real processes (colls/spanning_exchange.hpp).
+    void set_collective_data_handler(MessageHandler handler) { collective_data_handler_ = handler; }
+    MessageHandler collective_data_handler() const { return collective_data_handler_; }
 
     // EventSink
     void process(const Event& event) override;
@@ -195,6 +199,7 @@ private:
     ProgressLine* progress_ = nullptr;
     OutboundEvents* outbound_ = nullptr;
     MessageHandler message_handler_ = nullptr;
+    MessageHandler collective_data_handler_ = nullptr;
     Pool<Message> messages_;
     Pool<Request> requests_;
     Comm world_;

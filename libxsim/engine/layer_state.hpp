@@ -19,7 +19,8 @@ enum class LayerSlot : std::uint8_t {
     CollectiveMeetings,       // colls/direct_exchange.cpp
     FortranHandles,           // fortran/handles.cpp
     Regions,                  // report/regions.cpp
+    SpanningMeetings,         // colls/spanning_exchange.cpp
 };
-constexpr std::size_t kLayerSlots = 5;
+constexpr std::size_t kLayerSlots = 6;
 
 }  // namespace xsim

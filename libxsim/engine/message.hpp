@@ -17,6 +17,7 @@ enum class MessageKind : std::uint8_t {
     RequestToSend,  // rendezvous envelope: the sender waits for a matching receive
     ClearToSend,    // receiver -> sender: the receive matched, send the data
     Data,           // rendezvous payload
+    CollectiveData, // analytic collectives' data for another real process (colls/spanning_exchange)
 };
 
 struct Message {

@@ -312,6 +312,7 @@ void handle_event(Engine& engine, Message* message) {
         case MessageKind::RequestToSend: arrive_envelope(engine, message); break;
         case MessageKind::ClearToSend: arrive_clear_to_send(engine, message); break;
         case MessageKind::Data: arrive_data(engine, message); break;
+        case MessageKind::CollectiveData: engine.collective_data_handler()(engine, message); break;
     }
 }
 

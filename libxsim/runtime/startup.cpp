@@ -15,6 +15,7 @@
 #include <string>
 
 #include "libxsim/colls/entry.hpp"
+#include "libxsim/colls/spanning_exchange.hpp"
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/engine/options.hpp"
 #include "libxsim/engine/stack_guard.hpp"
@@ -153,6 +154,7 @@ int simulate(int argc, char** argv, char** envp) {
     {
         Engine engine(cl.options, placement, std::move(machine));
         engine.set_message_handler(&p2p::handle_event);
+        engine.set_collective_data_handler(&colls::accept_collective_data);
         regions::install(engine, std::move(region_state));
         mark_simulation_thread();
         g_engine = &engine;

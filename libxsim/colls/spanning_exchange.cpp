@@ -1,0 +1,456 @@
+#include "libxsim/colls/spanning_exchange.hpp"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <tuple>
+#include <vector>
+
+#include "libxsim/colls/exchange_blocks.hpp"
+#include "libxsim/engine/engine.hpp"
+#include "libxsim/engine/layer_state.hpp"
+#include "libxsim/engine/payload.hpp"
+#include "libxsim/mpi/datatype.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
+
+namespace xsim::colls {
+namespace {
+
+// A call: collective context, world rank of the communicator's rank 0, call number.
+using CallKey = std::tuple<std::uint32_t, int, int>;
+
+// What an event carries: this head, then `entries` entries, each a rank's contribution:
+// its communicator rank, its number of blocks, and per block its size, whether its data
+// is there (the sender's Context::carries) and then the data.
+struct WireHead {
+    std::uint32_t context;
+    std::int32_t first_world;
+    std::int32_t tag;
+    std::int32_t size;
+    std::int32_t entries;
+    std::uint8_t kind;
+    std::uint8_t pad[3];
+};
+
+void put(std::vector<char>& out, const void* p, std::size_t n) {
+    const char* c = static_cast<const char*>(p);
+    out.insert(out.end(), c, c + n);
+}
+template <class T>
+void put(std::vector<char>& out, T v) {
+    put(out, &v, sizeof v);
+}
+template <class T>
+T get(const char*& in) {
+    T v;
+    std::memcpy(&v, in, sizeof v);
+    in += sizeof v;
+    return v;
+}
+
+// Reads the blocks of one rank's entry in order.
+struct BlockReader {
+    const char* at = nullptr;
+    int left = 0;
+    explicit BlockReader(const std::vector<char>& entry) : at(entry.data()) { left = get<std::int32_t>(at); }
+    BlockReader() = default;
+    // The next block: its size and its data (null when the sender carried none).
+    std::pair<std::uint64_t, const char*> next() {
+        if (left <= 0) return {0, nullptr};
+        --left;
+        const auto bytes = get<std::uint64_t>(at);
+        const bool carried = get<std::uint8_t>(at) != 0;
+        const char* data = carried ? at : nullptr;
+        if (carried) at += bytes;
+        return {bytes, data};
+    }
+};
+
+// Appends block `b` of rank `owner` (packed, if this call carries it) to an entry.
+void put_block(std::vector<char>& out, Context& owner, const Block& b) {
+    put<std::uint64_t>(out, b.bytes);
+    const bool carried = b.bytes > 0 && owner.carries(b.bytes);
+    put<std::uint8_t>(out, carried ? 1 : 0);
+    if (!carried) return;
+    const std::size_t at = out.size();
+    out.resize(at + b.bytes);
+    pack_data(owned(owner, b.buf, b.count, b.type), b.count, b.type, out.data() + at, b.bytes);
+}
+
+struct OtherProcess {
+    int process = 0;
+    int world = 0;             // a member there, the events' destination
+    std::vector<int> members;  // its members' communicator ranks, increasing
+};
+
+struct Span {
+    CollKind kind{};
+    int size = 0;
+    int present = 0;          // ranks whose contribution is here (local or remote)
+    int local_expected = -1;  // this process's members, known from the first local arrival
+    int local_arrived = 0;
+    std::vector<int> local_members;  // communicator ranks, increasing
+    std::vector<OtherProcess> others;
+    std::vector<Context*> ctx;  // local ranks that arrived, by communicator rank
+    std::vector<const void*> args;
+    std::vector<std::vector<char>> remote;  // remote ranks' entries (block count, blocks)
+    bool root_here = false;                 // Bcast: the root's data is in from_root
+    std::vector<char> from_root;
+};
+
+struct Spans final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::SpanningMeetings;
+    std::map<CallKey, Span> open;
+};
+
+Span& span_of(Engine& e, const CallKey& key, CollKind kind, int size) {
+    Span& s = layer_state<Spans>(e).open[key];
+    if (s.size == 0) {
+        s.kind = kind;
+        s.size = size;
+        s.ctx.assign(static_cast<std::size_t>(size), nullptr);
+        s.args.assign(static_cast<std::size_t>(size), nullptr);
+        s.remote.resize(static_cast<std::size_t>(size));
+    }
+    return s;
+}
+
+CallKey key_of(const Context& c) { return {c.comm.collective_context(), c.comm.world_rank(0, c.me), c.tag}; }
+
+template <class Args>
+const Args& args_of(const Span& s, int rank) {
+    return *static_cast<const Args*>(s.args[static_cast<std::size_t>(rank)]);
+}
+
+// Which of the communicator's ranks this process hosts, and which processes host the others.
+void learn_members(Span& s, const Context& c) {
+    if (s.local_expected >= 0) return;
+    const Engine& e = c.engine;
+    for (int i = 0; i < c.size; ++i) {
+        const int world = c.comm.world_rank(i, c.me);
+        if (e.is_local(world)) {
+            s.local_members.push_back(i);
+            continue;
+        }
+        const int process = e.process_of(world);
+        auto it = std::find_if(s.others.begin(), s.others.end(), [&](const OtherProcess& o) { return o.process == process; });
+        if (it == s.others.end()) it = s.others.insert(s.others.end(), OtherProcess{process, world, {}});
+        it->members.push_back(i);
+    }
+    s.local_expected = static_cast<int>(s.local_members.size());
+}
+
+// Sends `body` (the entries after the head) to process `to`, as of virtual time `now`.
+void send_entries(Context& c, const OtherProcess& to, int entries, const std::vector<char>& body) {
+    Engine& e = c.engine;
+    WireHead head{};
+    head.context = c.comm.collective_context();
+    head.first_world = c.comm.world_rank(0, c.me);
+    head.tag = c.tag;
+    head.size = c.size;
+    head.entries = entries;
+    head.kind = static_cast<std::uint8_t>(c.kind);
+    Message* m = e.new_message();
+    m->kind = MessageKind::CollectiveData;
+    m->src = c.me.world;
+    m->dst = to.world;
+    m->seq = 0;
+    // Before anything the skeleton sends from now can reach another process (see header).
+    m->time = c.now + std::max<SimTime>(e.machine().network->min_latency(), 1) - 1;
+    m->bytes = sizeof head + body.size();
+    acquire_payload(m);
+    std::memcpy(m->payload, &head, sizeof head);
+    if (!body.empty()) std::memcpy(m->payload + sizeof head, body.data(), body.size());
+    e.emit(m);
+}
+
+// ---- What each collective contributes, and how its results are delivered.
+
+// Rank r's contribution for the members `to` of another process.
+void put_entry(std::vector<char>& out, Span& s, int r, const std::vector<int>& to) {
+    Context& c = *s.ctx[static_cast<std::size_t>(r)];
+    put<std::int32_t>(out, r);
+    switch (s.kind) {
+        case CollKind::Allreduce: {
+            const ReduceArgs& a = args_of<ReduceArgs>(s, r);
+            put<std::int32_t>(out, 1);
+            put_block(out, c, Block{const_cast<void*>(a.sendbuf), a.count, a.type, a.bytes});
+            break;
+        }
+        case CollKind::Allgather:
+        case CollKind::Allgatherv: {
+            const AllgatherArgs& a = args_of<AllgatherArgs>(s, r);
+            put<std::int32_t>(out, 1);
+            put_block(out, c, a.in_place ? a.recv.block(r) : a.mine);
+            break;
+        }
+        case CollKind::Alltoall:
+        case CollKind::Alltoallv:
+        case CollKind::Alltoallw: {
+            const AlltoallArgs& a = args_of<AlltoallArgs>(s, r);
+            put<std::int32_t>(out, static_cast<std::int32_t>(to.size()));
+            for (int d : to) put_block(out, c, a.send.block(d));
+            break;
+        }
+        default: break;
+    }
+}
+
+// Every local member has arrived: their contributions go to every other process.
+void send_local_contributions(Span& s, Context& last) {
+    for (const OtherProcess& o : s.others) {
+        std::vector<char> body;
+        for (int r : s.local_members) put_entry(body, s, r, o.members);
+        send_entries(last, o, static_cast<int>(s.local_members.size()), body);
+    }
+}
+
+Context* any_local(Span& s) { return s.ctx[static_cast<std::size_t>(s.local_members.front())]; }
+
+bool is_remote(const Span& s, int r) { return !s.ctx[static_cast<std::size_t>(r)]; }
+
+void deliver_allgather(Span& s) {
+    const int p = s.size;
+    // Each rank's block: (bytes, data) where data is null for local ranks (read from their buffers).
+    const auto local_block = [&](int r) {
+        const AllgatherArgs& a = args_of<AllgatherArgs>(s, r);
+        return a.in_place ? a.recv.block(r) : a.mine;
+    };
+    std::vector<std::pair<std::uint64_t, const char*>> remote_block(static_cast<std::size_t>(p));
+    for (int r = 0; r < p; ++r)
+        if (is_remote(s, r)) remote_block[static_cast<std::size_t>(r)] = BlockReader(s.remote[static_cast<std::size_t>(r)]).next();
+    const auto bytes_of = [&](int r) { return is_remote(s, r) ? remote_block[static_cast<std::size_t>(r)].first : local_block(r).bytes; };
+    // Uniform blocks of one size everywhere: one packed result, unpacked once per local rank.
+    const std::uint64_t block = bytes_of(0);
+    bool uniform = true;
+    for (int r = 0; r < p && uniform; ++r) uniform = bytes_of(r) == block;
+    for (int r : s.local_members) {
+        const AllgatherArgs& a = args_of<AllgatherArgs>(s, r);
+        uniform = uniform && a.recv.uniform() && a.recv.bytes_of(0) == block;
+    }
+    Context& any = *any_local(s);
+    if (uniform) {
+        if (block == 0 || !any.carries(block)) return;
+        std::vector<char> packed(block * static_cast<std::uint64_t>(p));
+        for (int r = 0; r < p; ++r) {
+            char* at = packed.data() + block * static_cast<std::uint64_t>(r);
+            if (is_remote(s, r)) {
+                std::memcpy(at, remote_block[static_cast<std::size_t>(r)].second, block);
+                continue;
+            }
+            const Block b = local_block(r);
+            pack_data(owned(*s.ctx[static_cast<std::size_t>(r)], b.buf, b.count, b.type), b.count, b.type, at, block);
+        }
+        for (int d : s.local_members) {
+            const Block all = args_of<AllgatherArgs>(s, d).recv.run(0, p);
+            Context& dst = *s.ctx[static_cast<std::size_t>(d)];
+            unpack_data(packed.data(), packed.size(), owned(dst, all.buf, all.count, all.type), all.count, all.type);
+        }
+        return;
+    }
+    for (int d : s.local_members) {
+        Context& dst = *s.ctx[static_cast<std::size_t>(d)];
+        const AllgatherArgs& ad = args_of<AllgatherArgs>(s, d);
+        for (int r = 0; r < p; ++r) {
+            if (r == d && ad.in_place) continue;
+            if (is_remote(s, r)) {
+                const auto [bytes, data] = remote_block[static_cast<std::size_t>(r)];
+                unpack_into(dst, data, bytes, r, ad.recv.block(r));
+            } else {
+                move_block(*s.ctx[static_cast<std::size_t>(r)], local_block(r), dst, ad.recv.block(r));
+            }
+        }
+    }
+}
+
+void deliver_alltoall(Span& s) {
+    const int p = s.size;
+    // A remote rank's entry holds its blocks for this process's members, in their order.
+    std::vector<BlockReader> readers(static_cast<std::size_t>(p));
+    for (int r = 0; r < p; ++r)
+        if (is_remote(s, r)) readers[static_cast<std::size_t>(r)] = BlockReader(s.remote[static_cast<std::size_t>(r)]);
+    for (int d : s.local_members) {
+        Context& dst = *s.ctx[static_cast<std::size_t>(d)];
+        const AlltoallArgs& ad = args_of<AlltoallArgs>(s, d);
+        for (int r = 0; r < p; ++r) {
+            if (is_remote(s, r)) {
+                const auto [bytes, data] = readers[static_cast<std::size_t>(r)].next();
+                unpack_into(dst, data, bytes, r, ad.recv.block(r));
+            } else {
+                move_block(*s.ctx[static_cast<std::size_t>(r)], args_of<AlltoallArgs>(s, r).send.block(d), dst,
+                           ad.recv.block(r));
+            }
+        }
+    }
+}
+
+// x_0 op x_1 op ... op x_{p-1} in rank order whatever the op (as in one process), into
+// every local rank's receive buffer.
+void deliver_allreduce(Span& s) {
+    const int p = s.size;
+    const ReduceArgs& a0 = args_of<ReduceArgs>(s, s.local_members.front());
+    std::vector<std::pair<std::uint64_t, const char*>> remote_input(static_cast<std::size_t>(p));
+    bool same = true;
+    for (int r = 0; r < p && same; ++r) {
+        if (is_remote(s, r)) {
+            remote_input[static_cast<std::size_t>(r)] = BlockReader(s.remote[static_cast<std::size_t>(r)]).next();
+            same = remote_input[static_cast<std::size_t>(r)].first == a0.bytes;
+        } else {
+            const ReduceArgs& a = args_of<ReduceArgs>(s, r);
+            same = static_cast<std::uint64_t>(a.count) * type_size(a.type) == a0.bytes;
+        }
+    }
+    if (!same) {
+        for (int r : s.local_members)
+            fail(*s.ctx[static_cast<std::size_t>(r)], MPI_ERR_OTHER, "the ranks passed different counts or datatypes");
+        return;
+    }
+    if (a0.count == 0 || !any_local(s)->carries(a0.bytes)) return;
+    TypedScratch acc(true, a0.count, a0.type);
+    TypedScratch in(true, a0.count, a0.type);
+    const auto input = [&](int r) -> const void* {
+        if (is_remote(s, r)) {
+            const auto [bytes, data] = remote_input[static_cast<std::size_t>(r)];
+            unpack_data(data, bytes, in.data(), a0.count, a0.type);
+            return in.data();
+        }
+        const ReduceArgs& a = args_of<ReduceArgs>(s, r);
+        return owned(*s.ctx[static_cast<std::size_t>(r)], const_cast<void*>(a.sendbuf), a0.count, a0.type);
+    };
+    copy_data(input(p - 1), a0.count, a0.type, a0.bytes, acc.data(), a0.count, a0.type);
+    for (int i = p - 2; i >= 0; --i) real_mpi.Reduce_local(input(i), acc.data(), a0.count, a0.type, a0.op);
+    for (int d : s.local_members) {
+        const ReduceArgs& ad = args_of<ReduceArgs>(s, d);
+        copy_data(acc.data(), a0.count, a0.type, a0.bytes, owned(*s.ctx[static_cast<std::size_t>(d)], ad.recvbuf, ad.count, ad.type),
+                  ad.count, ad.type);
+    }
+}
+
+void deliver(Span& s) {
+    switch (s.kind) {
+        case CollKind::Allreduce: return deliver_allreduce(s);
+        case CollKind::Allgather:
+        case CollKind::Allgatherv: return deliver_allgather(s);
+        case CollKind::Alltoall:
+        case CollKind::Alltoallv:
+        case CollKind::Alltoallw: return deliver_alltoall(s);
+        default: return;
+    }
+}
+
+// Bcast: the root's data, from its arrival or its event, into the local ranks that wait.
+void bcast_root_data(Span& s, int root) {
+    s.root_here = true;
+    for (int r : s.local_members) {
+        Context* c = s.ctx[static_cast<std::size_t>(r)];
+        if (r == root || !c) continue;
+        unpack_into(*c, s.from_root.data(), s.from_root.size(), root, args_of<BcastArgs>(s, r).data);
+    }
+}
+
+void close_if_done(Engine& e, const CallKey& key, Span& s) {
+    const bool bcast = s.kind == CollKind::Bcast;
+    const bool done = bcast ? s.root_here && s.local_arrived == s.local_expected : s.present == s.size;
+    if (done) layer_state<Spans>(e).open.erase(key);
+}
+
+// This rank's arrival (ctx and args noted); false if the call disagrees with the meeting.
+Span* enter(Context& c, const void* args, CallKey& key) {
+    key = key_of(c);
+    Span& s = span_of(c.engine, key, c.kind, c.size);
+    if (s.kind != c.kind) {
+        // The skeleton's messages report the mismatch to the other ranks.
+        fail(c, MPI_ERR_OTHER, std::string("another rank called ") + names(s.kind).mpi +
+                                   ": the ranks called different collectives");
+        return nullptr;
+    }
+    learn_members(s, c);
+    s.ctx[static_cast<std::size_t>(c.rank)] = &c;
+    s.args[static_cast<std::size_t>(c.rank)] = args;
+    ++s.local_arrived;
+    return &s;
+}
+
+// Allgather(v), Allreduce, Alltoall(v,w): everyone depends on everyone.
+void arrive_all(Context& c, const void* args) {
+    CallKey key;
+    Span* s = enter(c, args, key);
+    if (!s) return;
+    ++s->present;
+    if (s->local_arrived == s->local_expected) send_local_contributions(*s, c);
+    if (s->present == s->size) deliver(*s);
+    close_if_done(c.engine, key, *s);
+}
+
+}  // namespace
+
+bool spans_processes(CollKind kind) {
+    switch (kind) {
+        case CollKind::Allreduce:
+        case CollKind::Allgather:
+        case CollKind::Allgatherv:
+        case CollKind::Alltoall:
+        case CollKind::Alltoallv:
+        case CollKind::Alltoallw:
+        case CollKind::Bcast: return true;
+        default: return false;
+    }
+}
+
+void arrive_spanning(Context& c, const ReduceArgs& a) { arrive_all(c, &a); }
+void arrive_spanning(Context& c, const AllgatherArgs& a) { arrive_all(c, &a); }
+void arrive_spanning(Context& c, const AlltoallArgs& a) { arrive_all(c, &a); }
+
+void arrive_spanning(Context& c, const BcastArgs& a) {
+    CallKey key;
+    Span* s = enter(c, &a, key);
+    if (!s) return;
+    if (c.rank == a.root) {
+        s->from_root = pack_of(c, a.data);
+        std::vector<char> body;
+        put<std::int32_t>(body, c.rank);
+        put<std::int32_t>(body, 1);
+        put_block(body, c, a.data);
+        for (const OtherProcess& o : s->others) send_entries(c, o, 1, body);
+        bcast_root_data(*s, c.rank);
+    } else if (s->root_here) {
+        unpack_into(c, s->from_root.data(), s->from_root.size(), a.root, a.data);
+    }
+    close_if_done(c.engine, key, *s);
+}
+
+void accept_collective_data(Engine& engine, Message* m) {
+    const char* at = m->payload;
+    const auto head = get<WireHead>(at);
+    const CollKind kind = static_cast<CollKind>(head.kind);
+    const CallKey key{head.context, head.first_world, head.tag};
+    Span& s = span_of(engine, key, kind, head.size);
+    if (s.kind == kind) {
+        for (int i = 0; i < head.entries; ++i) {
+            const char* start = at;
+            const auto rank = get<std::int32_t>(at);
+            int blocks = get<std::int32_t>(at);
+            while (blocks-- > 0) {
+                const auto bytes = get<std::uint64_t>(at);
+                if (get<std::uint8_t>(at) != 0) at += bytes;
+            }
+            std::vector<char>& entry = s.remote[static_cast<std::size_t>(rank)];
+            entry.assign(start + sizeof(std::int32_t), at);
+            ++s.present;
+            if (kind == CollKind::Bcast) {
+                BlockReader r(entry);
+                const auto [bytes, data] = r.next();
+                if (data) s.from_root.assign(data, data + bytes);
+                else s.from_root.assign(bytes, 0);  // not carried: its size is still checked
+                bcast_root_data(s, rank);
+            }
+        }
+        // All here: the local ranks are still in the call (they depend on the senders).
+        if (kind != CollKind::Bcast && s.present == s.size) deliver(s);
+    }
+    // (A disagreeing kind is reported by the skeleton's messages; its data is dropped.)
+    engine.free_message(m);
+    close_if_done(engine, key, s);
+}
+
+}  // namespace xsim::colls
