@@ -124,7 +124,6 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
     static int io = MPI_ANY_SOURCE;  // every rank can do I/O
     static int universe_size = 0;
     static int appnum = 0;
-    static int last_used_code = MPI_ERR_LASTCODE;
     universe_size = g_engine->world_size();
     int* attribute = nullptr;
     if (keyval == MPI_TAG_UB) attribute = &tag_ub;
@@ -133,7 +132,13 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
     else if (keyval == MPI_IO) attribute = &io;
     else if (keyval == MPI_UNIVERSE_SIZE) attribute = &universe_size;
     else if (keyval == MPI_APPNUM) attribute = &appnum;
-    else if (keyval == MPI_LASTUSEDCODE) attribute = &last_used_code;
+    else if (keyval == MPI_LASTUSEDCODE) {
+        // The real library makes the classes and codes of MPI_Add_error_class/code
+        // (local_calls.cpp) and keeps this attribute up to date; a copy would stay frozen.
+        int found = 0;
+        if (real_mpi.Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &attribute, &found) != MPI_SUCCESS || !found)
+            return scope.fail(c, MPI_ERR_INTERN, "the real MPI library has no MPI_LASTUSEDCODE");
+    }
     if (attribute) {
         *flag = 1;
         *static_cast<int**>(value) = attribute;

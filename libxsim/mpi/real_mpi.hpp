@@ -13,7 +13,7 @@
 // PMPI_ call below the bindings bypasses this table).
 #define XSIM_REAL_MPI_FUNCTIONS(X)                                                                                   \
     X(Abort) X(Add_error_class) X(Add_error_code) X(Add_error_string) X(Alloc_mem) X(Allreduce) X(Alltoall)         \
-    X(Bcast) X(Comm_rank) X(Comm_set_errhandler) X(Comm_size) X(Error_class) X(Error_string) X(Finalize)           \
+    X(Bcast) X(Comm_get_attr) X(Comm_rank) X(Comm_set_errhandler) X(Comm_size) X(Error_class) X(Error_string) X(Finalize)           \
     X(Finalized) X(Free_mem) X(Gather) X(Gatherv) X(Get_address) X(Get_elements) X(Get_elements_x)                 \
     X(Get_library_version) X(Info_c2f) X(Info_create) X(Info_delete) X(Info_dup) X(Info_f2c) X(Info_free)          \
     X(Info_get) X(Info_get_nkeys) X(Info_get_nthkey) X(Info_get_valuelen) X(Info_set) X(Init_thread)               \

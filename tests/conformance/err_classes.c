@@ -147,6 +147,7 @@ int main(int argc, char** argv) {
                                MPI_ERR_ROOT, MPI_ERR_REQUEST, MPI_ERR_BUFFER, MPI_ERR_TRUNCATE, MPI_ERR_IN_STATUS};
         char text[MPI_MAX_ERROR_STRING];
         int i, len, cls, code, mine;
+        int* last;
         for (i = 0; i < (int)(sizeof classes / sizeof classes[0]); i++) {
             len = 0;
             CONF_CALL(&t, MPI_Error_string(classes[i], text, &len));
@@ -161,6 +162,12 @@ int main(int argc, char** argv) {
         CONF_CHECK(&t, cls == mine, "class of a user code: %d, expected %d", cls, mine);
         CONF_CALL(&t, MPI_Error_string(code, text, &len));
         CONF_CHECK(&t, strcmp(text, "xsim test: my error") == 0, "user error string '%s'", text);
+        /* MPI_LASTUSEDCODE follows the classes and codes added (MPI-4.0 9.5). */
+        last = NULL;
+        flag = 0;
+        CONF_CALL(&t, MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_LASTUSEDCODE, &last, &flag));
+        CONF_CHECK(&t, flag && last && *last >= code && *last >= mine && *last > MPI_ERR_LASTCODE,
+                   "MPI_LASTUSEDCODE %d after adding class %d and code %d", flag && last ? *last : -1, mine, code);
     }
     MPI_Type_free(&uncommitted);
     return conf_finish(&t);
