@@ -57,6 +57,8 @@ struct LevelConfig {
     double latency = 0;
     double bandwidth = 0;
     std::uint64_t rendezvous = 0;
+    double eager_bandwidth = 0;      // 0: bandwidth
+    double rendezvous_overhead = 0;  // seconds
 };
 
 struct TorusConfig {

@@ -90,6 +90,14 @@ constexpr KeySpec kKeys[] = {
     {"network.level[].rendezvous", K::kInteger, C::kNonNegative, nullptr, P::kDefault, "65536",
      "Eager limit in bytes: messages of at most this size are sent eagerly, larger ones use "
      "the rendezvous protocol."},
+    {"network.level[].eager_bandwidth", K::kNumber, C::kRate, nullptr, P::kOptional, nullptr,
+     "Bytes per second of eager messages (default: `bandwidth`). Shared-memory MPI copies an "
+     "eager message twice (into a shared buffer and out) and a rendezvous one once, so its "
+     "eager bytes cost more than its large messages' (xsim-machine --calibrate fits both)."},
+    {"network.level[].rendezvous_overhead", K::kNumber, C::kSeconds, nullptr, P::kOptional, nullptr,
+     "Seconds a rendezvous message's transfer costs beyond its bytes and the handshake's two "
+     "latencies (default 0): the setup of its single copy (e.g. a system call); it holds the "
+     "NIC like the bytes do."},
 
     {"network.torus", K::kTable, C::kNone, nullptr, P::kTopLevel, nullptr,
      "N-dimensional torus/mesh between nodes (network.model = \"torus\")."},

@@ -18,6 +18,8 @@ struct Path {
     double bandwidth = 1.0;          // bytes per second of the bottleneck link
     std::uint64_t eager_limit = 0;   // messages of at most this many bytes go eager
     int level = 0;                   // hierarchy level (star) or hop count (torus), for reports
+    double eager_bandwidth = 0;      // bytes per second of eager messages; 0: bandwidth
+    SimTime rendezvous_overhead = 0; // added to a rendezvous message's serialization
 };
 
 // What one message costs on its path, for its size: computed once when it is sent
@@ -26,6 +28,15 @@ struct Transfer {
     SimTime latency = 0;        // first byte, end to end
     SimTime serialization = 0;  // its bytes at the path's bandwidth (ceil, picoseconds)
 };
+
+// The cost of `bytes` on `p`: eager messages move at the eager bandwidth (when set),
+// rendezvous ones at the bandwidth plus the rendezvous overhead. The one formula, used by
+// the NIC model and by anything that prices a message in closed form.
+inline Transfer transfer_on(const Path& p, std::uint64_t bytes) {
+    if (bytes <= p.eager_limit) return {p.latency, transfer_time(bytes, p.eager_bandwidth > 0 ? p.eager_bandwidth : p.bandwidth)};
+    const SimTime bytes_time = transfer_time(bytes, p.bandwidth);  // at most kTimeLimit
+    return {p.latency, bytes_time >= kTimeLimit - p.rendezvous_overhead ? kTimeLimit : bytes_time + p.rendezvous_overhead};
+}
 
 class NetworkModel {
 public:
@@ -47,7 +58,7 @@ public:
     // The same for `bytes`, asking path() (for callers that have no Transfer at hand).
     SimTime arrival(int src, int dst, std::uint64_t bytes, SimTime start) {
         const Path p = path(src, dst);
-        return arrival(src, dst, Transfer{p.latency, transfer_time(bytes, p.bandwidth)}, start);
+        return arrival(src, dst, transfer_on(p, bytes), start);
     }
 };
 

@@ -136,6 +136,8 @@ void build_network(toml::table& n, const ConfigOrigins& origins, NetworkConfig& 
         l.latency = num(e, "latency");
         l.bandwidth = num(e, "bandwidth");
         l.rendezvous = static_cast<std::uint64_t>(integer(e, "rendezvous"));
+        if (e.contains("eager_bandwidth")) l.eager_bandwidth = num(e, "eager_bandwidth");
+        if (e.contains("rendezvous_overhead")) l.rendezvous_overhead = num(e, "rendezvous_overhead");
         c.levels.push_back(l);
     }
     toml::table& t = sub(n, "torus");

@@ -22,9 +22,7 @@ struct NicState {
 class NicModel {
 public:
     // A message of `bytes` on `path`: what it costs, computed once per message.
-    static Transfer transfer(const Path& path, std::uint64_t bytes) {
-        return {path.latency, transfer_time(bytes, path.bandwidth)};
-    }
+    static Transfer transfer(const Path& path, std::uint64_t bytes) { return transfer_on(path, bytes); }
     // When a message ready at `ready` can start leaving: after the messages sent before it.
     static SimTime send_start(const NicState& nic, SimTime ready) { return std::max(ready, nic.send_free); }
     // Puts a message ready at `ready` on the wire: it starts at send_start and keeps the send

@@ -58,6 +58,8 @@ StarHierarchy::StarHierarchy(const NetworkConfig& cfg, const RankMapping& mappin
         p.latency = seconds_to_simtime(l.latency);
         p.bandwidth = l.bandwidth;
         p.eager_limit = l.rendezvous;
+        p.eager_bandwidth = l.eager_bandwidth;
+        p.rendezvous_overhead = seconds_to_simtime(l.rendezvous_overhead);
         p.level = static_cast<int>(i);
         if (p.latency <= 0)
             throw origins.error("network.level." + l.name + ".latency", "is below one picosecond");

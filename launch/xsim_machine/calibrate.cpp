@@ -102,45 +102,128 @@ std::string fmt(double v, int digits = 3) {
 }
 
 struct Link {
-    Value latency, bandwidth, rendezvous;
+    Value latency, bandwidth, rendezvous, eager_bandwidth, rendezvous_overhead;
 };
 
-// Latency: the one-way time of an empty message. Bandwidth: the slope between the two
-// largest sizes. Eager limit: the size after which the time jumps most above that slope
-// (the rendezvous handshake), if the jump stands out of the noise.
-Link fit_link(const std::map<long, std::vector<double>>& by_size, const std::string& where, const Value& keep_rdv) {
+// The model of one message on a level (netmodels/machine.hpp transfer_on plus the rendezvous
+// handshake of p2p): eager, one_way = L + s / eager_bandwidth; rendezvous (s > the eager
+// limit), one_way = 3 L + overhead + s / bandwidth (request-to-send, clear-to-send, data).
+struct LinkFit {
+    double latency = 0, eager_per_byte = 0, per_byte = 0, overhead = 0, cost = 0;
+    std::size_t last_eager = 0;  // index of the largest eager size
+};
+
+// Weighted least squares of y = c + g x (weights w); fixed_c: c is given, only g is fitted.
+void weighted_line(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& w,
+                   bool fixed_c, double& c, double& g) {
+    double W = 0, Sx = 0, Sy = 0, Sxx = 0, Sxy = 0;
+    for (std::size_t i = 0; i < x.size(); ++i) {
+        W += w[i];
+        Sx += w[i] * x[i];
+        Sy += w[i] * (y[i] - (fixed_c ? c : 0));
+        Sxx += w[i] * x[i] * x[i];
+        Sxy += w[i] * x[i] * (y[i] - (fixed_c ? c : 0));
+    }
+    const double den = W * Sxx - Sx * Sx;
+    if (fixed_c || !(den > 0)) {
+        g = Sxx > 0 ? Sxy / Sxx : 0;
+        return;
+    }
+    g = (W * Sxy - Sx * Sy) / den;
+    c = (Sy - g * Sx) / W;
+}
+
+// Fits the level's model to the medians t[i] at sizes s[i] (s[0] = 0): latency = t[0]; for
+// each split between two measured sizes, the eager bandwidth and the rendezvous bandwidth
+// and overhead by least squares of the relative error (every size counts alike, from 8 bytes
+// to megabytes); the split with the smallest total error is the eager limit. No split at all
+// (every size eager, one bandwidth) is a candidate too.
+LinkFit fit_model(const std::vector<long>& s, const std::vector<double>& t) {
+    const std::size_t k = s.size();
+    auto model = [&](const LinkFit& f, std::size_t i) {
+        const double bytes = static_cast<double>(s[i]);
+        return i <= f.last_eager ? f.latency + bytes * f.eager_per_byte
+                                 : 3 * f.latency + f.overhead + bytes * f.per_byte;
+    };
+    auto fit_range = [&](std::size_t from, std::size_t to, double offset, bool free_c, double& c, double& g) {
+        std::vector<double> x, y, w;
+        for (std::size_t i = from; i < to; ++i) {
+            x.push_back(static_cast<double>(s[i]));
+            y.push_back(t[i] - offset);
+            w.push_back(1.0 / (t[i] * t[i]));
+        }
+        c = 0;
+        weighted_line(x, y, w, !free_c, c, g);
+        if (free_c && c < 0) {  // a negative overhead is noise: refit through zero
+            c = 0;
+            weighted_line(x, y, w, true, c, g);
+        }
+    };
+    LinkFit best;
+    best.cost = -1;
+    for (std::size_t last = 1; last < k; ++last) {  // sizes 1..last eager, the rest rendezvous
+        if (last + 1 < k && last + 3 > k) continue;  // a rendezvous side needs two sizes
+        LinkFit f;
+        f.latency = t[0];
+        f.last_eager = last;
+        double unused = 0;
+        fit_range(1, last + 1, f.latency, false, unused, f.eager_per_byte);
+        if (last + 1 < k) fit_range(last + 1, k, 3 * f.latency, true, f.overhead, f.per_byte);
+        else f.per_byte = f.eager_per_byte;
+        if (!(f.eager_per_byte > 0) || !(f.per_byte > 0)) continue;
+        for (std::size_t i = 0; i < k; ++i) f.cost += std::pow((model(f, i) - t[i]) / t[i], 2);
+        if (best.cost < 0 || f.cost < best.cost) best = f;
+    }
+    return best;
+}
+
+// Latency: the one-way time of an empty message. Then the model above, fitted; each value's
+// comment says how, and the bandwidth's comment gives the fit's worst error per size.
+Link fit_link(const std::map<long, std::vector<double>>& by_size, const std::string& where) {
     std::vector<long> sizes;
     std::vector<Stats> st;
+    std::vector<double> medians;
     for (const auto& [size, v] : by_size) {
         sizes.push_back(size);
         st.push_back(stats(v));
+        medians.push_back(st.back().median);
     }
-    if (sizes.size() < 3 || sizes.front() != 0) throw std::runtime_error(where + ": too few message sizes measured");
+    if (sizes.size() < 4 || sizes.front() != 0) throw std::runtime_error(where + ": too few message sizes measured");
+    const LinkFit f = fit_model(sizes, medians);
+    if (f.cost < 0)
+        throw std::runtime_error(where + ": the time did not grow with the message size; rerun on a quiet machine");
     const std::size_t k = sizes.size();
-    const double dt = st[k - 1].median - st[k - 2].median;
-    const double bw = dt > 0 ? static_cast<double>(sizes[k - 1] - sizes[k - 2]) / dt : 0;
-    if (!(bw > 0)) throw std::runtime_error(where + ": the time did not grow with the message size; rerun on a quiet machine");
-    Link link;
-    link.latency = {fmt(st[0].median), "one-way time of an empty message, " + st[0].comment()};
-    link.bandwidth = {fmt(bw), "slope between " + std::to_string(sizes[k - 2]) + " and " + std::to_string(sizes[k - 1]) +
-                                   " bytes (medians of " + std::to_string(st[k - 1].runs) + " runs)"};
-    double best = 0;
-    std::size_t at = 0;
-    for (std::size_t i = 0; i + 1 < k - 1; ++i) {
-        const double excess = (st[i + 1].median - st[i].median) - static_cast<double>(sizes[i + 1] - sizes[i]) / bw;
-        const double noise = std::max(st[i].high - st[i].low, st[i + 1].high - st[i + 1].low);
-        if (sizes[i] > 0 && excess > best && excess > 0.3 * st[0].median && excess > 0.5 * noise) {
-            best = excess;
-            at = i;
+    double worst = 0;
+    long worst_at = 0;
+    for (std::size_t i = 0; i < k; ++i) {
+        const double bytes = static_cast<double>(sizes[i]);
+        const double m = i <= f.last_eager ? f.latency + bytes * f.eager_per_byte
+                                           : 3 * f.latency + f.overhead + bytes * f.per_byte;
+        const double e = (m - medians[i]) / medians[i];
+        if (std::fabs(e) > std::fabs(worst)) {
+            worst = e;
+            worst_at = sizes[i];
         }
     }
-    if (best > 0) {
-        link.rendezvous = {std::to_string(sizes[at]), "largest eager size: the time jumps by " + fmt(best * 1e6) +
-                                                           " us between " + std::to_string(sizes[at]) + " and " +
-                                                           std::to_string(sizes[at + 1]) + " bytes (rendezvous)"};
+    const std::string n_runs = std::to_string(st[0].runs);
+    const std::string fit_note = "least squares of the relative error over " + std::to_string(k) +
+                                 " sizes (medians of " + n_runs + " runs); worst fit error " +
+                                 fmt(100 * worst, 2) + "% at " + std::to_string(worst_at) + " bytes";
+    Link link;
+    link.latency = {fmt(f.latency), "one-way time of an empty message, " + st[0].comment()};
+    if (f.last_eager + 1 < k) {
+        link.bandwidth = {fmt(1 / f.per_byte), "rendezvous messages (" + std::to_string(sizes[f.last_eager + 1]) +
+                                                   ".." + std::to_string(sizes[k - 1]) + " bytes): " + fit_note};
+        link.eager_bandwidth = {fmt(1 / f.eager_per_byte), "eager messages (1.." + std::to_string(sizes[f.last_eager]) +
+                                                               " bytes), same fit"};
+        if (f.overhead > 1e-12)  // else none: the key's default (0)
+            link.rendezvous_overhead = {fmt(f.overhead), "a rendezvous message's time beyond 3 latencies and its bytes, same fit"};
+        link.rendezvous = {std::to_string(sizes[f.last_eager]),
+                           "largest eager size: the split of the sizes into eager and rendezvous that fits best"};
     } else {
-        link.rendezvous = {keep_rdv.text, "no eager/rendezvous step stood out of the noise up to " +
-                                              std::to_string(sizes[k - 1]) + " bytes: kept the typical value"};
+        link.bandwidth = {fmt(1 / f.per_byte), "every size fits one line (no eager/rendezvous step): " + fit_note};
+        link.rendezvous = {std::to_string(sizes[k - 1]),
+                           "no eager/rendezvous step stood out up to the largest size measured"};
     }
     return link;
 }
@@ -152,9 +235,11 @@ std::string calibrate_machine_toml(const CalibrateOptions& o) {
     std::vector<HostLevel> levels = host_levels(h);
     const std::string probe = find_probe(o);
     const int repeats = o.quick ? 5 : 15;
-    const std::string sizes = o.quick ? "0,1024,2048,4096,8192,16384,32768,65536,262144,1048576"
-                                      : "0,64,512,1024,2048,3072,4096,6144,8192,12288,16384,24576,32768,49152,65536,"
-                                        "98304,131072,262144,1048576,4194304";
+    // The sizes programs send: a few doubles, halo faces and pipeline blocks (2-8 KiB around
+    // the eager limit), and ping-pong's powers of 4 up to 1 MiB.
+    const std::string sizes = o.quick ? "0,8,64,1024,4096,8192,16384,65536,262144,1048576"
+                                      : "0,8,64,256,1024,2048,3072,4096,6144,8192,12288,16384,32768,65536,"
+                                        "131072,262144,524288,1048576";
     const std::string mpirun = o.mpirun + (geteuid() == 0 ? " --allow-run-as-root" : "");
     auto measure = [&](const std::string& launch, const std::string& args, const std::string& what) {
         std::cerr << "xsim-machine: measuring " << what << "\n";
@@ -185,11 +270,13 @@ std::string calibrate_machine_toml(const CalibrateOptions& o) {
             launch = mpirun + " -np 2 --rankfile " + rankfile;
             what = "level '" + l.name + "': cores 0 and " + std::to_string(other);
             try {
-                const Link link = fit_link(pingpong(launch, what), what, l.rendezvous);
+                const Link link = fit_link(pingpong(launch, what), what);
                 std::remove(rankfile);
                 l.latency = link.latency;
                 l.bandwidth = link.bandwidth;
                 l.rendezvous = link.rendezvous;
+                l.eager_bandwidth = link.eager_bandwidth;
+                l.rendezvous_overhead = link.rendezvous_overhead;
                 l.comment += " -- measured between cores 0 and " + std::to_string(other);
             } catch (...) {
                 std::remove(rankfile);
@@ -203,10 +290,12 @@ std::string calibrate_machine_toml(const CalibrateOptions& o) {
             l.comment += " (not measured: give --hostfile with two or more hosts)";
             continue;
         }
-        const Link link = fit_link(pingpong(launch, what), what, l.rendezvous);
+        const Link link = fit_link(pingpong(launch, what), what);
         l.latency = link.latency;
         l.bandwidth = link.bandwidth;
         l.rendezvous = link.rendezvous;
+        l.eager_bandwidth = link.eager_bandwidth;
+        l.rendezvous_overhead = link.rendezvous_overhead;
         l.comment += i == 0 ? " -- measured" : " -- measured between two hosts";
     }
 

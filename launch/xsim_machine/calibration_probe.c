@@ -14,10 +14,18 @@
 
 static double elapsed_per(double start, long count) { return (MPI_Wtime() - start) / (double)count; }
 
-/* Round trips per measurement: enough for ~2 ms of traffic, at least 4. */
-static long trips_for(size_t bytes) {
-    long n = (long)(2e-3 / (1e-6 + (double)bytes / 2e9));
-    return n < 4 ? 4 : n;
+/* Round trips per timed block: ~20 us of traffic, at least 1. A measurement is ~100 blocks
+ * (~2 ms, at least 9 blocks) and keeps the median block: a block the host preempted (a
+ * loaded machine takes the core away for milliseconds) is an outlier, not a share of the
+ * whole measurement as when it was timed in one piece. */
+static long block_trips(size_t bytes) {
+    long n = (long)(20e-6 / (1e-6 + (double)bytes / 2e9));
+    return n < 1 ? 1 : n;
+}
+
+static int by_value(const void* a, const void* b) {
+    const double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
 }
 
 static int pingpong(const char* sizes, int repeats) {
@@ -36,37 +44,57 @@ static int pingpong(const char* sizes, int repeats) {
         if (b > largest) largest = b;
     }
     free(list);
-    char* out = calloc(largest ? largest : 1, 1);
-    char* in = calloc(largest ? largest : 1, 1);
+    /* One buffer, received into and sent from, as a program sends data it has just written:
+     * each message's bytes are dirty in the sending core's cache and really cross to the
+     * other core. With a separate send buffer that is never written (as before), the sender's
+     * bytes stay cached on both cores and the copy is 2-3x faster than any program sees
+     * (one way on this VM: 64 KiB 3.1 us against 11.1 us, 16 KiB 1.7 against 4.0 us).
+     * Written first: fresh calloc'd pages all map the kernel's zero page until written. */
+    char* buf = malloc(largest ? largest : 1);
+    memset(buf, 0x5a, largest ? largest : 1);
+    /* To itself a send and its receive are pending at once, so they need two buffers
+     * (MPI forbids the overlap); they swap each trip, so again what was received is sent. */
+    char* other = malloc(largest ? largest : 1);
+    memset(other, 0xa5, largest ? largest : 1);
     list = strdup(sizes);
     for (char* t = strtok(list, ","); t; t = strtok(NULL, ",")) {
         const int bytes = (int)strtoull(t, NULL, 10);
-        const long trips = trips_for((size_t)bytes);
+        const long trips = block_trips((size_t)bytes);
+        long blocks = (long)(2e-3 / (20e-6 > trips * 1e-6 ? 20e-6 : trips * 1e-6));
+        if (blocks < 9) blocks = 9;
+        double* per_block = malloc(sizeof(double) * (size_t)blocks);
         for (int r = -1; r < repeats; ++r) { /* r = -1: warm-up, not printed */
             MPI_Barrier(MPI_COMM_WORLD);
-            double start = MPI_Wtime();
-            for (long i = 0; i < trips; ++i) {
-                if (size == 1) {
-                    MPI_Request req;
-                    MPI_Irecv(in, bytes, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &req);
-                    MPI_Send(out, bytes, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
-                    MPI_Wait(&req, MPI_STATUS_IGNORE);
-                } else if (rank == 0) {
-                    MPI_Send(out, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
-                    MPI_Recv(in, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                } else {
-                    MPI_Recv(in, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-                    MPI_Send(out, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+            for (long k = 0; k < blocks; ++k) {
+                const double start = MPI_Wtime();
+                for (long i = 0; i < trips; ++i) {
+                    if (size == 1) {
+                        MPI_Request req;
+                        MPI_Irecv(other, bytes, MPI_BYTE, 0, 1, MPI_COMM_WORLD, &req);
+                        MPI_Send(buf, bytes, MPI_BYTE, 0, 1, MPI_COMM_WORLD);
+                        MPI_Wait(&req, MPI_STATUS_IGNORE);
+                        char* swap = buf;
+                        buf = other;
+                        other = swap;
+                    } else if (rank == 0) {
+                        MPI_Send(buf, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+                        MPI_Recv(buf, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                    } else {
+                        MPI_Recv(buf, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+                        MPI_Send(buf, bytes, MPI_BYTE, peer, 1, MPI_COMM_WORLD);
+                    }
                 }
+                /* To itself a "trip" is one message; between two ranks it is two. */
+                per_block[k] = elapsed_per(start, size == 1 ? trips : 2 * trips);
             }
-            /* To itself a "trip" is one message; between two ranks it is two. */
-            const double one_way = elapsed_per(start, size == 1 ? trips : 2 * trips);
-            if (rank == 0 && r >= 0) printf("pingpong %d %.9e\n", bytes, one_way);
+            qsort(per_block, (size_t)blocks, sizeof(double), by_value);
+            if (rank == 0 && r >= 0) printf("pingpong %d %.9e\n", bytes, per_block[blocks / 2]);
         }
+        free(per_block);
     }
     free(list);
-    free(out);
-    free(in);
+    free(buf);
+    free(other);
     return 0;
 }
 

@@ -18,7 +18,7 @@ std::vector<HostLevel> host_levels(const HostCounts& h) {
             return;
         levels.push_back({name, ranks, {latency, "seconds to the first byte"}, {bandwidth, "bytes per second"},
                           {std::to_string(rendezvous), "eager limit: messages of at most this many bytes go eager"},
-                          comment});
+                          {}, {}, comment});
     };
     add("core", 1, "2e-7", "20e9", 65536, "a rank sending to itself (one rank per core)");
     // Only groups that split the cores evenly become levels.
@@ -60,6 +60,8 @@ std::string render_machine_toml(const HostCounts& h, const std::string& header,
           << "name = \"" << l.name << "\"\n";
         if (l.ranks != 0) o << kv("ranks", {std::to_string(l.ranks), "group size in ranks"});
         o << kv("latency", l.latency) << kv("bandwidth", l.bandwidth) << kv("rendezvous", l.rendezvous);
+        if (!l.eager_bandwidth.text.empty()) o << kv("eager_bandwidth", l.eager_bandwidth);
+        if (!l.rendezvous_overhead.text.empty()) o << kv("rendezvous_overhead", l.rendezvous_overhead);
     }
     return o.str();
 }

@@ -28,6 +28,7 @@ struct HostLevel {
     std::string name;
     int ranks = 0;  // group size in ranks; 0: outermost (no size)
     Value latency, bandwidth, rendezvous;
+    Value eager_bandwidth, rendezvous_overhead;  // written only when measured (text not empty)
     std::string comment;
 };
 

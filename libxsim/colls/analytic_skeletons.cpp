@@ -11,13 +11,13 @@ SimTime CostModel::message(int distance, std::uint64_t bytes) const {
     const int b = ctx_.comm.world_rank(distance % ctx_.size, ctx_.me);
     const net::Path path = ctx_.engine.machine().network->path(a, b);
     const SimTime latency = bytes > path.eager_limit ? 3 * path.latency : path.latency;
-    return latency + transfer_time(bytes, path.bandwidth);
+    return latency + net::transfer_on(path, bytes).serialization;  // as the NIC model prices it
 }
 
 SimTime CostModel::transfer(int distance, std::uint64_t bytes) const {
     const int a = ctx_.comm.world_rank(0, ctx_.me);
     const int b = ctx_.comm.world_rank(distance % ctx_.size, ctx_.me);
-    return transfer_time(bytes, ctx_.engine.machine().network->path(a, b).bandwidth);
+    return net::transfer_on(ctx_.engine.machine().network->path(a, b), bytes).serialization;
 }
 
 SimTime skeleton_latency(const CostModel& m, Skeleton shape) {
