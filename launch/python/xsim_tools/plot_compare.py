@@ -90,7 +90,8 @@ def compare(a, b):
     rows = lambda da, db: [{"name": n, "a_s": da.get(n, 0.0), "b_s": db.get(n, 0.0),
                             "relative_change": relative(da.get(n, 0.0), db.get(n, 0.0))}
                            for n in dict.fromkeys(list(da) + list(db))]
-    calls = rows(a["calls"], b["calls"])
+    # Calls that took no time in either run (MPI_Comm_rank, ...) say nothing.
+    calls = [r for r in rows(a["calls"], b["calls"]) if r["a_s"] or r["b_s"]]
     calls.sort(key=lambda r: -max(r["a_s"], r["b_s"]))
     out = {"a": a["path"], "b": b["path"], "per": "rank", "differs": differences(a, b),
            "split": rows(a["split"], b["split"]) if a["split"] and b["split"] else [], "calls": calls}

@@ -135,9 +135,11 @@ def draw(path, out, title=None):
         top.set_xlabel("share of all ranks' time (%); this profile has no per-rank section")
         top.legend(fontsize="small", ncol=4)
     ranks_label = f"{info['ranks']:,} ranks" if isinstance(info["ranks"], int) else "ranks"
-    top.set_title(title or f"time of each rank ({ranks_label})")
+    top.set_title(title or (f"time of each rank ({ranks_label})" if ranks is not None
+                            else f"time of all {ranks_label} together"))
 
-    calls = info["calls"][:MAX_CALLS]
+    # Calls that took no virtual time (MPI_Comm_rank, ...) are left out of the bars.
+    calls = [c for c in info["calls"] if c["total_s"] > 0][:MAX_CALLS]
     if calls:
         longest = max(c["total_s"] for c in calls) or 1e-300
         scale, unit = pc.time_unit(longest)
@@ -152,7 +154,7 @@ def draw(path, out, title=None):
         bottom.set_xlim(0, (inside + waiting).max() * 1.18)
         bottom.legend(fontsize="x-small", loc="lower right")
         bottom.tick_params(axis="y", labelsize="small")
-    bottom.set_title("time per MPI call" + (f" ({MAX_CALLS} with the most time)" if len(info["calls"]) > MAX_CALLS else ""),
+    bottom.set_title("time per MPI call" + (f" ({MAX_CALLS} with the most time)" if len(calls) == MAX_CALLS else ""),
                      fontsize="medium")
     if waits:
         draw_wait_states(fig.add_subplot(grid[1, 1]), waits)
