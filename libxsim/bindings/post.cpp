@@ -91,6 +91,8 @@ int recv(CallScope& s, void* buf, int count, MPI_Datatype type, int source, int 
 
 int finish(CallScope& s, Request* r, MPI_Status* status) {
     completion::wait_all(s.engine, s.rank, &r, 1);
+    if (EventObserver* observer = s.engine.observer()) [[unlikely]]
+        observer->on_complete(s.rank, *r);
     requests::fill_status(status, r);
     const int error = r->status_error;
     const Comm* c = r->comm;

@@ -42,6 +42,8 @@ int retire(CallScope& s, MPI_Request* handle, MPI_Status* status, std::string* w
         *handle = MPI_REQUEST_NULL;
         return error;
     }
+    if (EventObserver* observer = s.engine.observer()) [[unlikely]]
+        observer->on_complete(s.rank, *r);
     fill_status(status, r);
     const int error = r->status_error;
     if (why && error != MPI_SUCCESS) *why = failure(r);

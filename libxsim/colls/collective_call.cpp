@@ -30,6 +30,15 @@ CollectiveCall::CollectiveCall(Engine& engine, Rank& me, const Comm& comm, CollK
     request_->collective = this;
     path_ = me.path;
     path_.settle(ctx_.now);
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_collective_begin(me, this, comm, static_cast<int>(kind), names(kind).rooted ? root : -1,
+                                      form == CallForm::Nonblocking, ctx_.now);
+}
+
+void CollectiveCall::observe_round(EventObserver& observer) const {
+    std::uint64_t sent = 0, received = 0;
+    for (const Transfer& t : const_cast<Context&>(ctx_).pending()) (t.receive ? received : sent) += t.bytes;
+    observer.on_collective_round(this, sent, received);
 }
 
 bool CollectiveCall::close_round(SimTime done, const CriticalPath& done_path) {
@@ -55,6 +64,8 @@ void CollectiveCall::advance() {
         more_ = steps_.resume();
         ctx_.me.path.swap_with(path_);
         posting_ = false;
+        if (EventObserver* observer = ctx_.engine.observer()) [[unlikely]]
+            observe_round(*observer);
         // Messages decided while they were posted (eager sends, receives of messages that
         // had arrived) count now; the others report through child_decided().
         SimTime done = ctx_.now;
@@ -97,6 +108,8 @@ void CollectiveCall::finish(int error_class) {
     r->known = true;
     r->done_time = ctx_.now;
     r->path = path_;
+    if (EventObserver* observer = ctx_.engine.observer()) [[unlikely]]
+        observer->on_collective_end(ctx_.me, this, ctx_.now);
     completion::decided(ctx_.engine, r);  // may release r, and this with it
 }
 

@@ -60,6 +60,8 @@ protected:
 
 private:
     void finish(int error_class);
+    // -xsim-trace: the bytes the round just posted sends and receives (out of line: cold).
+    [[gnu::noinline, gnu::cold]] void observe_round(EventObserver& observer) const;
 
     bool posting_ = false;   // the steps are posting a round: decisions are counted after
     bool more_ = true;       // the steps have not ended

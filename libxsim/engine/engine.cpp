@@ -239,6 +239,8 @@ void Engine::enter(Rank& rank, const char* call) {
         }
     }
     split_enter(rank.split, rank.clock, call);
+    if (observer_) [[unlikely]]
+        observer_->on_enter(rank, call);
 }
 
 namespace {
@@ -283,6 +285,8 @@ void Engine::leave(Rank& rank) {
         report_time_limit(*this, rank);
     if (profile_ && rank.split.depth == 1) [[unlikely]]
         record_profile(rank);
+    if (observer_) [[unlikely]]
+        observer_->on_leave(rank);
     split_leave(rank.split, rank.clock);
     if (options_.compute == ComputeMode::Measured) rank.last_exit_ns = compute_clock_ns();
     inside_xsim_ = false;

@@ -10,6 +10,7 @@
 #include "libxsim/mpi/comm.hpp"
 #include "libxsim/engine/call_profile.hpp"
 #include "libxsim/engine/comm_rank_state.hpp"
+#include "libxsim/engine/event_observer.hpp"
 #include "libxsim/engine/host_clock.hpp"
 #include "libxsim/engine/layer_state.hpp"
 #include "libxsim/mpi/datatype.hpp"
@@ -102,6 +103,10 @@ public:
     Rank* const& current_rank_field() const { return current_; }
     // True while a simulated rank executes application code (not xsim itself).
     bool in_application() const { return current_ && !inside_xsim_; }
+
+    // What traces the run (event_observer.hpp), or null; set before run() by whoever owns it.
+    EventObserver* observer() const { return observer_; }
+    void set_observer(EventObserver* observer) { observer_ = observer; }
 
     // Entry to and exit from xsim on behalf of the running rank (see CallScope).
     void enter(Rank& rank, const char* call);
@@ -199,6 +204,7 @@ private:
     ProgressLine* progress_ = nullptr;
     OutboundEvents* outbound_ = nullptr;
     MessageHandler message_handler_ = nullptr;
+    EventObserver* observer_ = nullptr;     // -xsim-trace only
     MessageHandler collective_data_handler_ = nullptr;
     Pool<Message> messages_;
     Pool<Request> requests_;

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <sstream>
+#include <tuple>
 
 #include "libxsim/engine/stack_guard.hpp"
 
@@ -54,6 +55,12 @@ constexpr OptionSpec kOptions[] = {
      "instead, with their data where all ranks share a real process"},
     {"-xsim-regions-out", "FILE", "record the simulated time of xsim_region_begin/end regions into FILE"},
     {"-xsim-regions-in", "FILE", "model run: each xsim_region_end advances the clock by FILE's recorded mean"},
+    {"-xsim-trace", "FILE.otf2|FILE.json",
+     "write a trace of the MPI calls and messages at virtual times: an OTF2 archive (Vampir, Scalasca) or "
+     "Chrome/Perfetto trace-event JSON; each real process writes its own ranks' part"},
+    {"-xsim-trace-ranks", "LIST", "trace only these world ranks, e.g. 0-63,1024 (default: all)"},
+    {"-xsim-trace-window", "T0:T1", "trace only the calls that start in [T0, T1) seconds of virtual time, e.g. 0.5:1 or 2e-3:"},
+    {"-xsim-trace-calls", "KINDS", "trace only these call kinds: p2p, coll, other, all (comma-separated; default all)"},
     {"-xsim-help", nullptr, "print this help and exit"},
 };
 
@@ -153,6 +160,20 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
     } else if (name == "-xsim-regions-out" || name == "-xsim-regions-in") {
         if (value.empty()) throw OptionError(name + ": expected a file name");
         (name == "-xsim-regions-out" ? o.regions_out : o.regions_in) = value;
+    } else if (name == "-xsim-trace") {
+        const auto ends = [&](const char* ext) {
+            const std::size_t n = std::strlen(ext);
+            return value.size() > n && value.compare(value.size() - n, n, ext) == 0 && value[value.size() - n - 1] != '/';
+        };
+        if (!ends(".otf2") && !ends(".json"))
+            throw OptionError("-xsim-trace: expected a file name ending in .otf2 or .json, got '" + value + "'");
+        o.trace_path = value;
+    } else if (name == "-xsim-trace-ranks") {
+        o.trace_ranks = parse_rank_ranges(name, value);
+    } else if (name == "-xsim-trace-window") {
+        std::tie(o.trace_begin_ps, o.trace_end_ps) = parse_time_window(name, value);
+    } else if (name == "-xsim-trace-calls") {
+        o.trace_calls = parse_call_kinds(name, value);
     } else if (name == "-xsim-help") {
         o.help = true;
     }
@@ -207,6 +228,69 @@ std::size_t parse_size(const std::string& option, const std::string& text) {
     return static_cast<std::size_t>(number * scale);
 }
 
+std::vector<RankRange> parse_rank_ranges(const std::string& option, const std::string& text) {
+    std::vector<RankRange> ranges;
+    const auto number = [&](const std::string& part, const std::string& item) {
+        if (part.empty() || part.find_first_not_of("0123456789") != std::string::npos)
+            throw OptionError(option + ": '" + item + "' is not a rank or a range of ranks (e.g. 0-63,1024)");
+        errno = 0;
+        const long long v = std::strtoll(part.c_str(), nullptr, 10);
+        if (errno == ERANGE || v > 0x7fffffffLL) throw OptionError(option + ": rank " + part + " is beyond MPI's int ranks");
+        return v;
+    };
+    std::size_t at = 0;
+    for (;;) {
+        const std::size_t comma = text.find(',', at);
+        const std::string item = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        if (item.empty()) throw OptionError(option + ": empty item in '" + text + "' (expected e.g. 0-63,1024)");
+        const std::size_t dash = item.find('-');
+        RankRange r;
+        r.first = number(item.substr(0, dash), item);
+        r.last = dash == std::string::npos ? r.first : number(item.substr(dash + 1), item);
+        if (r.last < r.first) throw OptionError(option + ": range '" + item + "' ends before it starts");
+        ranges.push_back(r);
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+    }
+    return ranges;
+}
+
+std::pair<long long, long long> parse_time_window(const std::string& option, const std::string& text) {
+    const std::size_t colon = text.find(':');
+    if (colon == std::string::npos || text.find(':', colon + 1) != std::string::npos)
+        throw OptionError(option + ": expected T0:T1 in seconds of virtual time (e.g. 0.5:1, 2e-3:), got '" + text + "'");
+    const auto seconds = [&](const std::string& part, long long empty) {
+        if (part.empty()) return empty;
+        char* end = nullptr;
+        const double s = std::strtod(part.c_str(), &end);
+        if (*end != '\0' || !(s >= 0) || s > 4.0e6)
+            throw OptionError(option + ": '" + part + "' is not a time in seconds from 0 to 4e6 (in '" + text + "')");
+        return std::llround(s * 1e12);
+    };
+    const long long begin = seconds(text.substr(0, colon), 0);
+    const long long end = seconds(text.substr(colon + 1), -1);
+    if (end >= 0 && end <= begin)
+        throw OptionError(option + ": the window '" + text + "' is empty (T1 must be later than T0)");
+    return {begin, end};
+}
+
+unsigned parse_call_kinds(const std::string& option, const std::string& text) {
+    unsigned kinds = 0;
+    std::size_t at = 0;
+    for (;;) {
+        const std::size_t comma = text.find(',', at);
+        const std::string item = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        if (item == "p2p") kinds |= kTraceP2p;
+        else if (item == "coll") kinds |= kTraceColl;
+        else if (item == "other") kinds |= kTraceOther;
+        else if (item == "all") kinds |= kTraceAllCalls;
+        else throw OptionError(option + ": unknown call kind '" + item + "' (expected p2p, coll, other or all, comma-separated)");
+        if (comma == std::string::npos) break;
+        at = comma + 1;
+    }
+    return kinds;
+}
+
 CommandLine parse_command_line(int argc, char** argv, const char* env_options) {
     CommandLine cl;
     if (env_options) {
@@ -231,6 +315,10 @@ CommandLine parse_command_line(int argc, char** argv, const char* env_options) {
     cl.app_argv.push_back(nullptr);
     if (!cl.options.regions_out.empty() && !cl.options.regions_in.empty())
         throw OptionError("-xsim-regions-out and -xsim-regions-in: a run either records regions or replays them, not both");
+    if (cl.options.trace_path.empty())
+        for (const auto& [name, value] : cl.options.given)
+            if (name.rfind("-xsim-trace-", 0) == 0)
+                throw OptionError(name + " filters a trace, but no -xsim-trace FILE.otf2|FILE.json was given");
     return cl;
 }
 

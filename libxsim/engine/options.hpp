@@ -16,6 +16,19 @@ enum class ComputeClock { Wall, Thread };  // what measured compute reads (host_
 enum class ProgressMode { Auto, On, Off };
 enum class PrivatizeMode { Auto, On, Off };  // per-rank globals (runtime/privatization.hpp)
 
+// -xsim-trace-ranks: an inclusive range of world ranks.
+struct RankRange {
+    long long first = 0;
+    long long last = 0;
+};
+// -xsim-trace-calls: kinds of MPI calls a trace keeps (bits).
+enum TraceCallKind : unsigned {
+    kTraceP2p = 1,    // point-to-point: sends, receives, probes, waits and tests
+    kTraceColl = 2,   // collectives, communicator creation, init and finalize
+    kTraceOther = 4,  // everything else (MPI_Comm_rank, datatypes, MPI_Wtime, xsim_*)
+    kTraceAllCalls = 7,
+};
+
 struct Options {
     long long np = 0;                   // simulated ranks; 0 = one per real process
     ComputeMode compute = ComputeMode::Measured;
@@ -38,6 +51,13 @@ struct Options {
     std::string regions_out;            // -xsim-regions-out: record region times into this file
     std::string regions_in;             // -xsim-regions-in: replay region times from this file
     double watchdog_seconds = 0;        // -xsim-watchdog: wall seconds one rank may run alone (0: off)
+    // -xsim-trace FILE.otf2|FILE.json and its filters (report/trace/): which ranks, which
+    // virtual-time window (calls that start in [begin, end) ps; end -1: no end), which call kinds.
+    std::string trace_path;
+    std::vector<RankRange> trace_ranks;  // empty: every rank
+    long long trace_begin_ps = 0;
+    long long trace_end_ps = -1;
+    unsigned trace_calls = kTraceAllCalls;
     // Every option as applied, (name, value) in order: all real processes must agree on them
     // (runtime/option_agreement).
     std::vector<std::pair<std::string, std::string>> given;
@@ -61,5 +81,14 @@ CommandLine parse_command_line(int argc, char** argv, const char* env_options);
 std::size_t parse_size(const std::string& option, const std::string& text);
 
 std::string options_help();
+
+// The -xsim-trace filters' values; throw OptionError naming the option and the bad part.
+// "0-63,1024": ranges of world ranks (the world size is checked at start-up).
+std::vector<RankRange> parse_rank_ranges(const std::string& option, const std::string& text);
+// "T0:T1" in seconds of virtual time, either side may be empty ("1e-3:", ":0.5"): [T0, T1) in ps.
+std::pair<long long, long long> parse_time_window(const std::string& option, const std::string& text);
+// "p2p,coll,other" or "all": TraceCallKind bits.
+unsigned parse_call_kinds(const std::string& option, const std::string& text);
+
 
 }  // namespace xsim

@@ -56,6 +56,8 @@ void met_path(CriticalPath& out, const Request* r, const Message* m, SimTime whe
 // A receive and a message (eager or request-to-send) meet at time `when`.
 void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when) {
     r->matched = true;
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_match(receiver, *r, *m);
     r->status_source = m->src_comm_rank;
     r->status_tag = m->tag;
     r->status_bytes = std::min(m->bytes, r->bytes);
@@ -261,6 +263,8 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
     // Eager sends complete now unless synchronous; the others learn their completion from
     // the receiver (clear-to-send or acknowledgement), which finds them by this address.
     if (!eager || synchronous) m->send_request = reinterpret_cast<std::uint64_t>(s);
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_send(me, *s, *m);
     engine.emit(m);
     if (eager && !synchronous) decide(engine, s, now);
     return s;
@@ -269,6 +273,8 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
                     int tag, std::uint32_t context, SimTime now, Request* into) {
     Request* r = new_request(engine, me, RequestKind::Recv, data, comm, source, tag, context, now, into);
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_receive_posted(me, *r);
     Message* m = me.unexpected.take_first([&](const Message& q) { return envelope_matches(q, source, tag, context); });
     if (m) match(engine, me, r, m, now);
     else me.posted.push_back(r);

@@ -29,6 +29,7 @@
 #include "libxsim/report/profile_report.hpp"
 #include "libxsim/report/run_report.hpp"
 #include "libxsim/report/time_split_report.hpp"
+#include "libxsim/report/trace/trace_recorder.hpp"
 #include "libxsim/runtime/executable_inspection.hpp"
 #include "libxsim/runtime/option_agreement.hpp"
 #include "libxsim/runtime/pmpi_link.hpp"
@@ -142,6 +143,8 @@ int simulate(int argc, char** argv, char** envp) {
     }
     // Where the results go: checked now, not after a long run.
     if (std::string why = check_output_files(cl.options, process); !why.empty()) return refuse(process, why);
+    if (std::string why = trace::check_trace_options(cl.options, static_cast<int>(ranks), process); !why.empty())
+        return refuse(process, why);
     const Engine::Placement placement{static_cast<int>(ranks), process, processes};
     // Per-rank globals: found and sized now (the memory check counts them), copied once the
     // engine exists, after the program's static constructors and before its first rank.
@@ -154,6 +157,13 @@ int simulate(int argc, char** argv, char** envp) {
     {
         Engine engine(cl.options, placement, std::move(machine));
         engine.set_message_handler(&p2p::handle_event);
+        regions::install(engine, std::move(region_state));
+        std::unique_ptr<trace::TraceRecorder> tracer;  // -xsim-trace
+        if (!cl.options.trace_path.empty()) {
+            tracer = std::make_unique<trace::TraceRecorder>(engine);
+            engine.set_observer(tracer.get());
+        }
+        engine.set_collective_data_handler(&colls::accept_collective_data);
         engine.set_collective_data_handler(&colls::accept_collective_data);
         regions::install(engine, std::move(region_state));
         mark_simulation_thread();
@@ -190,6 +200,7 @@ int simulate(int argc, char** argv, char** envp) {
                              deadlock.c_str());
         print_run_summary(engine, unfinished > 0 ? RunEnd::Deadlock : RunEnd::Completed);
         if (!cl.options.profile_path.empty() && !write_profile(engine, cl.options.profile_path)) code = std::max(code, 1);
+        if (tracer && !trace::write_trace(*tracer)) code = std::max(code, 1);
         set_abnormal_end_hook(nullptr);
         g_engine = nullptr;
     }

@@ -1,0 +1,49 @@
+// What a trace sees of a run (report/trace/ implements it): the engine holds one observer
+// pointer, null unless -xsim-trace was given, and every hook sits behind
+// `if (observer) [[unlikely]]`, so an untraced run pays one predictable branch per hook.
+// Hooks report, they never change what the simulation does or when (traced and untraced
+// runs give identical virtual times).
+#pragma once
+#include <cstdint>
+
+#include "pdes/sim_time.hpp"
+
+namespace xsim {
+
+struct Comm;
+struct Message;
+struct Rank;
+struct Request;
+
+class EventObserver {
+public:
+    virtual ~EventObserver() = default;
+
+    // Engine::enter, after the compute before the call was charged: `rank` entered `call`
+    // at rank.clock (rank.split.depth is 1 for an outermost call).
+    virtual void on_enter(const Rank& rank, const char* call) = 0;
+    // Engine::leave, before the call's accounting closes: the innermost open call ends at rank.clock.
+    virtual void on_leave(const Rank& rank) = 0;
+
+    // p2p::start_send: message `m` (user: m.signature == 0; else a collective's) of send
+    // request `send` leaves `sender` at send.posted_at, to communicator rank send.peer.
+    virtual void on_send(const Rank& sender, const Request& send, const Message& m) = 0;
+    // p2p::start_recv: `receiver` posted receive `recv` at recv.posted_at.
+    virtual void on_receive_posted(const Rank& receiver, const Request& recv) = 0;
+    // p2p match: receive `recv` of `receiver` was matched with message `m` (its envelope).
+    virtual void on_match(const Rank& receiver, const Request& recv, const Message& m) = 0;
+    // The owner learned that `r` (send or receive) completed: the end of a blocking send or
+    // receive, or a wait or test that returned it; at the owner's clock.
+    virtual void on_complete(const Rank& owner, const Request& r) = 0;
+
+    // colls::CollectiveCall: one rank's part of a collective (`call` identifies it until it
+    // ends) starts at `t` on `comm` (kind: colls::CollKind; root: a communicator rank or -1).
+    virtual void on_collective_begin(const Rank& rank, const void* call, const Comm& comm, int kind, int root,
+                                     bool nonblocking, SimTime t) = 0;
+    // A round of that part posted sends of `sent` and receives of `received` bytes.
+    virtual void on_collective_round(const void* call, std::uint64_t sent, std::uint64_t received) = 0;
+    // The part completed at `t`.
+    virtual void on_collective_end(const Rank& rank, const void* call, SimTime t) = 0;
+};
+
+}  // namespace xsim

@@ -1,0 +1,161 @@
+// -xsim-trace FILE.json: Chrome/Perfetto trace-event JSON in the format of
+// notes/formats.md. One track per traced rank (pid = its node in the machine model, tid =
+// its world rank), a complete event ("X") per MPI call, a flow pair ("s" at the send, "f"
+// at the receive's completion) per point-to-point message. Each real process writes its
+// own ranks: process 0 FILE.json, process p FILE.json.p; nothing goes through one process.
+#include <cinttypes>
+#include <cstdio>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "libxsim/colls/collective_kind.hpp"
+#include "libxsim/report/trace/trace_recorder.hpp"
+
+namespace xsim::trace {
+namespace {
+
+// Microseconds with the picoseconds kept: 12.345678.
+std::string us(SimTime t) {
+    char text[40];
+    std::snprintf(text, sizeof text, "%" PRId64 ".%06" PRId64, t / 1'000'000, t % 1'000'000);
+    return text;
+}
+
+std::string json_text(const std::string& s) {
+    std::string out = "\"";
+    for (const char c : s) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (static_cast<unsigned char>(c) < 0x20) {
+            char e[8];
+            std::snprintf(e, sizeof e, "\\u%04x", c);
+            out += e;
+            continue;
+        }
+        out += c;
+    }
+    return out + "\"";
+}
+
+const char* category(const std::string& call) {
+    const unsigned kind = trace_call_kind(call.c_str());
+    return kind == kTraceP2p ? "p2p" : kind == kTraceColl ? "coll" : "other";
+}
+
+// What an open call's complete event will say besides its name and times.
+struct OpenCall {
+    std::uint16_t region = 0;
+    SimTime start = 0;
+    std::string args;   // ",\"bytes\":..." (the first message's), collective's figures
+    int messages = 0;
+};
+
+}  // namespace
+
+std::string json_part_name(const std::string& path, int process) {
+    return process == 0 ? path : path + "." + std::to_string(process);
+}
+
+bool write_json_trace(TraceRecorder& recorder, const std::string& base) {
+    Engine& engine = recorder.engine();
+    const int process = engine.placement().process;
+    const std::string path = json_part_name(base, process);
+    std::FILE* out = std::fopen(path.c_str(), "w");
+    if (!out) {
+        std::fprintf(stderr, "xsim: -xsim-trace %s: cannot write there\n", path.c_str());
+        return false;
+    }
+    static char buffer[1 << 20];
+    std::setvbuf(out, buffer, _IOFBF, sizeof buffer);
+    const auto& comms = recorder.comms();
+    const auto& regions = recorder.regions();
+    std::fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"xsim_ranks\":%d,\"xsim_processes\":%d,"
+                      "\"xsim_process\":%d,\"xsim_traced_ranks_here\":%zu,\"xsim_parts\":[",
+                 engine.world_size(), engine.placement().processes, process, recorder.ranks().size());
+    for (int p = 0; p < engine.placement().processes; ++p)
+        std::fprintf(out, "%s%s", p ? "," : "", json_text(json_part_name(base, p)).c_str());
+    std::fprintf(out, "]},\"traceEvents\":[\n");
+    bool first = true;
+    auto event = [&](const std::string& text) {
+        std::fputs(first ? "" : ",\n", out);
+        std::fputs(text.c_str(), out);
+        first = false;
+    };
+    // Track names: a "process" per node, a "thread" per rank.
+    std::set<int> nodes;
+    for (const RankTrace& t : recorder.ranks()) {
+        const int node = engine.machine().node_of(t.world);
+        if (nodes.insert(node).second)
+            event("{\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(node) +
+                  ",\"args\":{\"name\":\"node " + std::to_string(node) + "\"}}");
+        event("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + std::to_string(node) +
+              ",\"tid\":" + std::to_string(t.world) + ",\"args\":{\"name\":\"rank " + std::to_string(t.world) + "\"}}");
+    }
+    for (const RankTrace& t : recorder.ranks()) {
+        const std::string track = ",\"pid\":" + std::to_string(engine.machine().node_of(t.world)) +
+                                  ",\"tid\":" + std::to_string(t.world);
+        std::vector<OpenCall> open;
+        auto comm_args = [&](std::uint32_t c) {
+            return ",\"comm\":" + std::to_string(comms[c].context) + ",\"comm_name\":" + json_text(comms[c].name);
+        };
+        auto note_message = [&](const Record& r) {
+            if (open.empty()) return;
+            OpenCall& call = open.back();
+            if (call.messages++ == 0)
+                call.args += ",\"bytes\":" + std::to_string(r.bytes) + ",\"peer\":" + std::to_string(r.peer) +
+                             ",\"tag\":" + std::to_string(r.tag) + comm_args(r.comm);
+        };
+        for (const Record& r : t.records) {
+            switch (r.type) {
+                case RecordType::Enter: open.push_back({r.region, r.time, "", 0}); break;
+                case RecordType::Leave: {
+                    if (open.empty()) break;
+                    const OpenCall call = open.back();
+                    open.pop_back();
+                    const std::string& name = regions[call.region];
+                    std::string args = call.args;
+                    if (call.messages > 1) args += ",\"messages\":" + std::to_string(call.messages);
+                    event("{\"ph\":\"X\",\"name\":" + json_text(name) + ",\"cat\":\"" + category(name) +
+                          "\",\"ts\":" + us(call.start) + ",\"dur\":" + us(r.time - call.start) + track +
+                          ",\"args\":{" + (args.empty() ? "" : args.substr(1)) + "}}");
+                    break;
+                }
+                case RecordType::Send:
+                case RecordType::Isend:
+                    note_message(r);
+                    event("{\"ph\":\"s\",\"cat\":\"message\",\"name\":\"msg\",\"id\":" + std::to_string(r.id) +
+                          ",\"ts\":" + us(r.time) + track + ",\"args\":{\"bytes\":" + std::to_string(r.bytes) +
+                          ",\"tag\":" + std::to_string(r.tag) + "}}");
+                    break;
+                case RecordType::Recv:
+                case RecordType::Irecv:
+                    note_message(r);
+                    if (r.id != 0)
+                        event("{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"message\",\"name\":\"msg\",\"id\":" +
+                              std::to_string(r.id) + ",\"ts\":" + us(r.time) + track + "}");
+                    break;
+                case RecordType::CollectiveEnd:
+                    if (!open.empty()) {
+                        const auto kind = static_cast<colls::CollKind>(r.region);
+                        open.back().args += ",\"collective\":" + json_text(colls::names(kind).mpi) +
+                                            comm_args(r.comm) + ",\"root\":" + std::to_string(r.peer) +
+                                            ",\"bytes_sent\":" + std::to_string(r.bytes) +
+                                            ",\"bytes_received\":" + std::to_string(r.id);
+                    }
+                    break;
+                case RecordType::IsendComplete:
+                case RecordType::IrecvRequest:
+                case RecordType::CollectiveBegin: break;
+            }
+        }
+    }
+    std::fprintf(out, "\n]}\n");
+    const bool ok = std::ferror(out) == 0;
+    if (std::fclose(out) != 0 || !ok) {
+        std::fprintf(stderr, "xsim: -xsim-trace %s: writing failed\n", path.c_str());
+        return false;
+    }
+    return true;
+}
+
+}  // namespace xsim::trace
