@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "host_machine.hpp"
+#include "link_fit.hpp"
 
 namespace xsim::machine {
 namespace {
@@ -105,79 +106,7 @@ struct Link {
     Value latency, bandwidth, rendezvous, eager_bandwidth, rendezvous_overhead;
 };
 
-// The model of one message on a level (netmodels/machine.hpp transfer_on plus the rendezvous
-// handshake of p2p): eager, one_way = L + s / eager_bandwidth; rendezvous (s > the eager
-// limit), one_way = 3 L + overhead + s / bandwidth (request-to-send, clear-to-send, data).
-struct LinkFit {
-    double latency = 0, eager_per_byte = 0, per_byte = 0, overhead = 0, cost = 0;
-    std::size_t last_eager = 0;  // index of the largest eager size
-};
-
-// Weighted least squares of y = c + g x (weights w); fixed_c: c is given, only g is fitted.
-void weighted_line(const std::vector<double>& x, const std::vector<double>& y, const std::vector<double>& w,
-                   bool fixed_c, double& c, double& g) {
-    double W = 0, Sx = 0, Sy = 0, Sxx = 0, Sxy = 0;
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        W += w[i];
-        Sx += w[i] * x[i];
-        Sy += w[i] * (y[i] - (fixed_c ? c : 0));
-        Sxx += w[i] * x[i] * x[i];
-        Sxy += w[i] * x[i] * (y[i] - (fixed_c ? c : 0));
-    }
-    const double den = W * Sxx - Sx * Sx;
-    if (fixed_c || !(den > 0)) {
-        g = Sxx > 0 ? Sxy / Sxx : 0;
-        return;
-    }
-    g = (W * Sxy - Sx * Sy) / den;
-    c = (Sy - g * Sx) / W;
-}
-
-// Fits the level's model to the medians t[i] at sizes s[i] (s[0] = 0): latency = t[0]; for
-// each split between two measured sizes, the eager bandwidth and the rendezvous bandwidth
-// and overhead by least squares of the relative error (every size counts alike, from 8 bytes
-// to megabytes); the split with the smallest total error is the eager limit. No split at all
-// (every size eager, one bandwidth) is a candidate too.
-LinkFit fit_model(const std::vector<long>& s, const std::vector<double>& t) {
-    const std::size_t k = s.size();
-    auto model = [&](const LinkFit& f, std::size_t i) {
-        const double bytes = static_cast<double>(s[i]);
-        return i <= f.last_eager ? f.latency + bytes * f.eager_per_byte
-                                 : 3 * f.latency + f.overhead + bytes * f.per_byte;
-    };
-    auto fit_range = [&](std::size_t from, std::size_t to, double offset, bool free_c, double& c, double& g) {
-        std::vector<double> x, y, w;
-        for (std::size_t i = from; i < to; ++i) {
-            x.push_back(static_cast<double>(s[i]));
-            y.push_back(t[i] - offset);
-            w.push_back(1.0 / (t[i] * t[i]));
-        }
-        c = 0;
-        weighted_line(x, y, w, !free_c, c, g);
-        if (free_c && c < 0) {  // a negative overhead is noise: refit through zero
-            c = 0;
-            weighted_line(x, y, w, true, c, g);
-        }
-    };
-    LinkFit best;
-    best.cost = -1;
-    for (std::size_t last = 1; last < k; ++last) {  // sizes 1..last eager, the rest rendezvous
-        if (last + 1 < k && last + 3 > k) continue;  // a rendezvous side needs two sizes
-        LinkFit f;
-        f.latency = t[0];
-        f.last_eager = last;
-        double unused = 0;
-        fit_range(1, last + 1, f.latency, false, unused, f.eager_per_byte);
-        if (last + 1 < k) fit_range(last + 1, k, 3 * f.latency, true, f.overhead, f.per_byte);
-        else f.per_byte = f.eager_per_byte;
-        if (!(f.eager_per_byte > 0) || !(f.per_byte > 0)) continue;
-        for (std::size_t i = 0; i < k; ++i) f.cost += std::pow((model(f, i) - t[i]) / t[i], 2);
-        if (best.cost < 0 || f.cost < best.cost) best = f;
-    }
-    return best;
-}
-
-// Latency: the one-way time of an empty message. Then the model above, fitted; each value's
+// Latency: the one-way time of an empty message. Then the model of link_fit.hpp, fitted; each value's
 // comment says how, and the bandwidth's comment gives the fit's worst error per size.
 Link fit_link(const std::map<long, std::vector<double>>& by_size, const std::string& where) {
     std::vector<long> sizes;
@@ -189,17 +118,14 @@ Link fit_link(const std::map<long, std::vector<double>>& by_size, const std::str
         medians.push_back(st.back().median);
     }
     if (sizes.size() < 4 || sizes.front() != 0) throw std::runtime_error(where + ": too few message sizes measured");
-    const LinkFit f = fit_model(sizes, medians);
+    const LinkFit f = fit_link_model(sizes, medians);
     if (f.cost < 0)
         throw std::runtime_error(where + ": the time did not grow with the message size; rerun on a quiet machine");
     const std::size_t k = sizes.size();
     double worst = 0;
     long worst_at = 0;
     for (std::size_t i = 0; i < k; ++i) {
-        const double bytes = static_cast<double>(sizes[i]);
-        const double m = i <= f.last_eager ? f.latency + bytes * f.eager_per_byte
-                                           : 3 * f.latency + f.overhead + bytes * f.per_byte;
-        const double e = (m - medians[i]) / medians[i];
+        const double e = (f.one_way(sizes[i]) - medians[i]) / medians[i];
         if (std::fabs(e) > std::fabs(worst)) {
             worst = e;
             worst_at = sizes[i];
