@@ -42,6 +42,8 @@ Engine::Engine(Options options, Placement placement, std::unique_ptr<net::Machin
     self_.size = 1;
     self_.name = "MPI_COMM_SELF";
     if (!options_.profile_path.empty()) profile_ = std::make_unique<CallProfile>(count_);
+    if (!options_.commmatrix_path.empty())
+        matrix_ = std::make_unique<CommCounts>(*machine_, placement_.world_size, options_.commmatrix_limit);
 }
 
 Engine::~Engine() = default;

@@ -9,6 +9,7 @@
 
 #include "libxsim/mpi/comm.hpp"
 #include "libxsim/engine/call_profile.hpp"
+#include "libxsim/engine/comm_counts.hpp"
 #include "libxsim/engine/comm_rank_state.hpp"
 #include "libxsim/engine/event_observer.hpp"
 #include "libxsim/engine/host_clock.hpp"
@@ -86,6 +87,8 @@ public:
     RunStats& stats() { return stats_; }
     // Per-call counters of the local ranks, null unless -xsim-profile was given.
     const CallProfile* profile() const { return profile_.get(); }
+    // Message counts by sender and receiver, null unless -xsim-commmatrix was given.
+    CommCounts* comm_matrix() { return matrix_.get(); }
     const Comm& world_comm() const { return world_; }
     const Comm& self_comm() const { return self_; }
     // Per-rank globals (index = world rank - first_local()) and per-rank C library state.
@@ -212,6 +215,7 @@ private:
     Comm self_;
     RunStats stats_;
     std::unique_ptr<CallProfile> profile_;  // -xsim-profile only
+    std::unique_ptr<CommCounts> matrix_;     // -xsim-commmatrix only
     runtime::CxxExceptionState exceptions_;  // C++ exceptions being handled by suspended ranks
     Rank* current_ = nullptr;
     bool inside_xsim_ = false;

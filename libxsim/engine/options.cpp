@@ -45,6 +45,11 @@ constexpr OptionSpec kOptions[] = {
      "compute, point-to-point, collective and waiting (auto: only when stderr is a terminal)"},
     {"-xsim-profile", "FILE.csv|FILE.json",
      "write the per-MPI-call profile over all ranks and the per-rank time split (min/mean/max) at the end"},
+    {"-xsim-commmatrix", "FILE.csv",
+     "write the sparse matrix of messages and bytes sent between ranks (user point-to-point and "
+     "collectives' messages), aggregated to nodes of the machine above -xsim-commmatrix-limit ranks"},
+    {"-xsim-commmatrix-limit", "N",
+     "most rows/columns of -xsim-commmatrix before it aggregates to nodes, then to groups of nodes (default 4096)"},
     {"-xsim-quiet", nullptr, "same as -xsim-progress off -xsim-summary off"},
     {"-xsim-privatize", "auto|on|off",
      "per-rank copies of the program's globals and thread-locals (auto: on when several ranks share a "
@@ -157,6 +162,13 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         if (!ends(".csv") && !ends(".json"))
             throw OptionError("-xsim-profile: expected a file name ending in .csv or .json, got '" + value + "'");
         o.profile_path = value;
+    } else if (name == "-xsim-commmatrix") {
+        if (value.empty()) throw OptionError("-xsim-commmatrix: expected a file name");
+        o.commmatrix_path = value;
+    } else if (name == "-xsim-commmatrix-limit") {
+        o.commmatrix_limit = parse_count(name, value);
+        if (o.commmatrix_limit < 1 || o.commmatrix_limit > (1LL << 24))
+            throw OptionError("-xsim-commmatrix-limit: expected a number of entities from 1 to 16777216, got " + value);
     } else if (name == "-xsim-regions-out" || name == "-xsim-regions-in") {
         if (value.empty()) throw OptionError(name + ": expected a file name");
         (name == "-xsim-regions-out" ? o.regions_out : o.regions_in) = value;

@@ -43,6 +43,8 @@ struct Options {
     ProgressMode progress = ProgressMode::Auto;
     ProgressMode summary = ProgressMode::Auto;   // -xsim-summary: end-of-run summary on stderr (auto: a terminal)
     std::string profile_path;           // -xsim-profile: per-call profile (.csv or .json)
+    std::string commmatrix_path;        // -xsim-commmatrix: rank-to-rank (or node) message matrix, CSV
+    long long commmatrix_limit = 4096;  // -xsim-commmatrix-limit: most entities before aggregating to nodes
     PrivatizeMode privatize = PrivatizeMode::Auto;  // auto: on when ranks share a real process
     // -xsim-analytic-ranks: on communicators of at least this many ranks, a collective whose
     // default algorithm sends O(p^2) messages runs analytic instead (0: never).

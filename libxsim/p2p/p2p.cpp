@@ -228,6 +228,8 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
     Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, now, into);
     s->synchronous = synchronous;
     me.split.call_bytes += data.bytes;  // the profile's bytes of the call sending it
+    if (CommCounts* matrix = engine.comm_matrix()) [[unlikely]]
+        matrix->count(me.world, dest_world, data.bytes);
     s->carries_data = data.carry == Carry::BySize ? engine.options().payload.carries(data.bytes)
                                                   : data.carry == Carry::Always;
     // The one question to the network for this message; its answer travels with it.

@@ -44,6 +44,8 @@ std::string check_output_files(const Options& options, int process) {
         if (!options.report_path.empty()) why = prepare_output_file("-xsim-report", options.report_path);
         if (why.empty() && !options.regions_out.empty()) why = prepare_output_file("-xsim-regions-out", options.regions_out);
         if (why.empty() && !options.profile_path.empty()) why = prepare_output_file("-xsim-profile", options.profile_path);
+        if (why.empty() && !options.commmatrix_path.empty())
+            why = prepare_output_file("-xsim-commmatrix", options.commmatrix_path);
     }
     int length = static_cast<int>(why.size());
     real_mpi.Bcast(&length, 1, MPI_INT, 0, MPI_COMM_WORLD);

@@ -74,6 +74,80 @@ std::string local_part(Engine& engine) {
     return out.str();
 }
 
+// The per-rank section: one entry per rank up to kRankEntries ranks, beyond that contiguous
+// bins of `per_bin` ranks (the last one shorter) holding the mean of their ranks, so the
+// section stays bounded at 2^20 ranks. Each process adds its ranks' split into the bins they
+// fall in; one sum over the processes gives process 0 the whole section (4 x bins doubles, at
+// most 2 MiB, only while writing).
+constexpr int kRankEntries = 65536;
+
+struct RankSection {
+    int per_bin = 1, bins = 0;
+    std::vector<double> sums;  // [part * bins + bin]: picoseconds summed over the bin's ranks
+    int first(int bin) const { return bin * per_bin; }
+    int last(int bin, int ranks) const { return std::min(ranks, (bin + 1) * per_bin) - 1; }
+};
+
+RankSection rank_section(Engine& engine) {
+    RankSection r;
+    const int ranks = engine.world_size();
+    r.per_bin = ranks <= kRankEntries ? 1 : (ranks + kRankEntries - 1) / kRankEntries;
+    r.bins = (ranks + r.per_bin - 1) / r.per_bin;
+    r.sums.assign(4 * static_cast<std::size_t>(r.bins), 0.0);
+    for (int i = 0; i < engine.local_count(); ++i) {
+        const Rank& rank = engine.local(engine.first_local() + i);
+        const TimeSplit& s = rank.split;
+        const SimTime values[4] = {s.compute(rank.clock), s.p2p, s.collective, s.waiting};
+        const std::size_t bin = static_cast<std::size_t>(rank.world / r.per_bin);
+        for (std::size_t k = 0; k < 4; ++k) r.sums[k * static_cast<std::size_t>(r.bins) + bin] += static_cast<double>(values[k]);
+    }
+    const int count = static_cast<int>(r.sums.size());
+    if (engine.placement().processes > 1) {
+        if (engine.placement().process == 0)
+            real_mpi.Reduce(MPI_IN_PLACE, r.sums.data(), count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+        else
+            real_mpi.Reduce(r.sums.data(), nullptr, count, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD);
+    }
+    return r;
+}
+
+// Mean seconds of part `k` over the ranks of `bin`.
+double bin_mean(const RankSection& r, int k, int bin, int ranks) {
+    const double n = r.last(bin, ranks) - r.first(bin) + 1;
+    return r.sums[static_cast<std::size_t>(k) * static_cast<std::size_t>(r.bins) + static_cast<std::size_t>(bin)] / n * 1e-12;
+}
+
+// "per_rank": {"binned", "ranks_per_bin", "first": [...], "last": [...], "compute_s": [...], ...}
+void write_per_rank_json(std::FILE* f, const RankSection& r, int ranks) {
+    std::fprintf(f, "  \"per_rank\": {\"binned\": %s, \"ranks_per_bin\": %d", r.per_bin > 1 ? "true" : "false", r.per_bin);
+    for (const bool first : {true, false}) {
+        std::fprintf(f, ",\n    \"%s\": [", first ? "first" : "last");
+        for (int b = 0; b < r.bins; ++b) std::fprintf(f, "%s%d", b ? "," : "", first ? r.first(b) : r.last(b, ranks));
+        std::fprintf(f, "]");
+    }
+    for (int k = 0; k < 4; ++k) {
+        std::fprintf(f, ",\n    \"%s_s\": [", kSplitNames[k]);
+        for (int b = 0; b < r.bins; ++b) std::fprintf(f, "%s%.12g", b ? "," : "", bin_mean(r, k, b, ranks));
+        std::fprintf(f, "]");
+    }
+    std::fprintf(f, "\n  }");
+}
+
+// kind=rank rows: one rank or one bin (name "first-last", calls = its ranks), the means of
+// its ranks: total_s their time, waiting_s and the last three columns its split.
+void write_per_rank_csv(std::FILE* f, const RankSection& r, int ranks) {
+    for (int b = 0; b < r.bins; ++b) {
+        const int first = r.first(b), last = r.last(b, ranks);
+        double part[4];
+        for (int k = 0; k < 4; ++k) part[k] = bin_mean(r, k, b, ranks);
+        char name[32];
+        if (first == last) std::snprintf(name, sizeof name, "%d", first);
+        else std::snprintf(name, sizeof name, "%d-%d", first, last);
+        std::fprintf(f, "rank,%s,%d,%.12g,,,%.12g,,,%d,,,%d,%.12g,%.12g,%.12g\n", name, last - first + 1,
+                     part[0] + part[1] + part[2] + part[3], part[3], first, last, part[0], part[1], part[2]);
+    }
+}
+
 // Process 0: every process's part, in process order.
 std::vector<std::string> gather_parts(const std::string& mine, int process, int processes) {
     int size = static_cast<int>(mine.size());
@@ -100,6 +174,7 @@ double seconds(long long ps) { return simtime_to_seconds(static_cast<SimTime>(ps
 bool write_profile(Engine& engine, const std::string& path) {
     const int process = engine.placement().process, processes = engine.placement().processes;
     const std::vector<std::string> parts = gather_parts(local_part(engine), process, processes);
+    const RankSection per_rank = rank_section(engine);
     if (process != 0) return true;
 
     // Each process's ranks: first rank of process p, for the ranks that never made a call.
@@ -157,7 +232,9 @@ bool write_profile(Engine& engine, const std::string& path) {
                          "\"mean_s\": %.12g, \"max_s\": %.12g, \"max_rank\": %d}",
                          k ? "," : "", kSplitNames[k], seconds(split[k].total), share(split[k].total), seconds(split[k].min),
                          split[k].min_rank, seconds(split[k].total) / ranks, seconds(split[k].max), split[k].max_rank);
-        std::fprintf(f, "\n  },\n  \"calls\": [");
+        std::fprintf(f, "\n  },\n");
+        write_per_rank_json(f, per_rank, engine.world_size());
+        std::fprintf(f, ",\n  \"calls\": [");
         bool first_call = true;
         for (const auto& [name, c] : calls) {
             std::fprintf(f,
@@ -172,7 +249,9 @@ bool write_profile(Engine& engine, const std::string& path) {
         }
         std::fprintf(f, "\n  ]\n}\n");
     } else {
-        std::fprintf(f, "kind,name,calls,total_s,mean_s,share,waiting_s,bytes,min_s,min_rank,mean_s_per_rank,max_s,max_rank\n");
+        std::fprintf(f,
+                     "kind,name,calls,total_s,mean_s,share,waiting_s,bytes,min_s,min_rank,mean_s_per_rank,max_s,max_rank,"
+                     "compute_s,point_to_point_s,collective_s\n");
         for (int k = 0; k < 4; ++k)
             std::fprintf(f, "split,%s,,%.12g,,%.6g,,,%.12g,%d,%.12g,%.12g,%d\n", kSplitNames[k], seconds(split[k].total),
                          share(split[k].total), seconds(split[k].min), split[k].min_rank, seconds(split[k].total) / ranks,
@@ -182,6 +261,7 @@ bool write_profile(Engine& engine, const std::string& path) {
                          seconds(c.time.total), c.calls ? seconds(c.time.total) / static_cast<double>(c.calls) : 0.0,
                          share(c.time.total), seconds(c.waiting), c.bytes, seconds(c.time.min), c.time.min_rank,
                          seconds(c.time.total) / ranks, seconds(c.time.max), c.time.max_rank);
+        write_per_rank_csv(f, per_rank, engine.world_size());
     }
     const bool ok = std::ferror(f) == 0;
     if (std::fclose(f) != 0 || !ok) {

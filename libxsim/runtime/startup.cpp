@@ -26,6 +26,7 @@
 #include "libxsim/report/output_file.hpp"
 #include "libxsim/report/region_file.hpp"
 #include "libxsim/report/regions.hpp"
+#include "libxsim/report/comm_matrix.hpp"
 #include "libxsim/report/profile_report.hpp"
 #include "libxsim/report/run_report.hpp"
 #include "libxsim/report/time_split_report.hpp"
@@ -200,6 +201,8 @@ int simulate(int argc, char** argv, char** envp) {
                              deadlock.c_str());
         print_run_summary(engine, unfinished > 0 ? RunEnd::Deadlock : RunEnd::Completed);
         if (!cl.options.profile_path.empty() && !write_profile(engine, cl.options.profile_path)) code = std::max(code, 1);
+        if (!cl.options.commmatrix_path.empty() && !write_comm_matrix(engine, cl.options.commmatrix_path))
+            code = std::max(code, 1);
         if (tracer && !trace::write_trace(*tracer)) code = std::max(code, 1);
         set_abnormal_end_hook(nullptr);
         g_engine = nullptr;
