@@ -9,8 +9,8 @@
 #    counts per region equal the JSON's, MPI_Send/Isend/IsendComplete/IrecvRequest/Irecv/
 #    Recv counts, one MpiCollectiveEnd ALLREDUCE per iteration; otf2-estimator reads it.
 # Filters: --ranks LIST (-xsim-trace-ranks), --calls KINDS (-xsim-trace-calls),
-# --window T0:T1 (-xsim-trace-window: then only "every call starts inside it" is checked,
-# and that a call before it and one after it were left out).
+# --window T0:T1 (-xsim-trace-window: then only "every traced call starts inside it, some
+# were traced, and fewer than all" is checked).
 #
 # usage: check_trace.sh [--otf2] [--ranks L] [--calls K] [--window W] -- <trace_pattern exe> <P> <N> ITER BYTES
 set -u -o pipefail
@@ -91,6 +91,7 @@ if window:
     lo = float(lo or 0) * 1e6; hi = float(hi) * 1e6 if hi else float("inf")
     assert all(lo - 1e-6 <= e["ts"] < hi + 1e-6 for e in X), "a call outside the window was traced"
     assert X, "nothing traced in the window"
+    assert len(X) < N * 5 * ITER, "the window left no call out"  # 5+ calls per rank and iteration
     print(f"check_trace: {len(X)} calls, all inside the window {window}")
     sys.exit(0)
 count = collections.Counter((e["tid"], e["name"]) for e in X)
