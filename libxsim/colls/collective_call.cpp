@@ -108,6 +108,9 @@ void CollectiveCall::finish(int error_class) {
     r->known = true;
     r->done_time = ctx_.now;
     r->path = path_;
+    r->wait_kind = ctx_.wait_kind;  // wait states: the latest entry this rank depended on
+    r->cause_time = ctx_.stamp.time;
+    r->cause_rank = ctx_.stamp.rank;
     if (EventObserver* observer = ctx_.engine.observer()) [[unlikely]]
         observer->on_collective_end(ctx_.me, this, ctx_.now);
     completion::decided(ctx_.engine, r);  // may release r, and this with it

@@ -6,11 +6,47 @@
 #include "libxsim/p2p/p2p.hpp"
 
 namespace xsim::colls {
+namespace {
+
+// Which waiting a rank of this collective may suffer: Bcast and Scatter(v) wait for the
+// root (late root), the root of Reduce and Gather(v) for the others (N x 1); everything
+// else depends on every rank it exchanges with (N x N).
+WaitKind wait_kind_of(CollKind kind, int rank, int root) {
+    switch (kind) {
+        case CollKind::Bcast:
+        case CollKind::Scatter:
+        case CollKind::Scatterv: return rank == root ? WaitKind::None : WaitKind::LateRoot;
+        case CollKind::Reduce:
+        case CollKind::Gather:
+        case CollKind::Gatherv: return rank == root ? WaitKind::WaitNx1 : WaitKind::None;
+        default: return WaitKind::WaitNxN;
+    }
+}
+
+// Whether this rank's entry is one the others wait for: the root's in 1 x N, the
+// non-roots' in N x 1, everyone's in N x N.
+bool entry_counts(CollKind kind, int rank, int root) {
+    switch (kind) {
+        case CollKind::Bcast:
+        case CollKind::Scatter:
+        case CollKind::Scatterv: return rank == root;
+        case CollKind::Reduce:
+        case CollKind::Gather:
+        case CollKind::Gatherv: return rank != root;
+        default: return true;
+    }
+}
+
+}  // namespace
+
 Context::Context(Engine& e, Rank& m, const Comm& c, CollKind k, int root, CallForm form)
     : engine(e), me(m), comm(c), rank(c.rank_of(m)), size(c.size), payload(e.options().payload.any()),
       carry_below(e.options().payload.carry_below), kind(k),
       nonblocking(form == CallForm::Nonblocking), signature(collective_signature(k, root, nonblocking)),
-      tag(form == CallForm::Leaders ? kLeadersTag : sequence_tag(collective_sequence(m, c)++)), now(m.clock) {}
+      tag(form == CallForm::Leaders ? kLeadersTag : sequence_tag(collective_sequence(m, c)++)), now(m.clock),
+      entry(m.clock), wait_kind(wait_kind_of(k, rank, root)) {
+    if (entry_counts(k, rank, root)) stamp.merge(entry, m.world);
+}
 
 void Context::post(Transfer t) {
     if (pending_.capacity() == 0) pending_.reserve(4);  // one block for most rounds
@@ -23,7 +59,7 @@ void Context::send(int peer, const Block& data, std::uint32_t message_signature)
     last_send_buffer_ = data.buf;
     Request* r = p2p::start_send(engine, me, b, comm, peer, comm.world_rank(peer, me), tag,
                                  comm.collective_context(), false, now, nullptr,
-                                 message_signature);
+                                 message_signature, &stamp);
     ++engine.stats().internal_messages;
     post({r, peer, data.bytes, false, message_signature});
 }
@@ -77,7 +113,10 @@ bool end_round(Context& ctx, SimTime done) {
     // An error may also come from outside the round (direct_exchange.cpp found the ranks'
     // arguments disagree).
     const bool ok = (pending.empty() || ctx.check_round()) && ctx.error_class == MPI_SUCCESS;
-    for (const Transfer& t : pending) ctx.engine.free_request(t.request);
+    for (const Transfer& t : pending) {
+        if (t.receive) ctx.stamp.merge(t.request->cause_time, t.request->cause_rank);  // wait states
+        ctx.engine.free_request(t.request);
+    }
     pending.clear();
     ctx.now = std::max(ctx.now, done) + ctx.take_delay();
     return ok;
@@ -85,6 +124,7 @@ bool end_round(Context& ctx, SimTime done) {
 
 int run_blocking(Context& ctx, Steps steps) {
     std::vector<Request*> requests;
+    const SimTime waited_before = ctx.me.split.call_wait;
     for (;;) {
         ctx.now = ctx.me.clock;
         const bool more = steps.resume();
@@ -97,7 +137,13 @@ int run_blocking(Context& ctx, Steps steps) {
         const bool ok = end_round(ctx, ctx.me.clock);
         ctx.me.clock = ctx.now;
         if (!ok) return ctx.error_class;
-        if (!more) return MPI_SUCCESS;
+        if (!more) {
+            // Its rounds' waits are the call's: classified as a whole by the latest entry.
+            const SimTime waited = ctx.me.split.call_wait - waited_before;
+            record_wait_state(ctx.engine, ctx.me, ctx.wait_kind,
+                              wait_state_amount(ctx.stamp.time, ctx.entry, ctx.entry, waited), ctx.stamp.rank);
+            return MPI_SUCCESS;
+        }
     }
 }
 

@@ -105,6 +105,13 @@ public:
     // Messages move their data whatever -xsim-payload says (xsim's own data, such as the
     // colors and keys of MPI_Comm_split); local steps still follow `payload`.
     bool carries_data = false;
+    // Wait states (engine/wait_states.hpp): this rank's entry, the kind of waiting the call
+    // can cause it (None: the root of Bcast/Scatter(v), non-roots of Reduce/Gather(v)), and
+    // the latest entry known so far (its own if it counts, merged from each round's
+    // messages and sent on with the next round's).
+    const SimTime entry;
+    const WaitKind wait_kind;
+    WaitStamp stamp;
 
     void send(int peer, const Block& data) { send(peer, data, signature); }
     void recv(int peer, const Block& data) { recv(peer, data, signature); }

@@ -87,6 +87,8 @@ public:
     RunStats& stats() { return stats_; }
     // Per-call counters of the local ranks, null unless -xsim-profile was given.
     const CallProfile* profile() const { return profile_.get(); }
+    // Wait states of the local ranks by call and kind, and blame of other processes' ranks.
+    WaitStateLog& wait_log() { return wait_log_; }
     // Message counts by sender and receiver, null unless -xsim-commmatrix was given.
     CommCounts* comm_matrix() { return matrix_.get(); }
     const Comm& world_comm() const { return world_; }
@@ -215,6 +217,7 @@ private:
     Comm self_;
     RunStats stats_;
     std::unique_ptr<CallProfile> profile_;  // -xsim-profile only
+    WaitStateLog wait_log_;                 // wait_states.hpp (always on)
     std::unique_ptr<CommCounts> matrix_;     // -xsim-commmatrix only
     runtime::CxxExceptionState exceptions_;  // C++ exceptions being handled by suspended ranks
     Rank* current_ = nullptr;

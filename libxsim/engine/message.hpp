@@ -41,6 +41,11 @@ struct Message {
     bool has_payload = false;       // payload bytes travel with this event
     std::uint32_t signature = 0;    // collectives: which collective and root sent it (checked on receipt)
     char* payload = nullptr;        // owned copy of the packed data, or null
+    // Wait states (wait_states.hpp): user messages, the send's start and its sender; a
+    // clear-to-send or acknowledgement, the matching receive's posting and its rank;
+    // collective messages, the latest entry into the call the sender knows and its rank.
+    SimTime stamp_time = 0;
+    std::int32_t stamp_rank = -1;
 };
 
 // True when the message would satisfy a receive (or probe) with this filter.

@@ -9,6 +9,7 @@
 #include "libxsim/engine/match_queue.hpp"
 #include "libxsim/engine/message.hpp"
 #include "libxsim/engine/time_split.hpp"
+#include "libxsim/engine/wait_states.hpp"
 #include "netmodels/nic_model.hpp"
 #include "pdes/fiber.hpp"
 #include "pdes/sim_time.hpp"
@@ -60,6 +61,7 @@ struct Rank {
     BlockedIn blocked;
     const char* current_call = nullptr;
     TimeSplit split;                 // compute / p2p / collective / waiting (time_split.hpp)
+    WaitBlame blame;                 // waiting this rank caused, by kind (wait_states.hpp)
     MPI_Errhandler world_errhandler = MPI_ERRORS_ARE_FATAL;
     MPI_Errhandler self_errhandler = MPI_ERRORS_ARE_FATAL;
     // Per-rank counters of the predefined communicators (see comm.hpp).

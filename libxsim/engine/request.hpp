@@ -10,6 +10,7 @@
 
 #include "libxsim/engine/completion_target.hpp"
 #include "libxsim/engine/critical_path.hpp"
+#include "libxsim/engine/wait_states.hpp"
 #include "pdes/sim_time.hpp"
 
 namespace xsim {
@@ -38,6 +39,7 @@ struct Request {
     bool buffered = false;      // persistent MPI_Bsend_init: each start is a buffered send
     bool holds_type = false;    // retains its derived datatype (released when freed)
     bool nonblocking_collective = false;  // a nonblocking collective's request: `tag` holds its signature
+    WaitKind wait_kind = WaitKind::None;  // wait states: see cause_time
     Request* next = nullptr;    // posted-receive queue link
     Rank* owner = nullptr;
     const Comm* comm = nullptr;
@@ -62,6 +64,10 @@ struct Request {
     int status_error = MPI_SUCCESS;
     std::uint64_t status_bytes = 0;
     std::uint32_t status_signature = 0;  // collective messages: the sender's collective and root
+    // Wait states (wait_states.hpp), set when it is decided: what kind of waiting its late
+    // peer causes, when that peer started (send start, receive post, latest entry) and who.
+    std::int32_t cause_rank = -1;
+    SimTime cause_time = 0;
     // A message of a collective driven by its messages (colls/collective_call.hpp): the call,
     // told when this one is decided.
     CompletionTarget* parent_call = nullptr;

@@ -92,6 +92,7 @@ void wait_all(Engine& engine, Rank& me, Request* const* reqs, int n) {
         for (int i = 0; i < n; ++i)
             if (reqs[i]) me.clock = std::max(me.clock, reqs[i]->done_time);
         split_waited(me.split, blocked_at, me.clock);
+        record_wait_states(engine, me, reqs, n, me.clock - blocked_at);
     }
     me.clock = std::max(me.clock, latest);
     for (int i = 0; i < n; ++i)
@@ -124,6 +125,7 @@ int wait_any(Engine& engine, Rank& me, Request* const* reqs, int n) {
     split_waited(me.split, blocked_at, me.clock);
     end_wait(me, reqs, n);
     index = lowest_complete();
+    if (index >= 0) record_wait_states(engine, me, &reqs[index], 1, me.clock - blocked_at);
     take_path(me, before, reqs, n);
     return index;
 }
@@ -148,6 +150,8 @@ const Message* wait_probe(Engine& engine, Rank& me, int source, int tag, std::ui
         split_waited(me.split, blocked_at, me.clock);
         me.wait.mode = WaitMode::None;
         found = find();
+        if (found && found->signature == 0)
+            record_probe_wait(engine, me, found->stamp_time, found->stamp_rank, me.clock - blocked_at);
     }
     if (me.clock > before) {  // woken by the message's arrival: its path up to then
         if (found->time == me.clock) {

@@ -63,6 +63,13 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
     r->status_bytes = std::min(m->bytes, r->bytes);
     r->status_error = m->bytes > r->bytes ? MPI_ERR_TRUNCATE : MPI_SUCCESS;
     r->status_signature = m->signature;
+    // Wait states: a user receive waits on a late sender; a collective's receive passes the
+    // message's latest entry on to its call (colls/schedule.cpp, end_round).
+    r->cause_time = m->stamp_time;
+    r->cause_rank = m->stamp_rank;
+    r->wait_kind = m->signature == 0 ? WaitKind::LateSender : WaitKind::None;
+    // A user send waiting for this match waits on a late receiver: when the receive was posted.
+    const std::int32_t late_receiver = m->signature == 0 ? receiver.world : -1;
     if (m->kind == MessageKind::RequestToSend) {
         Message* cts = make_event(engine, receiver, MessageKind::ClearToSend, m->src,
                                   when + latency(engine, receiver.world, m->src));
@@ -70,6 +77,8 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
         cts->recv_request = reinterpret_cast<std::uint64_t>(r);
         cts->bytes = m->bytes;
         cts->transfer = m->transfer;  // for the data, which takes the request-to-send's path
+        cts->stamp_time = r->posted_at;
+        cts->stamp_rank = late_receiver;
         met_path(cts->path, r, m, when);
         cts->path.add_latency(cts->time - when);  // to its arrival at the sender
         engine.free_message(m);
@@ -84,6 +93,8 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
                                   when + latency(engine, receiver.world, m->src));
         ack->send_request = m->send_request;
         ack->recv_request = 0;
+        ack->stamp_time = r->posted_at;
+        ack->stamp_rank = late_receiver;
         met_path(ack->path, r, m, when);
         ack->path.add_latency(ack->time - when);  // to its arrival at the sender
         engine.emit(ack);
@@ -122,6 +133,11 @@ void arrive_envelope(Engine& engine, Message* m) {
 // At the sender: a receive matched (rendezvous: send the data) or acknowledged (synchronous eager).
 void arrive_clear_to_send(Engine& engine, Message* cts) {
     auto* s = reinterpret_cast<Request*>(cts->send_request);
+    if (cts->stamp_rank >= 0) {  // a user send: the receive's posting may have kept it waiting
+        s->wait_kind = WaitKind::LateReceiver;
+        s->cause_time = cts->stamp_time;
+        s->cause_rank = cts->stamp_rank;
+    }
     if (cts->recv_request == 0) {  // acknowledgement of a synchronous eager send
         s->path = cts->path;
         engine.free_message(cts);
@@ -187,6 +203,7 @@ void reset_for_start(Request* r) {
     r->status_tag = MPI_ANY_TAG;
     r->status_error = MPI_SUCCESS;
     r->status_bytes = 0;
+    r->wait_kind = WaitKind::None;
 }
 
 Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& data, const Comm& comm,
@@ -224,7 +241,7 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
 
 Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
                     int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
-                    Request* into, std::uint32_t signature) {
+                    Request* into, std::uint32_t signature, const WaitStamp* stamp) {
     Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, now, into);
     s->synchronous = synchronous;
     me.split.call_bytes += data.bytes;  // the profile's bytes of the call sending it
@@ -260,6 +277,8 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
     m->tag = tag;
     m->context = context;
     m->signature = signature;
+    m->stamp_time = stamp ? stamp->time : now;
+    m->stamp_rank = stamp ? stamp->rank : me.world;
     m->path = s->path;  // the sender's path at `now`, then waiting for its NIC
     queued(m->path, start - now, transfer, data.bytes);
     // Eager sends complete now unless synchronous; the others learn their completion from

@@ -34,10 +34,12 @@ struct Buffer {
 // `context` at virtual time `now` (the rank's clock, or a nonblocking collective's own
 // progress). Returns the request (complete for eager sends). `into`: an inactive
 // persistent request to start instead of allocating a new one. `signature` travels with
-// the message (collectives check it on receipt).
+// the message (collectives check it on receipt). `stamp`: a collective's latest entry so
+// far, carried for wait states (wait_states.hpp); null for user sends (the send's start).
 Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
                     int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
-                    Request* into = nullptr, std::uint32_t signature = 0);
+                    Request* into = nullptr, std::uint32_t signature = 0,
+                    const WaitStamp* stamp = nullptr);
 
 // Starts a receive into `data` from communicator rank `source` (or MPI_ANY_SOURCE), posted
 // at virtual time `now`.

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "libxsim/mpi/real_mpi.hpp"
+#include "libxsim/report/wait_state_report.hpp"
 
 namespace xsim {
 namespace {
@@ -175,6 +176,7 @@ bool write_profile(Engine& engine, const std::string& path) {
     const int process = engine.placement().process, processes = engine.placement().processes;
     const std::vector<std::string> parts = gather_parts(local_part(engine), process, processes);
     const RankSection per_rank = rank_section(engine);
+    const WaitStateTotals waits = reduce_wait_states(engine);
     if (process != 0) return true;
 
     // Each process's ranks: first rank of process p, for the ranks that never made a call.
@@ -247,7 +249,9 @@ bool write_profile(Engine& engine, const std::string& path) {
                          seconds(c.time.max), c.time.max_rank);
             first_call = false;
         }
-        std::fprintf(f, "\n  ]\n}\n");
+        std::fprintf(f, "\n  ],\n  \"wait_states\": ");
+        for (const std::string& line : wait_states_json(waits, split[3].total, "  ")) std::fprintf(f, "%s\n", line.c_str());
+        std::fprintf(f, "}\n");
     } else {
         std::fprintf(f,
                      "kind,name,calls,total_s,mean_s,share,waiting_s,bytes,min_s,min_rank,mean_s_per_rank,max_s,max_rank,"
@@ -261,6 +265,7 @@ bool write_profile(Engine& engine, const std::string& path) {
                          seconds(c.time.total), c.calls ? seconds(c.time.total) / static_cast<double>(c.calls) : 0.0,
                          share(c.time.total), seconds(c.waiting), c.bytes, seconds(c.time.min), c.time.min_rank,
                          seconds(c.time.total) / ranks, seconds(c.time.max), c.time.max_rank);
+        write_wait_states_csv(f, waits, rank_time);
         write_per_rank_csv(f, per_rank, engine.world_size());
     }
     const bool ok = std::ferror(f) == 0;

@@ -11,6 +11,7 @@
 #include "libxsim/report/critical_path_report.hpp"
 #include "libxsim/report/output_file.hpp"
 #include "libxsim/report/time_split_report.hpp"
+#include "libxsim/report/wait_state_report.hpp"
 
 namespace xsim {
 namespace {
@@ -40,7 +41,8 @@ Figures local_figures(Engine& engine, RunEnd end) {
 }
 
 void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, RunEnd end, const char* why,
-                bool complete, const SplitTotals* split = nullptr, const RunCriticalPath* path = nullptr) {
+                bool complete, const SplitTotals* split = nullptr, const RunCriticalPath* path = nullptr,
+                const WaitStateTotals* waits = nullptr) {
     const Options& o = engine.options();
     out.print("{\n");
     out.print("  \"ranks\": %d,\n", engine.world_size());
@@ -76,6 +78,11 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
                   "\"waiting_s\": %.12f}},\n",
                   split->max_waiting_rank, simtime_to_seconds(split->max_waiting), split->min_waiting_rank,
                   simtime_to_seconds(split->min_waiting));
+    }
+    if (split && waits) {  // waiting classified by its cause (engine/wait_states.hpp)
+        out.print("  \"wait_states\": ");
+        const auto lines = wait_states_json(*waits, split->sums[SplitTotals::kWaiting], "  ");
+        for (std::size_t i = 0; i < lines.size(); ++i) out.print("%s%s\n", lines[i].c_str(), i + 1 < lines.size() ? "" : ",");
     }
     // payload: "on", "off", "auto" or "threshold"; payload_threshold_bytes: the largest
     // message that carries its data (null for on and off).
@@ -129,6 +136,7 @@ void unreceived_user_messages(Engine& engine, unsigned long long* messages, unsi
 void write_run_report(Engine& engine, const std::string& path, int exit_code, RunEnd end, const char* why) {
     Figures f = local_figures(engine, end);
     const SplitTotals split = reduce_time_split(engine);
+    const WaitStateTotals waits = reduce_wait_states(engine);
     const RunCriticalPath critical = reduce_critical_path(engine);
     int process = 0;
     real_mpi.Comm_rank(MPI_COMM_WORLD, &process);
@@ -139,7 +147,7 @@ void write_run_report(Engine& engine, const std::string& path, int exit_code, Ru
     bool written = fd >= 0;
     if (fd >= 0) {
         FdWriter out(fd);
-        write_body(engine, out, f, exit_code, end, why, true, &split, &critical);
+        write_body(engine, out, f, exit_code, end, why, true, &split, &critical, &waits);
         out.flush();
         written = out.ok();
         if (close(fd) != 0) written = false;

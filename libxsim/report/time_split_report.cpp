@@ -9,6 +9,7 @@
 
 #include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/report/run_report.hpp"
+#include "libxsim/report/wait_state_report.hpp"
 
 namespace xsim {
 namespace {
@@ -95,6 +96,7 @@ void print_run_summary(Engine& engine, RunEnd end) {
     real_mpi.Bcast(&wanted, 1, MPI_INT, 0, MPI_COMM_WORLD);
     if (!wanted) return;
     const SplitTotals t = reduce_time_split(engine);
+    const WaitStateTotals waits = reduce_wait_states(engine);
     const RunStats& s = engine.stats();
     unsigned long long unreceived = 0, unreceived_bytes = 0;
     unreceived_user_messages(engine, &unreceived, &unreceived_bytes);
@@ -132,6 +134,7 @@ void print_run_summary(Engine& engine, RunEnd end) {
                      percent(static_cast<unsigned long long>(t.max_waiting), t.max_waiting_rank_time));
     }
     std::fprintf(stderr, "\n");
+    std::fprintf(stderr, "xsim: summary: %s\n", wait_state_sentence(waits, t.sums[SplitTotals::kWaiting], total).c_str());
 }
 
 }  // namespace xsim

@@ -16,6 +16,8 @@ struct WireHeader {
     std::int64_t time;
     std::int64_t data_done;
     std::int64_t latency, serialization;  // Message::transfer
+    std::int64_t stamp_time;              // Message::stamp_time, stamp_rank (wait states)
+    std::int32_t stamp_rank, pad_stamp;
     std::int32_t src, dst, src_comm_rank, tag;
     std::uint32_t context, seq;
     std::uint64_t bytes, send_request, recv_request;
@@ -37,6 +39,8 @@ void PmpiLink::post(int process, const Message& m) {
     h.data_done = m.data_done;
     h.latency = m.transfer.latency;
     h.serialization = m.transfer.serialization;
+    h.stamp_time = m.stamp_time;
+    h.stamp_rank = m.stamp_rank;
     h.src = m.src;
     h.dst = m.dst;
     h.src_comm_rank = m.src_comm_rank;
@@ -94,6 +98,8 @@ void PmpiLink::exchange() {
         m->time = h.time;
         m->data_done = h.data_done;
         m->transfer = {h.latency, h.serialization};
+        m->stamp_time = h.stamp_time;
+        m->stamp_rank = h.stamp_rank;
         m->src = h.src;
         m->dst = h.dst;
         m->src_comm_rank = h.src_comm_rank;

@@ -7,7 +7,8 @@
 #                          is within TOL (absolute) of EXPR (both Python expressions; N is the
 #                          number of simulated ranks). KEY "profile:..." reads the profile
 #                          (-xsim-profile, JSON) instead; there "calls.NAME" is the call NAME's
-#                          entry, e.g. profile:calls.MPI_Allreduce.max_rank
+#                          entry, e.g. profile:calls.MPI_Allreduce.max_rank; a number
+#                          indexes a list (wait_states.kinds.late_sender.blamed.0.rank)
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 checks=()
@@ -41,7 +42,10 @@ for i in range(0, len(args), 3):
     if key.startswith("profile:"):
         value, path = profile, key[len("profile:"):]
     for part in path.split("."):
-        if part not in value:
+        if isinstance(value, list) and part.lstrip("-").isdigit() and -len(value) <= int(part) < len(value):
+            value = value[int(part)]  # a list's entry by index, -1 the last (wait_states...blamed.0.rank)
+            continue
+        if not isinstance(value, dict) or part not in value:
             print(f"check_report_values: {key}: no '{part}' in the file")
             sys.exit(1)
         value = value[part]
