@@ -1,13 +1,17 @@
 // The default algorithm of a call: the collective's selector, unless the communicator has
-// at least -xsim-analytic-ranks ranks and the selected algorithm sends more messages than
-// the analytic skeleton would (Algorithm::simulated_messages: O(p^2) rings, pairwise and
-// linear all-to-all), where the analytic algorithm runs instead if it can run this call
-// (payload off, or data it moves directly). Its time is the closed form of the algorithm
-// the selector chose; what it saves is the simulation of p(p-1) messages.
+// at least -xsim-analytic-ranks ranks (default 4096) and the selected algorithm costs more
+// to simulate than the analytic one: it sends more messages (Algorithm::simulated_messages:
+// O(p^2) for rings, pairwise and linear all-to-all, scatter+allgather broadcast) than the
+// analytic skeleton's p ceil(log2 p). Then the analytic algorithm runs instead, with the
+// closed-form time of the algorithm the selector chose. Only where analytic can run the call
+// on any placement of the ranks -- payload off, or a collective whose data it moves between
+// real processes (spanning_exchange.hpp) -- so the choice, and the virtual time, never
+// depend on the number of real processes.
 #pragma once
 #include <string_view>
 
 #include "libxsim/colls/algorithm.hpp"
+#include "libxsim/colls/spanning_exchange.hpp"
 
 namespace xsim::colls {
 
@@ -16,6 +20,7 @@ const Algorithm<Args>* default_choice(const Collective<Args>& table, const Conte
     const Algorithm<Args>* chosen = table.choose(c, a);
     const long long from = c.engine.options().analytic_ranks;
     if (from <= 0 || c.size < from || !chosen->simulated_messages) return chosen;
+    if (c.payload && !spans_processes(c.kind) && c.kind != CollKind::Barrier) return chosen;
     const std::uint64_t skeleton = static_cast<std::uint64_t>(c.size) * static_cast<std::uint64_t>(ceil_log2(c.size));
     if (chosen->simulated_messages(c.size) <= skeleton) return chosen;
     for (const Algorithm<Args>* alg : table.algorithms)

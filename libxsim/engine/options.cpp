@@ -57,7 +57,7 @@ constexpr OptionSpec kOptions[] = {
     {"-xsim-analytic-ranks", "N",
      "on communicators of at least N ranks (default 4096; 0: never), collectives whose default "
      "algorithm sends O(p^2) messages (ring, pairwise, linear all-to-all) run the analytic algorithm "
-     "instead, with their data where all ranks share a real process"},
+     "instead, with their data (reduce-scatter only with -xsim-payload off)"},
     {"-xsim-regions-out", "FILE", "record the simulated time of xsim_region_begin/end regions into FILE"},
     {"-xsim-regions-in", "FILE", "model run: each xsim_region_end advances the clock by FILE's recorded mean"},
     {"-xsim-trace", "FILE.otf2|FILE.json",

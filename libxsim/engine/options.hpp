@@ -48,7 +48,7 @@ struct Options {
     PrivatizeMode privatize = PrivatizeMode::Auto;  // auto: on when ranks share a real process
     // -xsim-analytic-ranks: on communicators of at least this many ranks, a collective whose
     // default algorithm sends O(p^2) messages runs analytic instead (0: never).
-    long long analytic_ranks = 0;  // off: keeps virtual times identical for any -np (see README)
+    long long analytic_ranks = 4096;  // from bench/RESULTS.md ("Analytic collectives with data")
     bool help = false;
     std::string regions_out;            // -xsim-regions-out: record region times into this file
     std::string regions_in;             // -xsim-regions-in: replay region times from this file
