@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # allgather_scale.sh: what simulating one MPI_Allgather of ~64 KB in all costs, message-level
 # (the ring the default selector picks above 50000 bytes: p(p-1) messages) against the
-# analytic algorithm with data (direct copies between the ranks' buffers of a process, the
-# choice from -xsim-analytic-ranks 4096 up; the option is off by default). For each RANKS and P runs
+# analytic algorithm with data (direct copies between the ranks' buffers, sent between real
+# processes as CollectiveData events; the default choice from -xsim-analytic-ranks 4096 up,
+# the option's default). For each RANKS and P runs
 #   XSIM_COLL_ALLGATHER=ring|auto mpirun -np P allgather_scale -xsim-np RANKS -xsim-compute none [-xsim-analytic-ranks 4096] TOTAL
 # and prints a markdown table: ranks | P | algorithm | wall s | predicted s | results.
-# "ring" runs force the ring (the default selection); "default" runs the default selection
-# with -xsim-analytic-ranks 4096.
+# "ring" runs force the ring (the selector's choice, and the default before analytic
+# collectives became it); "default" runs the default selection with -xsim-analytic-ranks 4096.
 #
 # Usage: bench/allgather_scale.sh [--ranks "4096 16384"] [--procs "1 2"] [--algos "ring default"]
 #                                 [--total BYTES] [--build DIR] [--timeout SECONDS]
@@ -28,7 +29,7 @@ while [ $# -gt 0 ]; do
         --total) total=$2; shift 2 ;;
         --build) build=$2; shift 2 ;;
         --timeout) timeout_s=$2; shift 2 ;;
-        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
 done

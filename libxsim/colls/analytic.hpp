@@ -3,7 +3,8 @@
 // nobody leaves before the ranks it depends on have arrived -- and each rank then adds
 // the closed-form cost of the algorithm the selector would have run at message level,
 // minus the skeleton's own latency. Data moves directly between the ranks' buffers where
-// direct_exchange.hpp can do it; elsewhere analytic needs payload-free mode.
+// direct_exchange.hpp (one real process) or spanning_exchange.hpp (several) can do it;
+// elsewhere analytic needs payload-free mode.
 #pragma once
 #include "libxsim/colls/algorithms.hpp"
 #include "libxsim/colls/direct_exchange.hpp"

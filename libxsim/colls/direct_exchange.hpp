@@ -13,8 +13,9 @@
 //  - Scan, Exscan: rank r depends on 0..r: inputs are packed at arrival, and each rank's
 //    prefix is delivered as soon as all lower ranks have arrived.
 // Time is the analytic model's alone, so a call's virtual times are those of the same call
-// with -xsim-payload off. Communicators spread over several real processes run analytic
-// only without their data (-xsim-payload off).
+// with -xsim-payload off. On communicators spread over several real processes,
+// Allgather(v), Allreduce, Alltoall(v,w) and Bcast move their data with
+// spanning_exchange.hpp; the others run analytic there only without their data.
 #pragma once
 #include "libxsim/colls/algorithm.hpp"
 
@@ -24,7 +25,8 @@ namespace xsim::colls {
 // the call agree: it depends only on the communicator).
 bool all_ranks_local(const Context& c);
 
-// Whether the analytic algorithm can move this call's data (all ranks in this process).
+// Whether the analytic algorithm can move this call's data (all ranks in this process, or a
+// collective spanning_exchange.hpp moves between processes).
 bool moves_data_directly(const Context& c);
 
 // This rank's arrival in the call with its arguments, which stay valid until the call ends
