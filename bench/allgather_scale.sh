@@ -29,7 +29,7 @@ while [ $# -gt 0 ]; do
         --total) total=$2; shift 2 ;;
         --build) build=$2; shift 2 ;;
         --timeout) timeout_s=$2; shift 2 ;;
-        -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
 done
