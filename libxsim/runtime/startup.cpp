@@ -165,8 +165,6 @@ int simulate(int argc, char** argv, char** envp) {
             engine.set_observer(tracer.get());
         }
         engine.set_collective_data_handler(&colls::accept_collective_data);
-        engine.set_collective_data_handler(&colls::accept_collective_data);
-        regions::install(engine, std::move(region_state));
         mark_simulation_thread();
         g_engine = &engine;
         set_abnormal_end_hook(&save_after_bad_end);
