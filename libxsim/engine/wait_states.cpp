@@ -1,5 +1,10 @@
 #include "libxsim/engine/wait_states.hpp"
 
+#include <sys/mman.h>
+
+#include <cstdio>
+#include <cstdlib>
+
 #include "libxsim/engine/engine.hpp"
 
 namespace xsim {
@@ -35,6 +40,27 @@ WaitStateLog::CallRow& WaitStateLog::row_of(const char* call) {
     rows_.push_back(CallRow{});
     rows_.back().call = call;
     return rows_[last_ = rows_.size() - 1];
+}
+
+WaitStateLog::~WaitStateLog() {
+    if (table_) munmap(table_, capacity_ * sizeof(Slot));
+}
+
+// Doubles the blame table (256 slots, 4 KiB, at first) in fresh pages: mmap keeps this
+// shallow on a small rank stack, and zeroed pages are empty slots.
+void WaitStateLog::grow() {
+    const std::size_t capacity = capacity_ ? capacity_ * 2 : 256;
+    void* fresh = mmap(nullptr, capacity * sizeof(Slot), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (fresh == MAP_FAILED) {
+        std::fputs("xsim: out of memory for the wait-state blame table\n", stderr);
+        std::abort();
+    }
+    auto* table = static_cast<Slot*>(fresh);
+    for (std::size_t i = 0; i < capacity_; ++i)
+        if (table_[i].key) slot_of(table, capacity, table_[i].key) = table_[i];
+    if (table_) munmap(table_, capacity_ * sizeof(Slot));
+    table_ = table;
+    capacity_ = capacity;
 }
 
 void record_wait_state(Engine& engine, Rank& me, WaitKind kind, SimTime amount, std::int32_t blamed) {

@@ -21,7 +21,7 @@
 // by kind); per process a row per (call, kind) and the blame of ranks in other processes.
 #pragma once
 #include <cstdint>
-#include <unordered_map>
+#include <cstddef>
 #include <vector>
 
 #include "pdes/sim_time.hpp"
@@ -66,8 +66,18 @@ struct WaitBlame {
 };
 
 // Per real process: waiting by call and kind, and the blame of ranks of other processes.
+// Recorded on the waiting rank's stack, which may be 2 KiB: no allocation through malloc
+// there (rows are reserved up front; the blame table is open addressing in pages of its
+// own, doubled with mmap when half full).
 class WaitStateLog {
 public:
+    WaitStateLog() {
+        rows_.reserve(256);
+        grow();  // the first table here, not on a rank's stack
+    }
+    ~WaitStateLog();
+    WaitStateLog(const WaitStateLog&) = delete;
+    WaitStateLog& operator=(const WaitStateLog&) = delete;
     struct CallRow {
         const char* call = nullptr;  // interned by address (call names are literals)
         SimTime time[kWaitKinds] = {};
@@ -79,17 +89,36 @@ public:
         ++row.count[static_cast<int>(kind)];
     }
     void blame_remote(std::int32_t rank, WaitKind kind, SimTime amount) {
-        remote_[(static_cast<std::uint64_t>(rank) << 3) | static_cast<std::uint64_t>(kind)] += amount;
+        if (2 * (used_ + 1) > capacity_) grow();
+        const std::uint64_t key = ((static_cast<std::uint64_t>(rank) << 3) | static_cast<std::uint64_t>(kind)) + 1;
+        Slot& s = slot_of(table_, capacity_, key);
+        if (s.key == 0) s.key = key, ++used_;
+        s.time += amount;
     }
     const std::vector<CallRow>& rows() const { return rows_; }
-    // Key: world rank << 3 | kind.
-    const std::unordered_map<std::uint64_t, SimTime>& remote() const { return remote_; }
+    // f(key, time) for each rank of another process blamed; key: world rank << 3 | kind.
+    template <class F>
+    void for_each_remote(F f) const {
+        for (std::size_t i = 0; i < capacity_; ++i)
+            if (table_[i].key) f(table_[i].key - 1, table_[i].time);
+    }
 
 private:
+    struct Slot {
+        std::uint64_t key;  // (rank << 3 | kind) + 1; 0: empty
+        SimTime time;
+    };
+    static Slot& slot_of(Slot* table, std::size_t capacity, std::uint64_t key) {
+        std::size_t i = static_cast<std::size_t>(key * 0x9E3779B97F4A7C15ull) & (capacity - 1);
+        while (table[i].key != 0 && table[i].key != key) i = (i + 1) & (capacity - 1);
+        return table[i];
+    }
     CallRow& row_of(const char* call);
+    void grow();
     std::vector<CallRow> rows_;
     std::size_t last_ = 0;
-    std::unordered_map<std::uint64_t, SimTime> remote_;
+    Slot* table_ = nullptr;
+    std::size_t capacity_ = 0, used_ = 0;
 };
 
 // A wait of `me` ended after its clock jumped by `waited`: classifies it by the requests

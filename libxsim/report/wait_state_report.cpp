@@ -37,10 +37,10 @@ std::string gather_text(const std::string& mine, int process, int processes) {
 // its own ranks. Returns key (world rank << 3 | kind) -> time for the local ranks.
 std::unordered_map<std::uint64_t, SimTime> remote_blame_of_local_ranks(Engine& engine, int processes) {
     std::vector<long long> mine;
-    for (const auto& [key, time] : engine.wait_log().remote()) {
+    engine.wait_log().for_each_remote([&](std::uint64_t key, SimTime time) {
         mine.push_back(static_cast<long long>(key));
         mine.push_back(static_cast<long long>(time));
-    }
+    });
     // Gathered on process 0, then broadcast (the real-MPI table has no Allgather).
     int size = static_cast<int>(mine.size());
     std::vector<int> sizes(static_cast<std::size_t>(processes)), displs(static_cast<std::size_t>(processes));

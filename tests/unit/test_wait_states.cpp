@@ -66,9 +66,22 @@ TEST(WaitStateLog, SumsByCallAndKind) {
     EXPECT_EQ(log.rows()[0].count[static_cast<int>(WaitKind::LateSender)], 2u);
     EXPECT_EQ(log.rows()[0].time[static_cast<int>(WaitKind::WaitNxN)], 1);
     EXPECT_EQ(log.rows()[1].time[static_cast<int>(WaitKind::LateSender)], 5);
-    log.blame_remote(1000000, WaitKind::LateRoot, 3);
-    log.blame_remote(1000000, WaitKind::LateRoot, 4);
-    EXPECT_EQ(log.remote().at((1000000ull << 3) | static_cast<int>(WaitKind::LateRoot)), 7);
+}
+
+TEST(WaitStateLog, RemoteBlameSumsPerRankAndKindThroughGrowth) {
+    WaitStateLog log;
+    for (int round = 0; round < 3; ++round)
+        for (int r = 0; r < 5000; ++r) log.blame_remote(1000000 + r, r % 2 ? WaitKind::LateRoot : WaitKind::WaitNxN, r + 1);
+    std::size_t entries = 0;
+    bool right = true;
+    log.for_each_remote([&](std::uint64_t key, SimTime time) {
+        ++entries;
+        const int r = static_cast<int>(key >> 3) - 1000000;
+        const auto kind = static_cast<WaitKind>(key & 7);
+        right &= time == 3 * static_cast<SimTime>(r + 1) && kind == (r % 2 ? WaitKind::LateRoot : WaitKind::WaitNxN);
+    });
+    EXPECT_EQ(entries, 5000u);
+    EXPECT_TRUE(right);
 }
 
 TEST(WaitStateReport, TopBlamedKeepsTheLargestTiesByRank) {
