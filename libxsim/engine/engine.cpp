@@ -142,7 +142,7 @@ void Engine::prefetch(const Event& next) const {
 void Engine::prefetch_ahead() const {
     constexpr std::size_t s = 2;  // events between stages (1 and 3 measured no better)
     auto message_at = [&](std::size_t k) -> const Message* {
-        const Event* e = queue_.peek_run(k);
+        const Event* e = queue_.peek(k);
         return e && event_class(e->key.order) == EventClass::Message ? static_cast<const Message*>(e->object) : nullptr;
     };
     if (const Message* m = message_at(4 * s)) prefetch_message(m);

@@ -100,6 +100,42 @@ TEST(EventQueue, MessagesBeforeRankRunsAtEqualTimeAndLowerRankFirst) {
     EXPECT_EQ(event_class(msg_from_3), EventClass::Message);
 }
 
+// The engine prefetches the memory of the events peek(k) names; they must be the events
+// popped next even when the times are scattered and most pushes fit no sorted run (the
+// heap), as over a long run of ring + allreduce. Only peeked events no later push precedes
+// are checked: a later push may come first.
+TEST(EventQueue, PeekNamesTheNextEventsWhereverTheyAreKept) {
+    EventQueue q;
+    auto less = [](const EventKey& x, const EventKey& y) { return x < y; };
+    std::multiset<EventKey, decltype(less)> pending(less);
+    std::mt19937 rng(5);
+    SimTime now = 0;
+    for (int step = 0; step < 20000; ++step) {
+        for (int k = 0, n = static_cast<int>(rng() % 3); k < n; ++k) {  // scattered future times
+            const EventKey key{now + 1 + static_cast<SimTime>(rng() % 1000), event_order(EventClass::Message, rng() % 4096, static_cast<std::uint32_t>(step))};
+            q.push({key, nullptr});
+            pending.insert(key);
+        }
+        if (pending.empty()) continue;
+        auto it = pending.begin();
+        for (std::size_t k = 0; k < EventQueue::kWindow; ++k, ++it) {
+            const Event* e = q.peek(k);
+            if (it == pending.end()) {
+                ASSERT_EQ(e, nullptr) << "step " << step << " k " << k;
+                break;
+            }
+            ASSERT_NE(e, nullptr) << "step " << step << " k " << k;
+            ASSERT_EQ(e->key.time, it->time) << "step " << step << " k " << k;
+            ASSERT_EQ(e->key.order, it->order) << "step " << step << " k " << k;
+        }
+        EXPECT_EQ(q.peek(EventQueue::kWindow), nullptr);
+        const Event e = q.pop();
+        ASSERT_EQ(e.key.order, pending.begin()->order);
+        now = e.key.time;
+        pending.erase(pending.begin());
+    }
+}
+
 TEST(StackArena, StacksAreDisjointPageMultiplesAndOwnerIsFound) {
     StackArena arena;
     arena.reserve(1000, 20000);
