@@ -9,7 +9,6 @@
 #include "libxsim/mpi/real_mpi.hpp"
 
 namespace xsim {
-namespace {
 
 // A message on the wire between real processes; the payload (if any) follows it.
 struct WireHeader {
@@ -26,15 +25,31 @@ struct WireHeader {
     CriticalPath path;  // Message::path (critical_path.hpp): trivially copyable
 };
 
+namespace {
+
 constexpr int kExchangeTag = 7;
+// post() runs on a sending rank's stack (2 KiB with -xsim-stack 2k), where growing an outbox
+// would go through malloc and the heap's growth, deeper than such a stack: the boxes start
+// this large and are grown between windows, on the scheduler's stack (exchange()).
+constexpr std::size_t kOutboxStart = 64 * 1024;
 
 }  // namespace
 
 PmpiLink::PmpiLink(Engine& engine, int processes)
-    : engine_(engine), processes_(processes), outboxes_(static_cast<std::size_t>(processes)) {}
+    : engine_(engine),
+      processes_(processes),
+      outboxes_(static_cast<std::size_t>(processes)),
+      scratch_(std::make_unique<WireHeader>()) {
+    for (auto& box : outboxes_) box.reserve(kOutboxStart);
+}
 
+PmpiLink::~PmpiLink() = default;
+
+// Runs on the sending rank's stack, which may be 2 KiB (-xsim-stack 2k): the header is
+// assembled in the link's own scratch, not in a local.
 void PmpiLink::post(int process, const Message& m) {
-    WireHeader h{};
+    WireHeader& h = *scratch_;
+    h = WireHeader{};
     h.time = m.time;
     h.data_done = m.data_done;
     h.latency = m.transfer.latency;
@@ -89,7 +104,11 @@ void PmpiLink::exchange() {
                    MPI_COMM_WORLD, &transfers.back());
     }
     real_mpi.Waitall(static_cast<int>(transfers.size()), transfers.data(), MPI_STATUSES_IGNORE);
-    for (auto& box : outboxes_) box.clear();
+    for (auto& box : outboxes_) {
+        // Room for twice the busiest window so far before the next one starts.
+        if (box.size() * 2 > box.capacity()) box.reserve(box.size() * 4);
+        box.clear();
+    }
     for (std::size_t at = 0; at < recv_buffer_.size();) {
         WireHeader h;
         std::memcpy(&h, recv_buffer_.data() + at, sizeof h);

@@ -3,6 +3,7 @@
 // exchanged between windows (an all-to-all of sizes, then the non-empty pairs). Only the scheduler calls PMPI, from
 // one thread, so MPI_THREAD_SINGLE suffices.
 #pragma once
+#include <memory>
 #include <vector>
 
 #include "libxsim/engine/engine.hpp"
@@ -10,9 +11,12 @@
 
 namespace xsim {
 
+struct WireHeader;
+
 class PmpiLink final : public ProcessLink, public OutboundEvents {
 public:
     PmpiLink(Engine& engine, int processes);
+    ~PmpiLink() override;
     int process_count() const override { return processes_; }
     void exchange() override;
     Agreement agree(SimTime local_next_time, std::int64_t local_live) override;
@@ -23,6 +27,7 @@ private:
     int processes_;
     std::vector<std::vector<char>> outboxes_;
     std::vector<char> recv_buffer_;
+    std::unique_ptr<WireHeader> scratch_;  // post()'s header, off the rank's stack
 };
 
 }  // namespace xsim
