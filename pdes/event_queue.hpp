@@ -3,6 +3,7 @@
 // built from simulated quantities only (event class, rank, per-rank sequence number),
 // which makes virtual times identical for any number of real processes.
 #pragma once
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
@@ -68,6 +69,13 @@ public:
         heap_.reserve(n);
         runs_[0].events.reserve(n);
     }
+    // Called on the scheduler's stack before a rank runs: room for `n` more pushes in the heap
+    // and in every run, so that a push from a rank's (possibly 2 KiB) stack rarely grows a
+    // vector through malloc.
+    void keep_room(std::size_t n) {
+        keep_room(heap_, n);
+        for (SortedRun& r : runs_) keep_room(r.events, n);
+    }
 
     void push(const Event& e) {
         if (window_size() < kWindow && rest_size() == 0) {
@@ -110,6 +118,11 @@ private:
         std::size_t i = end_++;
         for (; i > begin_ && e.key < window_[i - 1].key; --i) window_[i] = window_[i - 1];
         window_[i] = e;
+    }
+
+    static void keep_room(std::vector<Event>& v, std::size_t n) {
+        if (v.capacity() - v.size() < n) [[unlikely]]
+            v.reserve(std::max(2 * v.capacity(), v.size() + n));
     }
 
     void push_rest(const Event& e) {

@@ -178,6 +178,12 @@ void Engine::process(const Event& event) {
     run_fiber(rank);
 }
 
+namespace {
+// What one rank's run may make before the scheduler runs again, in the common case (an
+// all-to-all on a large communicator makes more, and grows on the rank's stack).
+constexpr std::size_t kSpareBeforeRun = 256;
+}  // namespace
+
 void Engine::run_fiber(Rank& rank) {
     const bool first_start = !rank.fiber.prepared();
     if (first_start) {
@@ -191,6 +197,11 @@ void Engine::run_fiber(Rank& rank) {
     ++stats_.context_switches;
     const runtime::CxxExceptionScope exceptions(exceptions_, static_cast<std::size_t>(rank.world - first_));
     privatization_.switch_to(static_cast<std::size_t>(rank.world - first_));  // before resume: not measured compute
+    // Growth of the pools and the queue happens here, on the scheduler's stack: a rank's
+    // stack may be 2 KiB, too little for malloc growing the heap (sysmalloc, mmap).
+    messages_.keep_spare(kSpareBeforeRun);
+    requests_.keep_spare(kSpareBeforeRun);
+    queue_.keep_room(kSpareBeforeRun);
     rank.fiber.resume();
     current_ = nullptr;
     inside_xsim_ = true;

@@ -36,14 +36,19 @@ public:
         --live_;
     }
     std::size_t live() const { return live_; }
+    // Called on the scheduler's stack before a rank runs: makes sure `n` objects can be made
+    // without growing, so a rank (whose stack may be 2 KiB) rarely reaches operator new.
+    void keep_spare(std::size_t n) {
+        while (chunks_.size() * kChunk - live_ < n) grow();
+    }
 
 private:
     union Slot {
         Slot* next;
         alignas(T) unsigned char storage[sizeof(T)];
     };
+    static constexpr std::size_t kChunk = 1024;
     void grow() {
-        constexpr std::size_t kChunk = 1024;
         Slot* chunk = static_cast<Slot*>(::operator new(sizeof(Slot) * kChunk));
         chunks_.push_back(chunk);
         for (std::size_t i = 0; i < kChunk; ++i) {
