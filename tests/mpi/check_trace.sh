@@ -113,7 +113,7 @@ ends = [e for e in events if e["ph"] == "f"]
 assert len(set(starts)) == sum(1 for e in events if e["ph"] == "s"), "two flow starts share an id"
 pairs = 0
 for f in ends:
-    sender = (f["id"] - 1) >> 32
+    sender = (int(f["id"], 16) - 1) >> 32  # ids are hex strings: beyond 2^53 a JSON number is rounded
     if sender in traced and "p2p" in kinds:
         s = starts.get(f["id"])
         assert s is not None, f"flow end {f} has no start"

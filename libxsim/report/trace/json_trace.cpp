@@ -50,6 +50,14 @@ struct OpenCall {
     int messages = 0;
 };
 
+// A message's flow id, ((sender << 32) | sequence) + 1, as a hex string: as a JSON number it
+// would pass 2^53 from about 2^21 ranks up, where JavaScript (Perfetto, Chrome) rounds it.
+std::string flow_id(std::uint64_t id) {
+    char text[24];
+    std::snprintf(text, sizeof text, "\"0x%llx\"", static_cast<unsigned long long>(id));
+    return text;
+}
+
 }  // namespace
 
 std::string json_part_name(const std::string& path, int process) {
@@ -65,8 +73,8 @@ bool write_json_trace(TraceRecorder& recorder, const std::string& base) {
         std::fprintf(stderr, "xsim: -xsim-trace %s: cannot write there\n", path.c_str());
         return false;
     }
-    static char buffer[1 << 20];
-    std::setvbuf(out, buffer, _IOFBF, sizeof buffer);
+    std::vector<char> buffer(1 << 20);  // outlives the fclose below
+    std::setvbuf(out, buffer.data(), _IOFBF, buffer.size());
     const auto& comms = recorder.comms();
     const auto& regions = recorder.regions();
     std::fprintf(out, "{\"displayTimeUnit\":\"ns\",\"otherData\":{\"xsim_ranks\":%d,\"xsim_processes\":%d,"
@@ -123,7 +131,7 @@ bool write_json_trace(TraceRecorder& recorder, const std::string& base) {
                 case RecordType::Send:
                 case RecordType::Isend:
                     note_message(r);
-                    event("{\"ph\":\"s\",\"cat\":\"message\",\"name\":\"msg\",\"id\":" + std::to_string(r.id) +
+                    event("{\"ph\":\"s\",\"cat\":\"message\",\"name\":\"msg\",\"id\":" + flow_id(r.id) +
                           ",\"ts\":" + us(r.time) + track + ",\"args\":{\"bytes\":" + std::to_string(r.bytes) +
                           ",\"tag\":" + std::to_string(r.tag) + "}}");
                     break;
@@ -132,7 +140,7 @@ bool write_json_trace(TraceRecorder& recorder, const std::string& base) {
                     note_message(r);
                     if (r.id != 0)
                         event("{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"message\",\"name\":\"msg\",\"id\":" +
-                              std::to_string(r.id) + ",\"ts\":" + us(r.time) + track + "}");
+                              flow_id(r.id) + ",\"ts\":" + us(r.time) + track + "}");
                     break;
                 case RecordType::CollectiveEnd:
                     if (!open.empty()) {
