@@ -7,6 +7,7 @@
 
 #include "libxsim/engine/comm_counts.hpp"
 #include "libxsim/engine/options.hpp"
+#include "option_parsing.hpp"
 
 using namespace xsim;
 
@@ -19,20 +20,8 @@ struct BlockMachine : net::Machine {
     int per_node;
 };
 
-Options parse(std::vector<std::string> words) {
-    std::vector<char*> argv;
-    for (auto& w : words) argv.push_back(w.data());
-    return parse_command_line(static_cast<int>(argv.size()), argv.data(), nullptr).options;
-}
-
-std::string refusal(std::vector<std::string> words) {
-    try {
-        parse(std::move(words));
-    } catch (const OptionError& e) {
-        return e.what();
-    }
-    return "no error";
-}
+Options parse(std::vector<std::string> words) { return option_test::parsed_options(std::move(words)); }
+std::string refusal(std::vector<std::string> words) { return option_test::option_refusal(std::move(words)); }
 
 }  // namespace
 

@@ -9,25 +9,16 @@
 
 #include "libxsim/engine/host_clock.hpp"
 #include "libxsim/engine/options.hpp"
+#include "option_parsing.hpp"
 
 using namespace xsim;
 
 namespace {
 
 Options parse(std::vector<std::string> words, const char* env = nullptr) {
-    std::vector<char*> argv;
-    for (auto& w : words) argv.push_back(w.data());
-    return parse_command_line(static_cast<int>(argv.size()), argv.data(), env).options;
+    return option_test::parsed_options(std::move(words), env);
 }
-
-std::string refusal(std::vector<std::string> words) {
-    try {
-        parse(std::move(words));
-    } catch (const OptionError& e) {
-        return e.what();
-    }
-    return "no error";
-}
+std::string refusal(std::vector<std::string> words) { return option_test::option_refusal(std::move(words)); }
 
 }  // namespace
 

@@ -5,25 +5,20 @@
 #include <vector>
 
 #include "libxsim/engine/options.hpp"
+#include "option_parsing.hpp"
 
 using namespace xsim;
 
 namespace {
 
+// The words after the program's name.
 Options parse(std::vector<std::string> words) {
     words.insert(words.begin(), "app");
-    std::vector<char*> argv;
-    for (auto& w : words) argv.push_back(w.data());
-    return parse_command_line(static_cast<int>(argv.size()), argv.data(), nullptr).options;
+    return option_test::parsed_options(std::move(words));
 }
-
 std::string refusal(std::vector<std::string> words) {
-    try {
-        parse(std::move(words));
-    } catch (const OptionError& e) {
-        return e.what();
-    }
-    return "no error";
+    words.insert(words.begin(), "app");
+    return option_test::option_refusal(std::move(words));
 }
 
 bool mentions(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
