@@ -368,15 +368,9 @@ bool all_ranks_local(const Context& c) {
 }
 
 bool moves_data_directly(const Context& c) {
+    if (c.kind == CollKind::Barrier) return true;  // no data
+    if (spans_processes(c.kind)) return true;      // between processes too (spanning_exchange.hpp)
     switch (c.kind) {
-        case CollKind::Barrier: return true;  // no data
-        case CollKind::Allreduce:
-        case CollKind::Allgather:
-        case CollKind::Allgatherv:
-        case CollKind::Alltoall:
-        case CollKind::Alltoallv:
-        case CollKind::Alltoallw:
-        case CollKind::Bcast: return true;  // between processes too (spanning_exchange.hpp)
         case CollKind::ReduceScatter:
         case CollKind::ReduceScatterBlock:
         case CollKind::Reduce:
