@@ -31,7 +31,7 @@ CollectiveCall::CollectiveCall(Engine& engine, Rank& me, const Comm& comm, CollK
     path_ = me.path;
     path_.settle(ctx_.now);
     if (EventObserver* observer = engine.observer()) [[unlikely]]
-        observer->on_collective_begin(me, this, comm, static_cast<int>(kind), names(kind).rooted ? root : -1,
+        observer->on_collective_begin(me, this, *request_, comm, static_cast<int>(kind), names(kind).rooted ? root : -1,
                                       form == CallForm::Nonblocking, ctx_.now);
 }
 

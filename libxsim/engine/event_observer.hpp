@@ -38,8 +38,10 @@ public:
 
     // colls::CollectiveCall: one rank's part of a collective (`call` identifies it until it
     // ends) starts at `t` on `comm` (kind: colls::CollKind; root: a communicator rank or -1).
-    virtual void on_collective_begin(const Rank& rank, const void* call, const Comm& comm, int kind, int root,
-                                     bool nonblocking, SimTime t) = 0;
+    // `request` is the call's own request: what the user waits on for a nonblocking one
+    // (on_complete reports it when the owner learns it completed).
+    virtual void on_collective_begin(const Rank& rank, const void* call, const Request& request, const Comm& comm,
+                                     int kind, int root, bool nonblocking, SimTime t) = 0;
     // A round of that part posted sends of `sent` and receives of `received` bytes.
     virtual void on_collective_round(const void* call, std::uint64_t sent, std::uint64_t received) = 0;
     // The part completed at `t`.

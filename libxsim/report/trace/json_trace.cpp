@@ -142,6 +142,14 @@ bool write_json_trace(TraceRecorder& recorder, const std::string& base) {
                         event("{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"message\",\"name\":\"msg\",\"id\":" +
                               flow_id(r.id) + ",\"ts\":" + us(r.time) + track + "}");
                     break;
+                case RecordType::NbcComplete: {  // an instant on the track, in the wait or test that saw it
+                    const auto kind = static_cast<colls::CollKind>(r.region);
+                    event("{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"coll\",\"name\":" +
+                          json_text(std::string(colls::names(kind).mpi) + " completed") + ",\"ts\":" + us(r.time) + track +
+                          ",\"args\":{\"nonblocking\":true" + comm_args(r.comm) + ",\"root\":" + std::to_string(r.peer) +
+                          ",\"bytes_sent\":" + std::to_string(r.bytes) + ",\"bytes_received\":" + std::to_string(r.id) + "}}");
+                    break;
+                }
                 case RecordType::CollectiveEnd:
                     if (!open.empty()) {
                         const auto kind = static_cast<colls::CollKind>(r.region);
@@ -153,7 +161,8 @@ bool write_json_trace(TraceRecorder& recorder, const std::string& base) {
                     break;
                 case RecordType::IsendComplete:
                 case RecordType::IrecvRequest:
-                case RecordType::CollectiveBegin: break;
+                case RecordType::CollectiveBegin:
+                case RecordType::NbcRequest: break;
             }
         }
     }

@@ -388,6 +388,12 @@ void write_events(OTF2_EvtWriter* w, RankTrace& t, const std::vector<OTF2_Region
                 e = OTF2_EvtWriter_MpiIrecv(w, nullptr, time, peer, comm_ids[r.comm], tag, r.bytes, r.request);
                 break;
             case RecordType::CollectiveBegin: e = OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, time); break;
+            case RecordType::NbcRequest: e = OTF2_EvtWriter_NonBlockingCollectiveRequest(w, nullptr, time, r.request); break;
+            case RecordType::NbcComplete:
+                e = OTF2_EvtWriter_NonBlockingCollectiveComplete(w, nullptr, time, collective_op(r.region), comm_ids[r.comm],
+                                                                 r.peer < 0 ? OTF2_UNDEFINED_UINT32 : peer, r.bytes, r.id,
+                                                                 r.request);
+                break;
             case RecordType::CollectiveEnd:
                 e = OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, time, collective_op(r.region), comm_ids[r.comm],
                                                     r.peer < 0 ? OTF2_UNDEFINED_UINT32 : peer, r.bytes, r.id);

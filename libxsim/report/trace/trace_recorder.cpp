@@ -177,6 +177,23 @@ void TraceRecorder::on_complete(const Rank& owner, const Request& req) {
         add(*t, r);
         return;
     }
+    if (req.kind == RequestKind::Collective) {
+        auto it = ended_nonblocking_.find(&req);
+        if (it == ended_nonblocking_.end()) return;
+        const OpenCollective& c = it->second;
+        Record r;
+        r.type = RecordType::NbcComplete;
+        r.time = owner.clock;
+        r.comm = c.comm;
+        r.region = static_cast<std::uint16_t>(c.kind);
+        r.peer = c.root;
+        r.bytes = c.sent;
+        r.id = c.received;
+        r.request = reinterpret_cast<std::uintptr_t>(&req);
+        add(*c.rank, r);
+        ended_nonblocking_.erase(it);
+        return;
+    }
     if (req.kind != RequestKind::Recv) return;
     std::uint64_t id = 0;
     if (auto it = matched_.find(&req); it != matched_.end()) {
@@ -197,17 +214,23 @@ void TraceRecorder::on_complete(const Rank& owner, const Request& req) {
     add(*t, r);
 }
 
-void TraceRecorder::on_collective_begin(const Rank& rank, const void* call, const Comm& comm, int kind, int root,
-                                        bool nonblocking, SimTime time) {
-    // A nonblocking collective completes while its owner does other things: its rounds
-    // are not records of the owner's timeline (the MPI_I* call and its wait are).
-    if (nonblocking) return;
+void TraceRecorder::on_collective_begin(const Rank& rank, const void* call, const Request& request, const Comm& comm,
+                                        int kind, int root, bool nonblocking, SimTime time) {
     RankTrace* t = traced(rank);
     if (!t || !t->tracing) return;
-    collectives_[call] = OpenCollective{t, comm_of(comm, rank), kind, root};
+    OpenCollective open{t, comm_of(comm, rank), kind, root};
     Record r;
     r.type = RecordType::CollectiveBegin;
     r.time = time;
+    // A nonblocking collective completes while its owner does other things: it is a request
+    // at the MPI_I* call and a completion in the wait or test that returns it (OTF2's
+    // NonBlockingCollectiveRequest / Complete), not a begin/end pair of the owner's timeline.
+    if (nonblocking) {
+        open.request = &request;
+        r.type = RecordType::NbcRequest;
+        r.request = reinterpret_cast<std::uintptr_t>(&request);
+    }
+    collectives_[call] = open;
     add(*t, r);
 }
 
@@ -223,6 +246,11 @@ void TraceRecorder::on_collective_end(const Rank&, const void* call, SimTime tim
     auto it = collectives_.find(call);
     if (it == collectives_.end()) return;
     const OpenCollective& c = it->second;
+    if (c.request) {  // nonblocking: recorded when the owner sees it (on_complete)
+        ended_nonblocking_[c.request] = c;
+        collectives_.erase(it);
+        return;
+    }
     Record r;
     r.type = RecordType::CollectiveEnd;
     r.time = time;

@@ -22,6 +22,8 @@ enum class RecordType : std::uint8_t {
     Recv, Irecv,                  // peer (the sender), tag, comm, bytes, id = message (0: unknown); Irecv: request
     CollectiveBegin,
     CollectiveEnd,                // region = colls::CollKind, peer = root (-1: none), comm, bytes sent, id = bytes received
+    NbcRequest,                   // a nonblocking collective started: request
+    NbcComplete,                  // the owner saw it complete: as CollectiveEnd, plus request
 };
 
 struct Record {
@@ -74,8 +76,8 @@ public:
     void on_receive_posted(const Rank& receiver, const Request& recv) override;
     void on_match(const Rank& receiver, const Request& recv, const Message& m) override;
     void on_complete(const Rank& owner, const Request& r) override;
-    void on_collective_begin(const Rank& rank, const void* call, const Comm& comm, int kind, int root,
-                             bool nonblocking, SimTime t) override;
+    void on_collective_begin(const Rank& rank, const void* call, const Request& request, const Comm& comm, int kind,
+                             int root, bool nonblocking, SimTime t) override;
     void on_collective_round(const void* call, std::uint64_t sent, std::uint64_t received) override;
     void on_collective_end(const Rank& rank, const void* call, SimTime t) override;
 
@@ -103,6 +105,7 @@ private:
         int root;
         std::uint64_t sent = 0;
         std::uint64_t received = 0;
+        const Request* request = nullptr;  // a nonblocking one's: its completion is the user's wait
     };
 
     Engine& engine_;
@@ -132,6 +135,8 @@ private:
     std::unordered_set<const Request*> open_isends_;
     std::unordered_set<const Request*> open_irecvs_;
     std::unordered_map<const void*, OpenCollective> collectives_;
+    // Nonblocking collectives that ended, until their owner's wait or test returns them.
+    std::unordered_map<const Request*, OpenCollective> ended_nonblocking_;
 };
 
 // Start-up checks, before the run (all processes call it; process 0 decides, the others
