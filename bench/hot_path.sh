@@ -86,7 +86,10 @@ if [ -x "$build/bench/fiber_switch" ]; then
         --benchmark_format=json >"$work/switch.json" 2>/dev/null || die "fiber_switch failed"
     switch=$(python3 - "$work/switch.json" <<'EOF'
 import json, sys
-rows = {b["run_name"]: b for b in json.load(open(sys.argv[1]))["benchmarks"] if b.get("aggregate_name") == "median"}
+benchmarks = json.load(open(sys.argv[1]))["benchmarks"]
+# Medians when repeated; with --repeat 1 Google Benchmark writes the single runs, no aggregates.
+rows = {b["run_name"]: b for b in benchmarks if b.get("aggregate_name") == "median"} or \
+       {b.get("run_name", b["name"]): b for b in benchmarks if "aggregate_name" not in b}
 def ns(n):
     hit = [b for name, b in rows.items() if name.endswith("/%d" % n)]
     return "%.1f" % hit[0]["ns_per_switch"] if hit and "ns_per_switch" in hit[0] else "?"
