@@ -7,7 +7,9 @@
 #    one id, the first message's bytes/peer/tag and the allreduce's figures in the args;
 #  - with --otf2, the OTF2 archive read back by otf2-print: per location, the enter/leave
 #    counts per region equal the JSON's, MPI_Send/Isend/IsendComplete/IrecvRequest/Irecv/
-#    Recv counts, one MpiCollectiveEnd ALLREDUCE per iteration; otf2-estimator reads it.
+#    Recv counts, one MpiCollectiveEnd ALLREDUCE per iteration; `otf2-print -G` reads the
+#    definitions (otf2-estimator estimates sizes from counts given on its input: it reads no
+#    archive, so it is not run).
 # Filters: --ranks LIST (-xsim-trace-ranks), --calls KINDS (-xsim-trace-calls),
 # --window T0:T1 (-xsim-trace-window: then only "every traced call starts inside it, some
 # were traced, and fewer than all" is checked).
@@ -137,7 +139,6 @@ if ((otf2)); then
     otf2-print "$dir/trace.otf2" >"$dir/print.txt" 2>"$dir/print.err" || { cat "$dir/print.err"; fail "otf2-print could not read the archive"; }
     [[ -s $dir/print.err ]] && { cat "$dir/print.err"; fail "otf2-print complained"; }
     otf2-print -G "$dir/trace.otf2" >"$dir/defs.txt" 2>&1 || fail "otf2-print -G could not read the definitions"
-    otf2-estimator </dev/null >"$dir/estimate.txt" 2>&1 || true
     python3 - "$dir" "$nranks" "$iterations" "$ranks" "$calls" <<'PY' || fail "the OTF2 trace is not what the pattern gives"
 import collections, json, re, sys
 d, N, ITER, ranks, calls = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), sys.argv[4], sys.argv[5]
