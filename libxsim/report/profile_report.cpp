@@ -257,11 +257,11 @@ bool write_profile(Engine& engine, const std::string& path) {
                      "kind,name,calls,total_s,mean_s,share,waiting_s,bytes,min_s,min_rank,mean_s_per_rank,max_s,max_rank,"
                      "compute_s,point_to_point_s,collective_s\n");
         for (int k = 0; k < 4; ++k)
-            std::fprintf(f, "split,%s,,%.12g,,%.6g,,,%.12g,%d,%.12g,%.12g,%d\n", kSplitNames[k], seconds(split[k].total),
+            std::fprintf(f, "split,%s,,%.12g,,%.6g,,,%.12g,%d,%.12g,%.12g,%d,,,\n", kSplitNames[k], seconds(split[k].total),
                          share(split[k].total), seconds(split[k].min), split[k].min_rank, seconds(split[k].total) / ranks,
                          seconds(split[k].max), split[k].max_rank);
         for (const auto& [name, c] : calls)
-            std::fprintf(f, "call,%s,%llu,%.12g,%.12g,%.6g,%.12g,%llu,%.12g,%d,%.12g,%.12g,%d\n", name.c_str(), c.calls,
+            std::fprintf(f, "call,%s,%llu,%.12g,%.12g,%.6g,%.12g,%llu,%.12g,%d,%.12g,%.12g,%d,,,\n", name.c_str(), c.calls,
                          seconds(c.time.total), c.calls ? seconds(c.time.total) / static_cast<double>(c.calls) : 0.0,
                          share(c.time.total), seconds(c.waiting), c.bytes, seconds(c.time.min), c.time.min_rank,
                          seconds(c.time.total) / ranks, seconds(c.time.max), c.time.max_rank);

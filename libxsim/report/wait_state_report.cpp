@@ -238,15 +238,15 @@ void write_wait_states_csv(std::FILE* f, const WaitStateTotals& t, unsigned long
     const auto share = [&](unsigned long long v) { return rank_time ? static_cast<double>(v) / static_cast<double>(rank_time) : 0.0; };
     for (int k = 1; k < kWaitKinds; ++k) {
         const char* key = wait_kind_key(kind_at(k));
-        std::fprintf(f, "wait_state,%s,%llu,%.12g,%.12g,%.6g,%.12g,,,,,,\n", key, t.count[k], seconds(t.total[k]),
+        std::fprintf(f, "wait_state,%s,%llu,%.12g,%.12g,%.6g,%.12g,,,,,,,,,\n", key, t.count[k], seconds(t.total[k]),
                      t.count[k] ? seconds(t.total[k]) / static_cast<double>(t.count[k]) : 0.0, share(t.total[k]),
                      seconds(t.total[k]));
         for (const auto& c : t.by_call[k])
-            std::fprintf(f, "wait_call,%s:%s,%llu,%.12g,%.12g,%.6g,%.12g,,,,,,\n", key, c.call.c_str(), c.count,
+            std::fprintf(f, "wait_call,%s:%s,%llu,%.12g,%.12g,%.6g,%.12g,,,,,,,,,\n", key, c.call.c_str(), c.count,
                          seconds(c.time), c.count ? seconds(c.time) / static_cast<double>(c.count) : 0.0, share(c.time),
                          seconds(c.time));
         for (const auto& b : t.blamed[k])
-            std::fprintf(f, "wait_blamed,%s,,%.12g,,%.6g,,,,,,%.12g,%d\n", key, seconds(b.time), share(b.time),
+            std::fprintf(f, "wait_blamed,%s,,%.12g,,%.6g,,,,,,%.12g,%d,,,\n", key, seconds(b.time), share(b.time),
                          seconds(b.time), b.rank);
     }
 }
