@@ -68,7 +68,9 @@ events, parts = [], [base] + [f"{base}.{p}" for p in range(1, P)]
 for i, path in enumerate(parts):
     doc = json.load(open(path))
     assert doc["otherData"]["xsim_ranks"] == N and doc["otherData"]["xsim_processes"] == P, doc["otherData"]
-    assert doc["otherData"]["xsim_parts"] == [p.split("/")[-1] if False else p for p in parts] or True
+    # Every part names all the parts (as -xsim-trace was given), and its own process.
+    assert doc["otherData"]["xsim_parts"] == parts, (doc["otherData"]["xsim_parts"], parts)
+    assert doc["otherData"]["xsim_process"] == i, doc["otherData"]
     events += doc["traceEvents"]
 traced = set(range(N))
 if ranks:
