@@ -369,23 +369,11 @@ bool all_ranks_local(const Context& c) {
 
 bool moves_data_directly(const Context& c) {
     if (c.kind == CollKind::Barrier) return true;  // no data
-    if (spans_processes(c.kind)) return true;      // between processes too (spanning_exchange.hpp)
-    switch (c.kind) {
-        case CollKind::ReduceScatter:
-        case CollKind::ReduceScatterBlock:
-        case CollKind::Reduce:
-        case CollKind::Gather:
-        case CollKind::Gatherv:
-        case CollKind::Scatter:
-        case CollKind::Scatterv:
-        case CollKind::Scan:
-        case CollKind::Exscan: return all_ranks_local(c);
-        default: return false;
-    }
+    return spans_processes(c.kind);                // here or between processes (spanning_exchange.hpp)
 }
 
 void arrive(Context& c, const ReduceArgs& a) {
-    if (!all_ranks_local(c)) return arrive_spanning(c, a);  // Allreduce (moves_data_directly)
+    if (!all_ranks_local(c)) return arrive_spanning(c, a);
     switch (c.kind) {
         case CollKind::Reduce: return meet(c, &a, reduce_arrived, deliver_reduce);
         case CollKind::Scan:
@@ -398,6 +386,7 @@ void arrive(Context& c, const BcastArgs& a) {
     meet(c, &a, bcast_arrived, nullptr);
 }
 void arrive(Context& c, const RootedArgs& a) {
+    if (!all_ranks_local(c)) return arrive_spanning(c, a);
     meet(c, &a, c.kind == CollKind::Gather || c.kind == CollKind::Gatherv ? gather_arrived : scatter_arrived, nullptr);
 }
 void arrive(Context& c, const AllgatherArgs& a) {
@@ -408,6 +397,9 @@ void arrive(Context& c, const AlltoallArgs& a) {
     if (!all_ranks_local(c)) return arrive_spanning(c, a);
     meet(c, &a, nullptr, deliver_alltoall);
 }
-void arrive(Context& c, const ReduceScatterArgs& a) { meet(c, &a, nullptr, deliver_reduce_scatter); }
+void arrive(Context& c, const ReduceScatterArgs& a) {
+    if (!all_ranks_local(c)) return arrive_spanning(c, a);
+    meet(c, &a, nullptr, deliver_reduce_scatter);
+}
 
 }  // namespace xsim::colls

@@ -93,9 +93,17 @@ struct Span {
     std::vector<OtherProcess> others;
     std::vector<Context*> ctx;  // local ranks that arrived, by communicator rank
     std::vector<const void*> args;
-    std::vector<std::vector<char>> remote;  // remote ranks' entries (block count, blocks)
-    bool root_here = false;                 // Bcast: the root's data is in from_root
+    // Entries (block count, blocks) of remote ranks, and of local ranks that may leave
+    // before their data is used (Gather(v), Reduce, Scan, Exscan: staged at arrival) or
+    // that receive the root's block (Scatter(v)).
+    std::vector<std::vector<char>> remote;
+    bool root_here = false;                 // Bcast: the root's data is in from_root; Scatter(v), Gather(v): the root arrived
     std::vector<char> from_root;
+    int root = -1;                          // rooted collectives, from the first local arrival
+    int prefix = 0;                         // scans: x_0..x_{prefix-1} are folded into acc
+    TypedScratch acc;                       // scans: x_0 op ... op x_{prefix-1}
+    std::uint64_t scan_bytes = 0;           // scans: rank 0's input size
+    bool scan_failed = false;               // scans: an input disagreed; no more results
 };
 
 struct Spans final : LayerState {
@@ -166,6 +174,13 @@ void send_entries(Context& c, const OtherProcess& to, int entries, const std::ve
 
 // ---- What each collective contributes, and how its results are delivered.
 
+// Reduce_scatter: the piece of a rank's input that rank d receives reduced.
+Block segment(const ReduceScatterArgs& a, int d) {
+    const int n = a.count_of(d);
+    return Block{element(a.sendbuf, a.type, a.offset_of(d)), n, a.type,
+                 static_cast<std::uint64_t>(n) * type_size(a.type)};
+}
+
 // Rank r's contribution for the members `to` of another process.
 void put_entry(std::vector<char>& out, Span& s, int r, const std::vector<int>& to) {
     Context& c = *s.ctx[static_cast<std::size_t>(r)];
@@ -190,6 +205,13 @@ void put_entry(std::vector<char>& out, Span& s, int r, const std::vector<int>& t
             const AlltoallArgs& a = args_of<AlltoallArgs>(s, r);
             put<std::int32_t>(out, static_cast<std::int32_t>(to.size()));
             for (int d : to) put_block(out, c, a.send.block(d));
+            break;
+        }
+        case CollKind::ReduceScatter:
+        case CollKind::ReduceScatterBlock: {  // only the pieces that process's members receive
+            const ReduceScatterArgs& a = args_of<ReduceScatterArgs>(s, r);
+            put<std::int32_t>(out, static_cast<std::int32_t>(to.size()));
+            for (int d : to) put_block(out, c, segment(a, d));
             break;
         }
         default: break;
@@ -326,9 +348,253 @@ void deliver_allreduce(Span& s) {
     }
 }
 
+// Reduce_scatter(_block): x_0 op ... op x_{p-1} in rank order, piece by piece, for each
+// local rank. Every result is computed before any is written (in place, a rank's result
+// overwrites its input, which the other pieces still read).
+void deliver_reduce_scatter(Span& s) {
+    const int p = s.size;
+    // A remote rank's entry holds its pieces for this process's members, in their order.
+    std::vector<BlockReader> readers(static_cast<std::size_t>(p));
+    for (int r = 0; r < p; ++r)
+        if (is_remote(s, r)) readers[static_cast<std::size_t>(r)] = BlockReader(s.remote[static_cast<std::size_t>(r)]);
+    std::vector<std::pair<std::uint64_t, const char*>> piece(static_cast<std::size_t>(p));
+    std::vector<TypedScratch> results(s.local_members.size());
+    for (std::size_t k = 0; k < s.local_members.size(); ++k) {
+        const int d = s.local_members[k];
+        Context& dst = *s.ctx[static_cast<std::size_t>(d)];
+        const ReduceScatterArgs& ad = args_of<ReduceScatterArgs>(s, d);
+        const int n = ad.count_of(d);
+        const std::uint64_t bytes = static_cast<std::uint64_t>(n) * type_size(ad.type);
+        bool same = true;
+        for (int r = 0; r < p; ++r) {
+            auto& in = piece[static_cast<std::size_t>(r)];
+            if (is_remote(s, r)) {
+                in = readers[static_cast<std::size_t>(r)].next();  // read in order, whatever happens
+            } else {
+                const ReduceScatterArgs& ar = args_of<ReduceScatterArgs>(s, r);
+                in = {segment(ar, d).bytes, nullptr};
+            }
+            same = same && in.first == bytes;
+        }
+        if (!same) {
+            fail(dst, MPI_ERR_OTHER, "the ranks passed different counts or datatypes");
+            continue;
+        }
+        if (n == 0 || !dst.carries(bytes)) continue;
+        TypedScratch acc(true, n, ad.type), x(true, n, ad.type);
+        bool carried = true;
+        const auto input = [&](int r) -> const void* {
+            const auto [in_bytes, data] = piece[static_cast<std::size_t>(r)];
+            if (is_remote(s, r)) {
+                if (!data) carried = false;
+                else unpack_data(data, in_bytes, x.data(), n, ad.type);
+                return x.data();
+            }
+            const ReduceScatterArgs& ar = args_of<ReduceScatterArgs>(s, r);
+            void* all = owned(*s.ctx[static_cast<std::size_t>(r)], const_cast<void*>(ar.sendbuf),
+                              static_cast<int>(ar.total), ar.type);
+            return element(all, ar.type, ar.offset_of(d));
+        };
+        copy_data(input(p - 1), n, ad.type, bytes, acc.data(), n, ad.type);
+        for (int i = p - 2; i >= 0 && carried; --i) real_mpi.Reduce_local(input(i), acc.data(), n, ad.type, ad.op);
+        if (carried) results[k] = std::move(acc);
+    }
+    for (std::size_t k = 0; k < s.local_members.size(); ++k) {
+        if (!results[k].data()) continue;
+        const int d = s.local_members[k];
+        const ReduceScatterArgs& ad = args_of<ReduceScatterArgs>(s, d);
+        const int n = ad.count_of(d);
+        copy_data(results[k].data(), n, ad.type, static_cast<std::uint64_t>(n) * type_size(ad.type),
+                  owned(*s.ctx[static_cast<std::size_t>(d)], ad.recvbuf, n, ad.type), n, ad.type);
+    }
+}
+
+// ---- Rooted collectives and scans: some ranks may leave before others arrive, so a
+// contribution is staged (as an entry, in `remote`) at its rank's arrival.
+
+bool has_entry(const Span& s, int r) { return !s.remote[static_cast<std::size_t>(r)].empty(); }
+
+void drop_entry(Span& s, int r) { std::vector<char>().swap(s.remote[static_cast<std::size_t>(r)]); }
+
+// An entry of one block: rank `owner`'s block `b`.
+std::vector<char> entry_of(Context& owner, const Block& b) {
+    std::vector<char> e;
+    put<std::int32_t>(e, 1);
+    put_block(e, owner, b);
+    return e;
+}
+
+// The process hosting communicator rank r (null: this one).
+const OtherProcess* host_of(const Span& s, int r) {
+    for (const OtherProcess& o : s.others)
+        if (std::binary_search(o.members.begin(), o.members.end(), r)) return &o;
+    return nullptr;
+}
+
+// Sends the staged entries of `ranks` to process `to`, as of `c`'s arrival.
+void send_staged(Span& s, Context& c, const OtherProcess& to, const std::vector<int>& ranks) {
+    std::vector<char> body;
+    for (int r : ranks) {
+        put<std::int32_t>(body, r);
+        const std::vector<char>& e = s.remote[static_cast<std::size_t>(r)];
+        put(body, e.data(), e.size());
+    }
+    send_entries(c, to, static_cast<int>(ranks.size()), body);
+}
+
+Block input_block(const ReduceArgs& a) {
+    return Block{const_cast<void*>(a.in_place ? a.recvbuf : a.sendbuf), a.count, a.type, a.bytes};
+}
+
+// Gather(v): rank i's staged entry into the root's block i (the root is in the call: it
+// depends on everyone).
+void gather_into_root(Span& s, int i) {
+    const auto [bytes, data] = BlockReader(s.remote[static_cast<std::size_t>(i)]).next();
+    unpack_into(*s.ctx[static_cast<std::size_t>(s.root)], data, bytes, i,
+                args_of<RootedArgs>(s, s.root).blocks.block(i));
+    drop_entry(s, i);
+}
+
+void gather_arrived(Span& s, Context& c, const RootedArgs& a) {
+    const int r = c.rank;
+    if (r == a.root) {
+        s.root_here = true;
+        if (!a.in_place) move_block(c, a.mine, c, a.blocks.block(r));
+        for (int i = 0; i < s.size; ++i)
+            if (i != r && has_entry(s, i)) gather_into_root(s, i);
+    } else if (s.root_here) {
+        move_block(c, a.mine, *s.ctx[static_cast<std::size_t>(a.root)], args_of<RootedArgs>(s, a.root).blocks.block(r));
+    } else {
+        s.remote[static_cast<std::size_t>(r)] = entry_of(c, a.mine);  // this rank may leave first
+    }
+}
+
+// Reduce, once every input is here (on the root's process): x_0 op ... op x_{p-1} into
+// the root's receive buffer, folded from the top as in one process.
+void deliver_reduce(Span& s) {
+    const int p = s.size;
+    const int root = s.root;
+    const ReduceArgs& a = args_of<ReduceArgs>(s, root);
+    Context& rc = *s.ctx[static_cast<std::size_t>(root)];
+    std::vector<std::pair<std::uint64_t, const char*>> in(static_cast<std::size_t>(p));
+    bool carried = true;
+    for (int i = 0; i < p; ++i) {
+        if (i == root) continue;
+        in[static_cast<std::size_t>(i)] = BlockReader(s.remote[static_cast<std::size_t>(i)]).next();
+        const std::uint64_t bytes = in[static_cast<std::size_t>(i)].first;
+        if (bytes != a.bytes) {
+            fail(rc, MPI_ERR_OTHER, "rank " + std::to_string(i) + " contributed " + std::to_string(bytes) +
+                                        " bytes, the root " + std::to_string(a.bytes) +
+                                        ": the ranks passed different counts or datatypes");
+            return;
+        }
+        carried = carried && in[static_cast<std::size_t>(i)].second;
+    }
+    if (a.count == 0 || !rc.carries(a.bytes) || !carried) return;
+    TypedScratch acc(true, a.count, a.type), x(true, a.count, a.type);
+    const void* root_input = owned(rc, input_block(a).buf, a.count, a.type);
+    const auto input = [&](int i) -> const void* {
+        if (i == root) return root_input;
+        unpack_data(in[static_cast<std::size_t>(i)].second, a.bytes, x.data(), a.count, a.type);
+        return x.data();
+    };
+    copy_data(input(p - 1), a.count, a.type, a.bytes, acc.data(), a.count, a.type);
+    for (int i = p - 2; i >= 0; --i) real_mpi.Reduce_local(input(i), acc.data(), a.count, a.type, a.op);
+    copy_data(acc.data(), a.count, a.type, a.bytes, owned(rc, a.recvbuf, a.count, a.type), a.count, a.type);
+}
+
+// Scatter(v): local rank d's block, staged or received, into its buffer.
+void scatter_to(Span& s, int d) {
+    const RootedArgs& a = args_of<RootedArgs>(s, d);
+    const auto [bytes, data] = BlockReader(s.remote[static_cast<std::size_t>(d)]).next();
+    unpack_into(*s.ctx[static_cast<std::size_t>(d)], data, bytes, a.root, a.mine);
+    drop_entry(s, d);
+}
+
+// Scatter(v): the root's blocks for the ranks that have arrived (they depend on the root,
+// so they are still in the call); later arrivals take theirs when they come.
+void scatter_root_data(Span& s) {
+    s.root_here = true;
+    for (int d : s.local_members)
+        if (d != s.root && s.ctx[static_cast<std::size_t>(d)] && has_entry(s, d)) scatter_to(s, d);
+}
+
+void scatter_arrived(Span& s, Context& c, const RootedArgs& a) {
+    const int r = c.rank;
+    if (r != a.root) {
+        if (s.root_here) scatter_to(s, r);
+        return;
+    }
+    // The root: each other process gets its members' blocks now, like Bcast.
+    for (const OtherProcess& o : s.others) {
+        std::vector<char> body;
+        for (int d : o.members) {
+            put<std::int32_t>(body, d);
+            put<std::int32_t>(body, 1);
+            put_block(body, c, a.blocks.block(d));
+        }
+        send_entries(c, o, static_cast<int>(o.members.size()), body);
+    }
+    for (int d : s.local_members)
+        if (d != r) s.remote[static_cast<std::size_t>(d)] = entry_of(c, a.blocks.block(d));
+    if (!a.in_place) move_block(c, a.blocks.block(r), c, a.mine);
+    scatter_root_data(s);
+}
+
+// Scan, Exscan: folds x_prefix, x_prefix+1, ... while they are here, and writes each local
+// rank's result as soon as its prefix is complete (it cannot leave before). A remote input
+// is read with the arguments of the next local rank above it, which is still in the call.
+void advance_scan(Span& s) {
+    const bool exclusive = s.kind == CollKind::Exscan;
+    const int last = s.local_members.back();
+    while (s.prefix <= last) {
+        const int i = s.prefix;
+        if (!has_entry(s, i)) return;
+        const int user = *std::lower_bound(s.local_members.begin(), s.local_members.end(), i);
+        Context* cu = s.ctx[static_cast<std::size_t>(user)];
+        if (!cu) return;
+        const bool own = user == i;
+        const ReduceArgs& a = args_of<ReduceArgs>(s, user);
+        const auto [bytes, data] = BlockReader(s.remote[static_cast<std::size_t>(i)]).next();
+        if (i == 0) s.scan_bytes = bytes;
+        if (s.scan_failed || bytes != s.scan_bytes) {
+            s.scan_failed = true;
+            if (own)
+                fail(*cu, MPI_ERR_OTHER,
+                     "its input has " + std::to_string(bytes) + " bytes, rank 0's " + std::to_string(s.scan_bytes) +
+                         " (or a lower rank's differed): the ranks passed different counts or datatypes");
+        } else if (a.count > 0 && cu->carries(a.bytes) && data) {
+            void* out = own ? owned(*cu, a.recvbuf, a.count, a.type) : nullptr;
+            TypedScratch next(true, a.count, a.type);
+            unpack_data(data, bytes, next.data(), a.count, a.type);
+            if (i > 0) {
+                if (exclusive && own) copy_data(s.acc.data(), a.count, a.type, a.bytes, out, a.count, a.type);
+                real_mpi.Reduce_local(s.acc.data(), next.data(), a.count, a.type, a.op);  // acc op x_i
+            }
+            if (!exclusive && own) copy_data(next.data(), a.count, a.type, a.bytes, out, a.count, a.type);
+            s.acc = std::move(next);
+        }
+        drop_entry(s, i);
+        ++s.prefix;
+    }
+}
+
+void scan_arrived(Span& s, Context& c, const ReduceArgs& a) {
+    const int r = c.rank;
+    s.remote[static_cast<std::size_t>(r)] = entry_of(c, input_block(a));
+    // The higher ranks of another process may leave as soon as this rank's input reaches
+    // them, before this process's last member arrives: sent now, to each process that has
+    // a higher rank.
+    for (const OtherProcess& o : s.others)
+        if (o.members.back() > r) send_staged(s, c, o, {r});
+    advance_scan(s);
+}
+
 void deliver(Span& s) {
     switch (s.kind) {
         case CollKind::Allreduce: return deliver_allreduce(s);
+        case CollKind::ReduceScatter:
+        case CollKind::ReduceScatterBlock: return deliver_reduce_scatter(s);
         case CollKind::Allgather:
         case CollKind::Allgatherv: return deliver_allgather(s);
         case CollKind::Alltoall:
@@ -348,10 +614,25 @@ void bcast_root_data(Span& s, int root) {
     }
 }
 
+// Whether this process is done with the call: nothing more arrives or leaves from here.
+bool finished(const Span& s) {
+    if (s.local_expected < 0) return false;  // only remote data so far
+    const bool all_local = s.local_arrived == s.local_expected;
+    switch (s.kind) {
+        case CollKind::Bcast:
+        case CollKind::Scatter:
+        case CollKind::Scatterv: return s.root_here && all_local;
+        case CollKind::Gather:
+        case CollKind::Gatherv:
+        case CollKind::Reduce: return all_local && (host_of(s, s.root) || s.present == s.size);
+        case CollKind::Scan:
+        case CollKind::Exscan: return s.prefix > s.local_members.back();
+        default: return s.present == s.size;
+    }
+}
+
 void close_if_done(Engine& e, const CallKey& key, Span& s) {
-    const bool bcast = s.kind == CollKind::Bcast;
-    const bool done = bcast ? s.root_here && s.local_arrived == s.local_expected : s.present == s.size;
-    if (done) layer_state<Spans>(e).open.erase(key);
+    if (finished(s)) layer_state<Spans>(e).open.erase(key);
 }
 
 // This rank's arrival (ctx and args noted); false if the call disagrees with the meeting.
@@ -382,6 +663,25 @@ void arrive_all(Context& c, const void* args) {
     close_if_done(c.engine, key, *s);
 }
 
+// Gather(v), Reduce: only the root depends on everyone. Contributions are staged at
+// arrival; when this process's last member arrives, they go to the root's process at once.
+void arrive_fan_in(Context& c, const void* args, int root) {
+    CallKey key;
+    Span* s = enter(c, args, key);
+    if (!s) return;
+    s->root = root;
+    ++s->present;
+    if (c.kind == CollKind::Reduce) {
+        if (c.rank != root) s->remote[static_cast<std::size_t>(c.rank)] = entry_of(c, input_block(*static_cast<const ReduceArgs*>(args)));
+    } else {
+        gather_arrived(*s, c, *static_cast<const RootedArgs*>(args));
+    }
+    const OtherProcess* root_host = host_of(*s, root);
+    if (root_host && s->local_arrived == s->local_expected) send_staged(*s, c, *root_host, s->local_members);
+    if (!root_host && c.kind == CollKind::Reduce && s->present == s->size) deliver_reduce(*s);
+    close_if_done(c.engine, key, *s);
+}
+
 }  // namespace
 
 bool spans_processes(CollKind kind) {
@@ -392,14 +692,47 @@ bool spans_processes(CollKind kind) {
         case CollKind::Alltoall:
         case CollKind::Alltoallv:
         case CollKind::Alltoallw:
-        case CollKind::Bcast: return true;
+        case CollKind::ReduceScatter:
+        case CollKind::ReduceScatterBlock:
+        case CollKind::Bcast:
+        case CollKind::Scatter:
+        case CollKind::Scatterv:
+        case CollKind::Gather:
+        case CollKind::Gatherv:
+        case CollKind::Reduce:
+        case CollKind::Scan:
+        case CollKind::Exscan: return true;
         default: return false;
     }
 }
 
-void arrive_spanning(Context& c, const ReduceArgs& a) { arrive_all(c, &a); }
+void arrive_spanning(Context& c, const ReduceArgs& a) {
+    switch (c.kind) {
+        case CollKind::Reduce: return arrive_fan_in(c, &a, a.root);
+        case CollKind::Scan:
+        case CollKind::Exscan: {
+            CallKey key;
+            Span* s = enter(c, &a, key);
+            if (!s) return;
+            scan_arrived(*s, c, a);
+            return close_if_done(c.engine, key, *s);
+        }
+        default: return arrive_all(c, &a);  // Allreduce
+    }
+}
 void arrive_spanning(Context& c, const AllgatherArgs& a) { arrive_all(c, &a); }
 void arrive_spanning(Context& c, const AlltoallArgs& a) { arrive_all(c, &a); }
+void arrive_spanning(Context& c, const ReduceScatterArgs& a) { arrive_all(c, &a); }
+
+void arrive_spanning(Context& c, const RootedArgs& a) {
+    if (c.kind == CollKind::Gather || c.kind == CollKind::Gatherv) return arrive_fan_in(c, &a, a.root);
+    CallKey key;
+    Span* s = enter(c, &a, key);
+    if (!s) return;
+    s->root = a.root;
+    scatter_arrived(*s, c, a);
+    close_if_done(c.engine, key, *s);
+}
 
 void arrive_spanning(Context& c, const BcastArgs& a) {
     CallKey key;
@@ -444,9 +777,28 @@ void accept_collective_data(Engine& engine, Message* m) {
                 else s.from_root.assign(bytes, 0);  // not carried: its size is still checked
                 bcast_root_data(s, rank);
             }
+            if ((kind == CollKind::Gather || kind == CollKind::Gatherv) && s.root_here) gather_into_root(s, rank);
         }
-        // All here: the local ranks are still in the call (they depend on the senders).
-        if (kind != CollKind::Bcast && s.present == s.size) deliver(s);
+        // The local ranks that need this data are still in the call (they depend on the senders).
+        switch (kind) {
+            case CollKind::Bcast:
+            case CollKind::Gather:
+            case CollKind::Gatherv: break;
+            case CollKind::Scatter:
+            case CollKind::Scatterv:
+                if (s.local_expected >= 0) scatter_root_data(s);
+                else s.root_here = true;  // the members take their blocks when they arrive
+                break;
+            case CollKind::Reduce:
+                if (s.present == s.size) deliver_reduce(s);
+                break;
+            case CollKind::Scan:
+            case CollKind::Exscan:
+                if (s.local_expected >= 0) advance_scan(s);
+                break;
+            default:
+                if (s.present == s.size) deliver(s);
+        }
     }
     // (A disagreeing kind is reported by the skeleton's messages; its data is dropped.)
     engine.free_message(m);

@@ -29,10 +29,12 @@ namespace xsim::colls {
 bool spans_processes(CollKind kind);
 
 // This rank's arrival in a call whose communicator spans real processes (see above).
-void arrive_spanning(Context& c, const ReduceArgs& a);     // Allreduce
-void arrive_spanning(Context& c, const AllgatherArgs& a);  // Allgather(v)
-void arrive_spanning(Context& c, const AlltoallArgs& a);   // Alltoall(v,w)
+void arrive_spanning(Context& c, const ReduceArgs& a);          // Allreduce, Reduce, Scan, Exscan
+void arrive_spanning(Context& c, const AllgatherArgs& a);       // Allgather(v)
+void arrive_spanning(Context& c, const AlltoallArgs& a);        // Alltoall(v,w)
+void arrive_spanning(Context& c, const ReduceScatterArgs& a);   // Reduce_scatter(_block)
 void arrive_spanning(Context& c, const BcastArgs& a);
+void arrive_spanning(Context& c, const RootedArgs& a);          // Gather(v), Scatter(v)
 
 // The handler of MessageKind::CollectiveData events (Engine::set_collective_data_handler).
 void accept_collective_data(Engine& engine, Message* message);
