@@ -2,9 +2,9 @@
 // messages (ceil(log2 p) rounds) carries the synchronization every collective implies --
 // nobody leaves before the ranks it depends on have arrived -- and each rank then adds
 // the closed-form cost of the algorithm the selector would have run at message level,
-// minus the skeleton's own latency. Data moves directly between the ranks' buffers where
-// direct_exchange.hpp (one real process) or spanning_exchange.hpp (several) can do it;
-// elsewhere analytic needs payload-free mode.
+// minus the skeleton's own latency. Data moves directly between the ranks' buffers
+// (direct_exchange.hpp within one real process, spanning_exchange.hpp across several), so
+// every collective runs analytic with its data on any placement of the ranks.
 #pragma once
 #include "libxsim/colls/algorithms.hpp"
 #include "libxsim/colls/direct_exchange.hpp"
@@ -30,12 +30,6 @@ SimTime skeleton_latency(const CostModel& m, Skeleton shape);
 // The skeleton for a collective of `shape` that models `algorithm`.
 Skeleton skeleton_for(Skeleton shape, const AlgorithmInfo& algorithm);
 
-// Usable without payload, or when the call's data can move directly (direct_exchange.hpp).
-template <class Args>
-bool analytic_usable(const Context& c, const Args&) {
-    return !c.payload || moves_data_directly(c);
-}
-
 // The skeleton, then the modeled algorithm's remaining time (on every rank, or only at
 // the root for fan-in collectives, whose other ranks leave once their part is sent).
 template <class Args>
@@ -43,7 +37,7 @@ Steps analytic_steps(Context& c, const Args& a, const Collective<Args>& table, S
     const Algorithm<Args>* modeled = table.choose(c, a);
     shape = skeleton_for(shape, *modeled);
     // Before the skeleton, which lets nobody leave until all have arrived.
-    if (c.payload && moves_data_directly(c)) arrive(c, a);
+    if (c.payload) arrive(c, a);
     XSIM_CO_RUN(c, run_skeleton(c, shape, root));
     if ((shape == Skeleton::FanIn || shape == Skeleton::DirectIn) && c.rank != root) co_return;
     const CostModel model(c);

@@ -7,13 +7,12 @@ namespace xsim::colls {
 namespace {
 
 constexpr const char* kDescription =
-    "closed-form time of the default algorithm on a zero-byte skeleton; data moved directly between the ranks "
-    "(allreduce, allgather(v), alltoall(v,w), bcast: across real processes too; the others when all ranks share "
-    "a real process, else -xsim-payload off)";
+    "closed-form time of the default algorithm on a zero-byte skeleton; data moved directly between the ranks, "
+    "within a real process or across several";
 
 template <class Args>
 Algorithm<Args> analytic(Steps (*run)(Context&, const Args&)) {
-    return Algorithm<Args>{{"analytic", kDescription}, run, analytic_usable<Args>, nullptr};
+    return Algorithm<Args>{{"analytic", kDescription}, run, nullptr, nullptr};
 }
 
 Steps barrier(Context& c, const BarrierArgs& a) {

@@ -367,11 +367,6 @@ bool all_ranks_local(const Context& c) {
     return true;
 }
 
-bool moves_data_directly(const Context& c) {
-    if (c.kind == CollKind::Barrier) return true;  // no data
-    return spans_processes(c.kind);                // here or between processes (spanning_exchange.hpp)
-}
-
 void arrive(Context& c, const ReduceArgs& a) {
     if (!all_ranks_local(c)) return arrive_spanning(c, a);
     switch (c.kind) {

@@ -13,9 +13,8 @@
 //  - Scan, Exscan: rank r depends on 0..r: inputs are packed at arrival, and each rank's
 //    prefix is delivered as soon as all lower ranks have arrived.
 // Time is the analytic model's alone, so a call's virtual times are those of the same call
-// with -xsim-payload off. On communicators spread over several real processes,
-// Allgather(v), Allreduce, Alltoall(v,w) and Bcast move their data with
-// spanning_exchange.hpp; the others run analytic there only without their data.
+// with -xsim-payload off. On communicators spread over several real processes the data
+// moves with spanning_exchange.hpp instead.
 #pragma once
 #include "libxsim/colls/algorithm.hpp"
 
@@ -25,13 +24,10 @@ namespace xsim::colls {
 // the call agree: it depends only on the communicator).
 bool all_ranks_local(const Context& c);
 
-// Whether the analytic algorithm can move this call's data (all ranks in this process, or a
-// collective spanning_exchange.hpp moves between processes).
-bool moves_data_directly(const Context& c);
-
 // This rank's arrival in the call with its arguments, which stay valid until the call ends
-// (the call's own copy): moves whatever data can move now (see above). A disagreement found
-// (block sizes, another collective) becomes the error of the ranks concerned.
+// (the call's own copy): moves whatever data can move now (see above), or hands the call
+// to spanning_exchange.hpp when its communicator spans real processes. A disagreement
+// found (block sizes, another collective) becomes the error of the ranks concerned.
 void arrive(Context& c, const ReduceArgs& a);
 void arrive(Context& c, const AllgatherArgs& a);
 void arrive(Context& c, const AlltoallArgs& a);

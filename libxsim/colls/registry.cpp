@@ -52,10 +52,8 @@ const Algorithm<Args>* pick(const Collective<Args>& t, const Context& c, const A
             if (!f.warned[static_cast<std::size_t>(k)]) {
                 f.warned[static_cast<std::size_t>(k)] = true;
                 std::fprintf(stderr,
-                             "xsim: warning: %s algorithm '%s' cannot run this call (it needs a commutative op, a "
-                             "power-of-two communicator, or for 'analytic' -xsim-payload off or a threshold the call's "
-                             "data exceeds, unless all its ranks share a real process); "
-                             "using the default '%s' where it cannot\n",
+                             "xsim: warning: %s algorithm '%s' cannot run this call (it needs a commutative op or a "
+                             "power-of-two communicator); using the default '%s' where it cannot\n",
                              names(t.kind).mpi, alg->name, t.choose(c, a)->name);
             }
             break;

@@ -684,28 +684,6 @@ void arrive_fan_in(Context& c, const void* args, int root) {
 
 }  // namespace
 
-bool spans_processes(CollKind kind) {
-    switch (kind) {
-        case CollKind::Allreduce:
-        case CollKind::Allgather:
-        case CollKind::Allgatherv:
-        case CollKind::Alltoall:
-        case CollKind::Alltoallv:
-        case CollKind::Alltoallw:
-        case CollKind::ReduceScatter:
-        case CollKind::ReduceScatterBlock:
-        case CollKind::Bcast:
-        case CollKind::Scatter:
-        case CollKind::Scatterv:
-        case CollKind::Gather:
-        case CollKind::Gatherv:
-        case CollKind::Reduce:
-        case CollKind::Scan:
-        case CollKind::Exscan: return true;
-        default: return false;
-    }
-}
-
 void arrive_spanning(Context& c, const ReduceArgs& a) {
     switch (c.kind) {
         case CollKind::Reduce: return arrive_fan_in(c, &a, a.root);
