@@ -275,6 +275,27 @@ static void run_all(check_t* t, MPI_Comm comm, const char* label, int nonblockin
             expect(t, label, "exscan non-commutative c", i, all[2 * i + 1], c);
         }
 
+    /* Rounding shows how a sum is bracketed, which must not depend on the placement: sums of
+     * 1/(r + 3 + i) (inexact in binary) by Reduce, Reduce_scatter_block and Scan. Rank 0
+     * prints the bits of its Reduce result and of the last rank's piece and Scan result on
+     * an ORDER line, which compare_p.sh requires identical on any number of processes. */
+    stagger(comm, 1);
+    for (int i = 0; i < n * p; ++i) mine[i] = 1.0 / (double)(r + 3 + i);
+    double sums[3 * 3]; /* reduce, piece, scan */
+    CALL(MPI_Reduce(mine, sums, n, MPI_DOUBLE, MPI_SUM, 0, comm),
+         MPI_Ireduce(mine, sums, n, MPI_DOUBLE, MPI_SUM, 0, comm, &req));
+    CALL(MPI_Reduce_scatter_block(mine, sums + n, n, MPI_DOUBLE, MPI_SUM, comm),
+         MPI_Ireduce_scatter_block(mine, sums + n, n, MPI_DOUBLE, MPI_SUM, comm, &req));
+    CALL(MPI_Scan(mine, sums + 2 * n, n, MPI_DOUBLE, MPI_SUM, comm),
+         MPI_Iscan(mine, sums + 2 * n, n, MPI_DOUBLE, MPI_SUM, comm, &req));
+    if (p > 1 && r == p - 1) MPI_Send(sums + n, 2 * n, MPI_DOUBLE, 0, 7, comm);
+    if (p > 1 && r == 0) MPI_Recv(sums + n, 2 * n, MPI_DOUBLE, p - 1, 7, comm, MPI_STATUS_IGNORE);
+    if (r == 0 && world == 0) {
+        printf("ORDER %s%s rounding", label, nonblocking ? " nonblocking" : "");
+        for (int i = 0; i < 3 * n; ++i) printf(" %a", sums[i]);
+        printf("\n");
+    }
+
     if (world == 0) printf("VTIME %s%s %.12f\n", label, nonblocking ? " nonblocking" : "", MPI_Wtime());
     MPI_Op_free(&op);
     MPI_Type_free(&pair);
