@@ -100,6 +100,7 @@ struct Span {
     bool root_here = false;                 // Bcast: the root's data is in from_root; Scatter(v), Gather(v): the root arrived
     std::vector<char> from_root;
     int root = -1;                          // rooted collectives, from the first local arrival
+    int folded_from = -1;                   // Reduce: remote[folded_from] is x_f op (... op x_{p-1})
     int prefix = 0;                         // scans: x_0..x_{prefix-1} are folded into acc
     TypedScratch acc;                       // scans: x_0 op ... op x_{prefix-1}
     std::uint64_t scan_bytes = 0;           // scans: rank 0's input size
@@ -149,7 +150,9 @@ void learn_members(Span& s, const Context& c) {
 }
 
 // Sends `body` (the entries after the head) to process `to`, as of virtual time `now`.
-void send_entries(Context& c, const OtherProcess& to, int entries, const std::vector<char>& body) {
+// An event to process `to`, as of virtual time c.now, with room for `body_bytes` of entries
+// after its head (body_of), which the caller fills before emitting it.
+Message* new_event(Context& c, const OtherProcess& to, int entries, std::uint64_t body_bytes) {
     Engine& e = c.engine;
     WireHead head{};
     head.context = c.comm.collective_context();
@@ -165,11 +168,19 @@ void send_entries(Context& c, const OtherProcess& to, int entries, const std::ve
     m->seq = 0;
     // Before anything the skeleton sends from now can reach another process (see header).
     m->time = c.now + std::max<SimTime>(e.machine().network->min_latency(), 1) - 1;
-    m->bytes = sizeof head + body.size();
+    m->bytes = sizeof head + body_bytes;
     acquire_payload(m);
     std::memcpy(m->payload, &head, sizeof head);
-    if (!body.empty()) std::memcpy(m->payload + sizeof head, body.data(), body.size());
-    e.emit(m);
+    return m;
+}
+
+char* body_of(Message* m) { return m->payload + sizeof(WireHead); }
+
+// Sends `body` (the entries after the head) to process `to`, as of virtual time c.now.
+void send_entries(Context& c, const OtherProcess& to, int entries, const std::vector<char>& body) {
+    Message* m = new_event(c, to, entries, body.size());
+    if (!body.empty()) std::memcpy(body_of(m), body.data(), body.size());
+    c.engine.emit(m);
 }
 
 // ---- What each collective contributes, and how its results are delivered.
@@ -431,15 +442,23 @@ const OtherProcess* host_of(const Span& s, int r) {
     return nullptr;
 }
 
-// Sends the staged entries of `ranks` to process `to`, as of `c`'s arrival.
-void send_staged(Span& s, Context& c, const OtherProcess& to, const std::vector<int>& ranks) {
-    std::vector<char> body;
+// Sends the staged entries of `ranks` to process `to`, as of `c`'s arrival, written
+// straight into the event. The entry of rank `folded` (if any) holds the fold of the
+// communicator's top ranks from it up (fold_top_ranks) and goes as rank -1 - folded.
+void send_staged(Span& s, Context& c, const OtherProcess& to, const std::vector<int>& ranks, int folded = -1) {
+    std::uint64_t bytes = 0;
+    for (int r : ranks) bytes += sizeof(std::int32_t) + s.remote[static_cast<std::size_t>(r)].size();
+    Message* m = new_event(c, to, static_cast<int>(ranks.size()), bytes);
+    char* at = body_of(m);
     for (int r : ranks) {
-        put<std::int32_t>(body, r);
+        const std::int32_t wire = r == folded ? -1 - r : r;
+        std::memcpy(at, &wire, sizeof wire);
+        at += sizeof wire;
         const std::vector<char>& e = s.remote[static_cast<std::size_t>(r)];
-        put(body, e.data(), e.size());
+        if (!e.empty()) std::memcpy(at, e.data(), e.size());
+        at += e.size();
     }
-    send_entries(c, to, static_cast<int>(ranks.size()), body);
+    c.engine.emit(m);
 }
 
 Block input_block(const ReduceArgs& a) {
@@ -469,16 +488,18 @@ void gather_arrived(Span& s, Context& c, const RootedArgs& a) {
     }
 }
 
-// Reduce, once every input is here (on the root's process): x_0 op ... op x_{p-1} into
-// the root's receive buffer, folded from the top as in one process.
+// Reduce, once every input is here (on the root's process): x_0 op (x_1 op (...)) into
+// the root's receive buffer, folded from the top as in one process (from the remote fold
+// of the top ranks, if one came: its first part, computed in the same order).
 void deliver_reduce(Span& s) {
     const int p = s.size;
     const int root = s.root;
+    const int top = s.folded_from >= 0 ? s.folded_from : p - 1;  // ranks above are in its entry
     const ReduceArgs& a = args_of<ReduceArgs>(s, root);
     Context& rc = *s.ctx[static_cast<std::size_t>(root)];
-    std::vector<std::pair<std::uint64_t, const char*>> in(static_cast<std::size_t>(p));
+    std::vector<std::pair<std::uint64_t, const char*>> in(static_cast<std::size_t>(top) + 1);
     bool carried = true;
-    for (int i = 0; i < p; ++i) {
+    for (int i = 0; i <= top; ++i) {
         if (i == root) continue;
         in[static_cast<std::size_t>(i)] = BlockReader(s.remote[static_cast<std::size_t>(i)]).next();
         const std::uint64_t bytes = in[static_cast<std::size_t>(i)].first;
@@ -498,9 +519,43 @@ void deliver_reduce(Span& s) {
         unpack_data(in[static_cast<std::size_t>(i)].second, a.bytes, x.data(), a.count, a.type);
         return x.data();
     };
-    copy_data(input(p - 1), a.count, a.type, a.bytes, acc.data(), a.count, a.type);
-    for (int i = p - 2; i >= 0; --i) real_mpi.Reduce_local(input(i), acc.data(), a.count, a.type, a.op);
+    copy_data(input(top), a.count, a.type, a.bytes, acc.data(), a.count, a.type);
+    for (int i = top - 1; i >= 0; --i) real_mpi.Reduce_local(input(i), acc.data(), a.count, a.type, a.op);
     copy_data(acc.data(), a.count, a.type, a.bytes, owned(rc, a.recvbuf, a.count, a.type), a.count, a.type);
+}
+
+// Reduce, on a process without the root that holds the communicator's top ranks f..p-1
+// (as the last process of a block placement does): the root's fold starts with
+// x_f op (x_{f+1} op (... op x_{p-1})), the same operations in the same order, so they are
+// done here, and one folded entry crosses instead of p - f inputs. `c` is the last local
+// arrival, whose arguments type the inputs. Returns f (p if nothing was folded: fewer than
+// two such ranks, no data, or an input whose size disagrees, left for the root to report).
+int fold_top_ranks(Span& s, Context& c, const ReduceArgs& a) {
+    const int p = s.size;
+    int first = p;
+    for (auto it = s.local_members.rbegin(); it != s.local_members.rend() && *it == first - 1; ++it) --first;
+    if (p - first < 2 || a.count == 0 || !c.carries(a.bytes)) return p;
+    std::vector<const char*> data(static_cast<std::size_t>(p));
+    for (int i = first; i < p; ++i) {
+        const auto [bytes, at] = BlockReader(s.remote[static_cast<std::size_t>(i)]).next();
+        if (bytes != a.bytes || !at) return p;
+        data[static_cast<std::size_t>(i)] = at;
+    }
+    TypedScratch acc(true, a.count, a.type), x(true, a.count, a.type);
+    unpack_data(data[static_cast<std::size_t>(p) - 1], a.bytes, acc.data(), a.count, a.type);
+    for (int i = p - 2; i >= first; --i) {
+        unpack_data(data[static_cast<std::size_t>(i)], a.bytes, x.data(), a.count, a.type);
+        real_mpi.Reduce_local(x.data(), acc.data(), a.count, a.type, a.op);
+    }
+    for (int i = first; i < p; ++i) drop_entry(s, i);
+    std::vector<char>& e = s.remote[static_cast<std::size_t>(first)];
+    put<std::int32_t>(e, 1);
+    put<std::uint64_t>(e, a.bytes);
+    put<std::uint8_t>(e, 1);
+    const std::size_t at = e.size();
+    e.resize(at + a.bytes);
+    pack_data(acc.data(), a.count, a.type, e.data() + at, a.bytes);
+    return first;
 }
 
 // Scatter(v): local rank d's block, staged or received, into its buffer.
@@ -671,13 +726,18 @@ void arrive_fan_in(Context& c, const void* args, int root) {
     if (!s) return;
     s->root = root;
     ++s->present;
-    if (c.kind == CollKind::Reduce) {
-        if (c.rank != root) s->remote[static_cast<std::size_t>(c.rank)] = entry_of(c, input_block(*static_cast<const ReduceArgs*>(args)));
-    } else {
-        gather_arrived(*s, c, *static_cast<const RootedArgs*>(args));
-    }
+    const bool reduce = c.kind == CollKind::Reduce;
+    if (!reduce) gather_arrived(*s, c, *static_cast<const RootedArgs*>(args));
+    else if (c.rank != root) s->remote[static_cast<std::size_t>(c.rank)] = entry_of(c, input_block(*static_cast<const ReduceArgs*>(args)));
     const OtherProcess* root_host = host_of(*s, root);
-    if (root_host && s->local_arrived == s->local_expected) send_staged(*s, c, *root_host, s->local_members);
+    if (root_host && s->local_arrived == s->local_expected) {
+        // Reduce: the top ranks' inputs are folded here if this process holds them.
+        const int folded = reduce ? fold_top_ranks(*s, c, *static_cast<const ReduceArgs*>(args)) : s->size;
+        std::vector<int> ranks;
+        for (int r : s->local_members)
+            if (r <= folded) ranks.push_back(r);
+        send_staged(*s, c, *root_host, ranks, folded);
+    }
     if (!root_host && c.kind == CollKind::Reduce && s->present == s->size) deliver_reduce(*s);
     close_if_done(c.engine, key, *s);
 }
@@ -739,7 +799,13 @@ void accept_collective_data(Engine& engine, Message* m) {
     if (s.kind == kind) {
         for (int i = 0; i < head.entries; ++i) {
             const char* start = at;
-            const auto rank = get<std::int32_t>(at);
+            auto rank = get<std::int32_t>(at);
+            int covers = 1;
+            if (rank < 0) {  // Reduce: the fold of the top ranks from -1 - rank up (fold_top_ranks)
+                rank = -1 - rank;
+                covers = head.size - rank;
+                s.folded_from = rank;
+            }
             int blocks = get<std::int32_t>(at);
             while (blocks-- > 0) {
                 const auto bytes = get<std::uint64_t>(at);
@@ -747,7 +813,7 @@ void accept_collective_data(Engine& engine, Message* m) {
             }
             std::vector<char>& entry = s.remote[static_cast<std::size_t>(rank)];
             entry.assign(start + sizeof(std::int32_t), at);
-            ++s.present;
+            s.present += covers;
             if (kind == CollKind::Bcast) {
                 BlockReader r(entry);
                 const auto [bytes, data] = r.next();
