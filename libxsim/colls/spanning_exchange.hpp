@@ -13,7 +13,8 @@
 //  - fan-out (Bcast, Scatter(v)): the root's data (the blocks of each process's members)
 //    goes to the other processes when the root arrives;
 //  - fan-in (Gather(v), Reduce): contributions are staged at arrival (their ranks may leave
-//    first); when this process's last member arrives they go to the root's process;
+//    first); when this process's last member arrives they go to the root's process (Reduce:
+//    the communicator's top ranks, if this process holds them, folded into one);
 //  - prefix (Scan, Exscan): each rank's input goes, at its arrival, to every process
 //    hosting a higher rank, which folds the inputs in rank order as they come.
 // An event sent on behalf of arrivals the latest of which was at virtual time t is stamped
