@@ -101,6 +101,10 @@ struct Span {
     std::vector<char> from_root;
     int root = -1;                          // rooted collectives, from the first local arrival
     int folded_from = -1;                   // Reduce: remote[folded_from] is x_f op (... op x_{p-1})
+    int folded_to = -1;                     // scans: remote[0] is (x_0 op ...) op x_{folded_to}
+    int bottom = -2;                        // scans: ranks 0..bottom are local (-1: none; -2: not known yet)
+    bool bottom_sent = false;               // scans: their fold went to the other processes
+    std::vector<char> bottom_fold;          // scans: entry of x_0 op ... op x_bottom (empty: none)
     int prefix = 0;                         // scans: x_0..x_{prefix-1} are folded into acc
     TypedScratch acc;                       // scans: x_0 op ... op x_{prefix-1}
     std::uint64_t scan_bytes = 0;           // scans: rank 0's input size
@@ -444,14 +448,16 @@ const OtherProcess* host_of(const Span& s, int r) {
 
 // Sends the staged entries of `ranks` to process `to`, as of `c`'s arrival, written
 // straight into the event. The entry of rank `folded` (if any) holds the fold of the
-// communicator's top ranks from it up (fold_top_ranks) and goes as rank -1 - folded.
-void send_staged(Span& s, Context& c, const OtherProcess& to, const std::vector<int>& ranks, int folded = -1) {
+// communicator's top ranks from it up (fold_top_ranks) and goes as rank -1 - folded; a
+// scan's fold of its bottom ranks 0..b (send_bottom_ranks) goes as rank -1 - b instead.
+void send_staged(Span& s, Context& c, const OtherProcess& to, const std::vector<int>& ranks, int folded = -1,
+                 std::int32_t folded_wire = 0) {
     std::uint64_t bytes = 0;
     for (int r : ranks) bytes += sizeof(std::int32_t) + s.remote[static_cast<std::size_t>(r)].size();
     Message* m = new_event(c, to, static_cast<int>(ranks.size()), bytes);
     char* at = body_of(m);
     for (int r : ranks) {
-        const std::int32_t wire = r == folded ? -1 - r : r;
+        const std::int32_t wire = r != folded ? r : folded_wire != 0 ? folded_wire : -1 - r;
         std::memcpy(at, &wire, sizeof wire);
         at += sizeof wire;
         const std::vector<char>& e = s.remote[static_cast<std::size_t>(r)];
@@ -609,6 +615,7 @@ void advance_scan(Span& s) {
         Context* cu = s.ctx[static_cast<std::size_t>(user)];
         if (!cu) return;
         const bool own = user == i;
+        const bool folded = i == 0 && s.folded_to >= 0;  // x_0..x_{folded_to} folded by their process
         const ReduceArgs& a = args_of<ReduceArgs>(s, user);
         const auto [bytes, data] = BlockReader(s.remote[static_cast<std::size_t>(i)]).next();
         if (i == 0) s.scan_bytes = bytes;
@@ -629,20 +636,63 @@ void advance_scan(Span& s) {
             if (!exclusive && own) copy_data(next.data(), a.count, a.type, a.bytes, out, a.count, a.type);
             s.acc = std::move(next);
         }
-        drop_entry(s, i);
-        ++s.prefix;
+        if (i == s.bottom && !s.bottom_sent && !s.scan_failed && a.count > 0 && cu->carries(a.bytes) && data) {
+            // The fold of the bottom ranks, for send_bottom_ranks (acc moves on past them).
+            std::vector<char>& e = s.bottom_fold;
+            put<std::int32_t>(e, 1);
+            put<std::uint64_t>(e, a.bytes);
+            put<std::uint8_t>(e, 1);
+            const std::size_t at = e.size();
+            e.resize(at + a.bytes);
+            pack_data(s.acc.data(), a.count, a.type, e.data() + at, a.bytes);
+        }
+        if (i > s.bottom || s.bottom_sent) drop_entry(s, i);  // the bottom ranks' wait for send_bottom_ranks
+        s.prefix = folded ? s.folded_to + 1 : i + 1;
     }
+}
+
+// Scans: the ranks 0..b this process holds from the bottom up (b = -1 if it lacks rank 0).
+int bottom_ranks(const Span& s) {
+    int b = -1;
+    for (int r : s.local_members) {
+        if (r != b + 1) break;
+        b = r;
+    }
+    return b;
+}
+
+// Scans, once ranks 0..b of this process's bottom run have all arrived (`c` the last): every
+// other process hosts only ranks above b, which depend on all of them, so one event sent now
+// is in time for all (see header). It carries (x_0 op x_1) op ... op x_b, the fold every
+// higher rank starts with, computed in the same order (kept by advance_scan as it passed
+// b: by now it may have folded further); or, without data or after a disagreement, the
+// inputs themselves.
+void send_bottom_ranks(Span& s, Context& c) {
+    const int b = s.bottom;
+    s.bottom_sent = true;
+    std::vector<int> ranks;
+    if (!s.bottom_fold.empty()) {  // made by advance_scan as it passed b
+        s.remote[0] = std::move(s.bottom_fold);
+        for (const OtherProcess& o : s.others) send_staged(s, c, o, {0}, 0, -1 - b);
+    } else {
+        for (int r = 0; r <= b; ++r) ranks.push_back(r);
+        for (const OtherProcess& o : s.others) send_staged(s, c, o, ranks);
+    }
+    for (int r = 0; r <= b; ++r) drop_entry(s, r);
 }
 
 void scan_arrived(Span& s, Context& c, const ReduceArgs& a) {
     const int r = c.rank;
+    if (s.bottom == -2) s.bottom = bottom_ranks(s);
     s.remote[static_cast<std::size_t>(r)] = entry_of(c, input_block(a));
-    // The higher ranks of another process may leave as soon as this rank's input reaches
-    // them, before this process's last member arrives: sent now, to each process that has
-    // a higher rank.
-    for (const OtherProcess& o : s.others)
-        if (o.members.back() > r) send_staged(s, c, o, {r});
+    // Above the bottom run, the higher ranks of another process may leave as soon as this
+    // rank's input reaches them, before this process's last member arrives: sent now, to
+    // each process that has a higher rank.
+    if (r > s.bottom)
+        for (const OtherProcess& o : s.others)
+            if (o.members.back() > r) send_staged(s, c, o, {r});
     advance_scan(s);
+    if (s.bottom >= 0 && !s.bottom_sent && s.prefix > s.bottom) send_bottom_ranks(s, c);
 }
 
 void deliver(Span& s) {
@@ -801,10 +851,13 @@ void accept_collective_data(Engine& engine, Message* m) {
             const char* start = at;
             auto rank = get<std::int32_t>(at);
             int covers = 1;
-            if (rank < 0) {  // Reduce: the fold of the top ranks from -1 - rank up (fold_top_ranks)
+            if (rank < 0 && kind == CollKind::Reduce) {  // the fold of the top ranks from -1 - rank up
                 rank = -1 - rank;
                 covers = head.size - rank;
                 s.folded_from = rank;
+            } else if (rank < 0) {  // scans: the fold of the bottom ranks 0..-1 - rank
+                s.folded_to = -1 - rank;
+                rank = 0;
             }
             int blocks = get<std::int32_t>(at);
             while (blocks-- > 0) {

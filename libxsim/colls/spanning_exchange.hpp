@@ -16,7 +16,8 @@
 //    first); when this process's last member arrives they go to the root's process (Reduce:
 //    the communicator's top ranks, if this process holds them, folded into one);
 //  - prefix (Scan, Exscan): each rank's input goes, at its arrival, to every process
-//    hosting a higher rank, which folds the inputs in rank order as they come.
+//    hosting a higher rank, which folds the inputs in rank order as they come (the
+//    process holding ranks 0..b sends their fold once they have all arrived).
 // An event sent on behalf of arrivals the latest of which was at virtual time t is stamped
 // t + lookahead - 1. Every rank that needs that data depends, through the skeleton, on
 // each of those arrivals, so a skeleton message that left at t or later crossed to its
