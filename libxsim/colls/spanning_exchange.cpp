@@ -97,7 +97,9 @@ struct Span {
     // before their data is used (Gather(v), Reduce, Scan, Exscan: staged at arrival) or
     // that receive the root's block (Scatter(v)).
     std::vector<std::vector<char>> remote;
-    bool root_here = false;                 // Bcast: the root's data is in from_root; Scatter(v), Gather(v): the root arrived
+    // Bcast: the root's data is in from_root; Scatter(v): its blocks are in; Gather(v): the
+    // root arrived (on its process).
+    bool root_here = false;
     std::vector<char> from_root;
     int root = -1;                          // rooted collectives, from the first local arrival
     int folded_from = -1;                   // Reduce: remote[folded_from] is x_f op (... op x_{p-1})
@@ -778,7 +780,8 @@ void arrive_fan_in(Context& c, const void* args, int root) {
     ++s->present;
     const bool reduce = c.kind == CollKind::Reduce;
     if (!reduce) gather_arrived(*s, c, *static_cast<const RootedArgs*>(args));
-    else if (c.rank != root) s->remote[static_cast<std::size_t>(c.rank)] = entry_of(c, input_block(*static_cast<const ReduceArgs*>(args)));
+    else if (c.rank != root)
+        s->remote[static_cast<std::size_t>(c.rank)] = entry_of(c, input_block(*static_cast<const ReduceArgs*>(args)));
     const OtherProcess* root_host = host_of(*s, root);
     if (root_host && s->local_arrived == s->local_expected) {
         // Reduce: the top ranks' inputs are folded here if this process holds them.
