@@ -8,12 +8,14 @@ namespace xsim::colls {
 namespace {
 
 std::uint64_t size_of(MPI_Datatype type) {
+    if (TypeLayout layout; predefined_layout(type, &layout)) return layout.size;
     int size = 0;
     real_mpi.Type_size(type, &size);
     return static_cast<std::uint64_t>(size);
 }
 
 MPI_Aint extent_of(MPI_Datatype type) {
+    if (TypeLayout layout; predefined_layout(type, &layout)) return layout.extent;
     MPI_Aint lb = 0, extent = 0;
     real_mpi.Type_get_extent(type, &lb, &extent);
     return extent;

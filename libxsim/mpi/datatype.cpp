@@ -28,13 +28,25 @@ void query_layout(MPI_Datatype type, TypeLayout* out) {
 
 }  // namespace
 
+bool predefined_layout(MPI_Datatype type, TypeLayout* out) {
+    ProcessObjects& objects = process_objects();
+    const auto handle = reinterpret_cast<std::uintptr_t>(type);
+    auto& recent = objects.recent_layouts[((handle >> 6) ^ (handle >> 9)) % objects.recent_layouts.size()];
+    if (recent.type == type && type != MPI_DATATYPE_NULL) {
+        *out = recent.layout;
+        return true;
+    }
+    auto it = objects.predefined_layouts.find(type);
+    if (it == objects.predefined_layouts.end()) return false;
+    recent = {type, it->second};
+    *out = it->second;
+    return true;
+}
+
 TypeCheck check_type(MPI_Datatype type, TypeLayout* out) {
     if (type == MPI_DATATYPE_NULL) return TypeCheck::Null;
+    if (predefined_layout(type, out)) return TypeCheck::Ok;
     auto& cache = predefined_layouts();
-    if (auto it = cache.find(type); it != cache.end()) {
-        *out = it->second;
-        return TypeCheck::Ok;
-    }
     int ints = 0, addrs = 0, types = 0, combiner = 0;
     if (real_mpi.Type_get_envelope(type, &ints, &addrs, &types, &combiner) != MPI_SUCCESS) return TypeCheck::Null;
     if (combiner == MPI_COMBINER_NAMED) {

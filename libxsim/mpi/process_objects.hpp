@@ -7,6 +7,7 @@
 #pragma once
 #include <mpi.h>
 
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <memory>
@@ -64,8 +65,15 @@ struct ProcessObjects {
     Group empty_group;
     std::unordered_map<std::uint64_t, Group*> shared_groups;
     Group* world_group = nullptr;
-    // datatype.cpp
+    // datatype.cpp: layouts of the predefined types (never freed, so a handle keeps its
+    // layout), the last few used in slots indexed by the handle in front of the map: every
+    // message asks several times, and a hash map lookup was 6% of the time per message.
     std::unordered_map<MPI_Datatype, TypeLayout> predefined_layouts;
+    struct RecentLayout {
+        MPI_Datatype type = MPI_DATATYPE_NULL;
+        TypeLayout layout;
+    };
+    std::array<RecentLayout, 8> recent_layouts{};
     std::unordered_map<MPI_Datatype, PendingTypeUses> pending_type_uses;
     // ... and user ops in use by pending nonblocking reductions (MPI_Op_free waits for them).
     std::unordered_map<MPI_Op, PendingTypeUses> pending_op_uses;
