@@ -14,9 +14,13 @@ Steps run(Context& c, const ReduceArgs& a) {
     const int p = c.size;
     const int pof2 = floor_pow2(p), rem = p - pof2;
     auto whole = [&](const void* buf) { return make_block(buf, a.count, a.type); };
-    copy_block(c.payload, whole(a.sendbuf), whole(a.recvbuf));
     TypedScratch scratch(c.payload && p > 1, a.count, a.type);
-    void* acc = a.recvbuf;
+    // The running result lives in the call's scratch, not in recvbuf: recvbuf is often on
+    // the rank's stack, one page per rank, and touching it every round (combine, send) cost a
+    // cold page walk per message at 10^5 ranks. It is copied to recvbuf once, at the end.
+    TypedScratch result(c.payload && p > 1, a.count, a.type);
+    void* acc = result.data() ? result.data() : a.recvbuf;
+    copy_block(c.payload, whole(a.sendbuf), whole(acc));
     void* tmp = scratch.data();
 
     int newrank;
@@ -51,7 +55,7 @@ Steps run(Context& c, const ReduceArgs& a) {
     }
     if (c.rank < 2 * rem) {
         if (c.rank % 2) c.send(c.rank - 1, whole(acc));
-        else c.recv(c.rank + 1, whole(a.recvbuf));
+        else c.recv(c.rank + 1, whole(acc));
         co_await c.round();
     }
     if (acc != a.recvbuf) copy_block(c.payload, whole(acc), whole(a.recvbuf));
