@@ -1,49 +1,23 @@
-// The pending events of one real process, smallest (time, order) first.
-// `order` breaks ties so that the processing order never depends on the host: it is
-// built from simulated quantities only (event class, rank, per-rank sequence number),
-// which makes virtual times identical for any number of real processes.
+// The pending events of one real process, smallest (time, order) first (pdes/event.hpp).
 #pragma once
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
 
-#include "pdes/sim_time.hpp"
+#include "pdes/event.hpp"
+#include "pdes/radix_heap.hpp"
 
 namespace xsim {
-
-struct EventKey {
-    SimTime time = 0;
-    std::uint64_t order = 0;
-    friend bool operator<(const EventKey& a, const EventKey& b) {
-        return a.time != b.time ? a.time < b.time : a.order < b.order;
-    }
-};
-
-// Event classes, in processing order at equal times: a message arriving at t is visible
-// to a rank that runs at t.
-enum class EventClass : std::uint64_t { Message = 0, RankRun = 1 };
-
-inline std::uint64_t event_order(EventClass cls, std::uint32_t rank, std::uint32_t seq) {
-    return (static_cast<std::uint64_t>(cls) << 63) |
-           (static_cast<std::uint64_t>(rank & 0x7fffffffu) << 32) | seq;
-}
-inline EventClass event_class(std::uint64_t order) { return static_cast<EventClass>(order >> 63); }
-
-struct Event {
-    EventKey key;
-    void* object;  // what the event is about; its class says which type
-};
 
 // Most events are pushed in increasing (time, order) within a latency class: ranks run
 // in time order and each sends at that time plus one of a few latencies (one per network
 // level). Such pushes go to a sorted run: the run whose last event is the latest one not
 // after the new event (best fit, as in patience sorting, so each latency class keeps a run
 // of its own). Runs are FIFOs read front to back (sequential memory, cheap even with
-// millions pending); only events that fit no run go to a 4-ary min-heap. Four children
-// share about one and a half cache lines, so a heap of a million pending events is half
-// as deep as a binary one. Popping takes the smallest of the fronts, so the order is
-// exactly that of one heap. No allocation once the vectors have grown.
+// millions pending); only events that fit no run go to a radix heap (radix_heap.hpp).
+// Popping takes the smallest of the fronts, so the order is exactly that of one heap. No
+// allocation once the vectors have grown.
 //
 // In front of both sits a small sorted window holding the next kWindow events (all of them
 // when fewer are pending), so that peek(k) names exactly the k-th next event for the
@@ -73,7 +47,7 @@ public:
     // and in every run, so that a push from a rank's (possibly 2 KiB) stack rarely grows a
     // vector through malloc.
     void keep_room(std::size_t n) {
-        keep_room(heap_, n);
+        heap_.keep_room(n);
         for (SortedRun& r : runs_) keep_room(r.events, n);
     }
 
@@ -144,8 +118,7 @@ private:
             fit->events.push_back(e);
             return;
         }
-        heap_.push_back(e);
-        sift_up(heap_.size() - 1);
+        heap_.push(e);
     }
     Event pop_rest() {
         if (SortedRun* r = const_cast<SortedRun*>(smallest_run())) {
@@ -157,14 +130,9 @@ private:
             }
             return out;
         }
-        Event out = heap_.front();
-        heap_.front() = heap_.back();
-        heap_.pop_back();
-        if (!heap_.empty()) sift_down(0);
-        return out;
+        return heap_.pop();
     }
 
-    static constexpr std::size_t kArity = 4;
     static constexpr std::size_t kRuns = 4;
     struct SortedRun {
         std::vector<Event> events;  // sorted; [head, size) pending
@@ -172,44 +140,18 @@ private:
         std::size_t pending() const { return events.size() - head; }
         const Event& front() const { return events[head]; }
     };
-    void sift_up(std::size_t i) {
-        Event e = heap_[i];
-        while (i > 0) {
-            std::size_t parent = (i - 1) / kArity;
-            if (!(e.key < heap_[parent].key)) break;
-            heap_[i] = heap_[parent];
-            i = parent;
-        }
-        heap_[i] = e;
-    }
-    void sift_down(std::size_t i) {
-        const std::size_t n = heap_.size();
-        Event e = heap_[i];
-        for (;;) {
-            const std::size_t first = kArity * i + 1;
-            if (first >= n) break;
-            std::size_t child = first;
-            const std::size_t last = first + kArity < n ? first + kArity : n;
-            for (std::size_t c = first + 1; c < last; ++c)
-                if (heap_[c].key < heap_[child].key) child = c;
-            if (!(heap_[child].key < e.key)) break;
-            heap_[i] = heap_[child];
-            i = child;
-        }
-        heap_[i] = e;
-    }
     // The run whose front comes before every other front and the heap's, or null when the
     // heap's comes first (or nothing is pending).
     const SortedRun* smallest_run() const {
         const SortedRun* best = nullptr;
         for (const SortedRun& r : runs_)
             if (r.pending() && (!best || r.front().key < best->front().key)) best = &r;
-        if (best && !heap_.empty() && heap_.front().key < best->front().key) return nullptr;
+        if (best && !heap_.empty() && heap_.top().key < best->front().key) return nullptr;
         return best;
     }
     std::array<Event, kSlots> window_{};  // [begin_, end_) sorted: the next events
     std::size_t begin_ = 0, end_ = 0;
-    std::vector<Event> heap_;
+    RadixHeap heap_;
     std::array<SortedRun, kRuns> runs_;
 };
 

@@ -190,3 +190,36 @@ TEST(StackArena, ReservesMillionsOfStacksWithOneMapping) {
     EXPECT_EQ(arena.owner_of(last), (1 << 21) - 1);
     EXPECT_EQ(arena.owner_of(arena.bottom(0)), 0);
 }
+
+// The radix heap alone: pushes later than its minimum (the common case), at it, and before
+// it (events the queue's runs held back), popped in exactly the order of a sort.
+TEST(RadixHeap, PopsInTimeThenOrderWhateverThePushes) {
+    RadixHeap h;
+    auto less = [](const EventKey& x, const EventKey& y) { return x < y; };
+    std::multiset<EventKey, decltype(less)> pending(less);
+    std::mt19937 rng(3);
+    SimTime now = 1000;
+    for (int step = 0; step < 50000; ++step) {
+        for (int k = 0, n = static_cast<int>(rng() % 3); k < n; ++k) {
+            SimTime t = now + static_cast<SimTime>(rng() % (1u << (rng() % 30)));  // spread over many buckets
+            if (rng() % 10 == 0) t = now - static_cast<SimTime>(rng() % 50);     // before the minimum
+            const EventKey key{t, event_order(EventClass::Message, rng() % 64, static_cast<std::uint32_t>(step))};
+            h.push({key, nullptr});
+            pending.insert(key);
+        }
+        if (step % 1000 == 0) h.keep_room(256);
+        if (pending.empty()) continue;
+        ASSERT_EQ(h.size(), pending.size());
+        ASSERT_EQ(h.top().key.time, pending.begin()->time);
+        const Event e = h.pop();
+        ASSERT_EQ(e.key.time, pending.begin()->time) << "step " << step;
+        ASSERT_EQ(e.key.order, pending.begin()->order) << "step " << step;
+        now = e.key.time;
+        pending.erase(pending.begin());
+    }
+    while (!pending.empty()) {
+        ASSERT_EQ(h.pop().key.order, pending.begin()->order);
+        pending.erase(pending.begin());
+    }
+    EXPECT_TRUE(h.empty());
+}

@@ -1,0 +1,130 @@
+// The events of the event queue that fit none of its sorted runs (event_queue.hpp): a radix
+// heap on time, with an ordinary min-heap for the events at or before its current minimum.
+//
+// Why not one binary or 4-ary heap: with measured compute the ranks' clocks are scattered,
+// most pushes fit no run, and a heap of 10^5 events spends a cache miss per level on every
+// pop (sift-down from the root), the scheduler's largest cost at 65,536 ranks. Simulated
+// time only moves forward, so almost every push is later than the minimum: a radix heap
+// appends it to the bucket named by the highest bit in which its time differs from the
+// current minimum `base_` (sequential writes), and a pop scans and redistributes one bucket
+// only when no event at or before base_ is left. Each event moves down a few
+// buckets over its life, always front to back through memory.
+//
+// The pop order is exactly that of one heap on (time, order): `sorted_` and `late_` hold
+// every event whose time is <= base_, each bucket b >= 1 holds events later than base_ whose
+// time differs from it first at bit b-1, so the smaller of their tops is the minimum. A push
+// at or before base_ (possible: other structures of the queue hold earlier events) joins
+// the small heap `late_`.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "pdes/event.hpp"
+
+namespace xsim {
+
+class RadixHeap {
+public:
+    bool empty() const { return size_ == 0; }
+    std::size_t size() const { return size_; }
+    // The smallest event; only when !empty(). Some event is at or before base_ while any is
+    // pending.
+    const Event& top() const {
+        if (late_.empty()) return sorted_.back();
+        if (sorted_.empty() || late_.front().key < sorted_.back().key) return late_.front();
+        return sorted_.back();
+    }
+
+    void push(const Event& e) {
+        if (size_++ == 0) {
+            base_ = e.key.time;
+            sorted_.push_back(e);
+            return;
+        }
+        if (e.key.time <= base_) {  // rare: into the small heap
+            late_.push_back(e);
+            std::push_heap(late_.begin(), late_.end(), later);
+            ++pushes_since_room_check_;
+            return;
+        }
+        buckets_[bucket_of(e.key.time)].push_back(e);
+        ++pushes_since_room_check_;
+    }
+    Event pop() {
+        Event out;
+        if (!late_.empty() && (sorted_.empty() || late_.front().key < sorted_.back().key)) {
+            out = late_.front();
+            std::pop_heap(late_.begin(), late_.end(), later);
+            late_.pop_back();
+        } else {
+            out = sorted_.back();
+            sorted_.pop_back();
+        }
+        if (--size_ != 0 && sorted_.empty() && late_.empty()) refill();
+        return out;
+    }
+    void reserve(std::size_t n) { sorted_.reserve(n); }
+    // Room for `n` more pushes without growing any vector (so that a push from a rank's small
+    // stack does not reach malloc): checked in full only when as many pushes happened since.
+    void keep_room(std::size_t n) {
+        if (pushes_since_room_check_ + n <= room_) return;
+        room_ = 2 * n;
+        for (auto& b : buckets_) keep_room(b, room_);
+        keep_room(sorted_, room_);
+        keep_room(late_, room_);
+        pushes_since_room_check_ = 0;
+    }
+
+private:
+    static constexpr std::size_t kBuckets = 65;  // 0 unused: sorted_ and late_ play its part
+    static bool later(const Event& a, const Event& b) { return b.key < a.key; }
+
+    // In 1..64 for t > base_.
+    std::size_t bucket_of(SimTime t) const {
+        const auto differ = static_cast<std::uint64_t>(t) ^ static_cast<std::uint64_t>(base_);
+        return 64 - static_cast<std::size_t>(__builtin_clzll(differ));
+    }
+    static void keep_room(std::vector<Event>& v, std::size_t n) {
+        if (v.capacity() - v.size() < n) v.reserve(std::max(2 * v.capacity(), v.size() + n));
+    }
+    // Nothing at or before base_ is left: the first non-empty bucket's earliest time becomes
+    // base_; its events at that time go to sorted_, the others to lower buckets (each to one below where it was,
+    // or further). Runs on the scheduler's stack (pops happen there), so it may grow vectors.
+    void refill() {
+        std::size_t b = 1;
+        while (buckets_[b].empty()) ++b;
+        std::vector<Event>& from = buckets_[b];
+        SimTime earliest = from.front().key.time;
+        for (const Event& e : from) earliest = std::min(earliest, e.key.time);
+        base_ = earliest;
+        std::uint64_t grown = 0;  // the buckets that received events
+        for (const Event& e : from) {
+            if (e.key.time == base_) {
+                sorted_.push_back(e);
+            } else {
+                const std::size_t to = bucket_of(e.key.time);
+                buckets_[to].push_back(e);
+                grown |= std::uint64_t{1} << to;
+            }
+        }
+        from.clear();
+        std::sort(sorted_.begin(), sorted_.end(), later);  // latest first: pops from the back
+        // Give back the room keep_room promised to the vectors that just filled up.
+        keep_room(sorted_, room_);
+        for (; grown; grown &= grown - 1) keep_room(buckets_[static_cast<std::size_t>(__builtin_ctzll(grown))], room_);
+    }
+
+    // The events at or before base_: those a refill found at base_, sorted latest first, and
+    // those pushed since with a time <= base_, a min-heap (by `later`).
+    std::vector<Event> sorted_;
+    std::vector<Event> late_;
+    std::array<std::vector<Event>, kBuckets> buckets_;
+    SimTime base_ = 0;
+    std::size_t size_ = 0;
+    std::size_t room_ = 0;                     // spare slots every vector had at the last check
+    std::size_t pushes_since_room_check_ = 0;  // pushes since then (each uses one at most)
+};
+
+}  // namespace xsim
