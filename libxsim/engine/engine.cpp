@@ -154,6 +154,13 @@ void Engine::prefetch_ahead() const {
     if (const Message* m = message_at(s))
         if (const Request* q = first_posted_receive(*m); q && q->parent_call)
             prefetch_lines(q->parent_call, kCallPrefetchBytes, true);
+    // A rank that runs soon: the top line of its stack, so that the page walk to its stack
+    // page (one page per rank, 1 MiB apart by default) is done before prefetch() asks for the
+    // frames it resumes through.
+    if (const Event* e = queue_.peek(2 * s); e && event_class(e->key.order) == EventClass::RankRun) {
+        const std::uint32_t index = static_cast<std::uint32_t>(e->key.order >> 32) & 0x7fffffffu;
+        __builtin_prefetch(stacks_.top(index - static_cast<std::uint32_t>(first_)) - 64, 1);
+    }
 }
 
 void Engine::note_suspend_depth(const Rank& rank) {
