@@ -79,7 +79,11 @@ public:
 
 private:
     static constexpr std::size_t kBuckets = 65;  // 0 unused: sorted_ and late_ play its part
-    static bool later(const Event& a, const Event& b) { return b.key < a.key; }
+    // A function object, not a function: std::sort and the heap algorithms inline it.
+    struct Later {
+        bool operator()(const Event& a, const Event& b) const { return b.key < a.key; }
+    };
+    static constexpr Later later{};
 
     // In 1..64 for t > base_.
     std::size_t bucket_of(SimTime t) const {
