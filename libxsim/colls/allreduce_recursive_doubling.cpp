@@ -2,6 +2,7 @@
 // their data into a neighbour; the remaining 2^k ranks exchange and combine with partners
 // at distance 1, 2, 4, ...; the folded ranks get the result back. Lower ranks' data is
 // always on the left, so non-commutative ops are reduced in rank order.
+#include <limits>
 #include <utility>
 
 #include "libxsim/colls/algorithm_registry.hpp"
@@ -14,14 +15,17 @@ Steps run(Context& c, const ReduceArgs& a) {
     const int p = c.size;
     const int pof2 = floor_pow2(p), rem = p - pof2;
     auto whole = [&](const void* buf) { return make_block(buf, a.count, a.type); };
-    TypedScratch scratch(c.payload && p > 1, a.count, a.type);
-    // The running result lives in the call's scratch, not in recvbuf: recvbuf is often on
-    // the rank's stack, one page per rank, and touching it every round (combine, send) cost a
-    // cold page walk per message at 10^5 ranks. It is copied to recvbuf once, at the end.
-    TypedScratch result(c.payload && p > 1, a.count, a.type);
-    void* acc = result.data() ? result.data() : a.recvbuf;
-    copy_block(c.payload, whole(a.sendbuf), whole(acc));
+    // Elements [0, count) receive a partner's vector; [count, 2 count) hold the running
+    // result, not recvbuf: recvbuf is often on the rank's stack, one page per rank, and
+    // touching it every round (combine, send) cost a cold page walk per message at 10^5
+    // ranks. The result is copied to recvbuf once, at the end. (One scratch for both: a
+    // second one pushed the coroutine frame out of the call's arena, +200 B per rank.)
+    // (A count over INT_MAX / 2 keeps the result in recvbuf.)
+    const bool result_aside = a.count <= std::numeric_limits<int>::max() / 2;
+    TypedScratch scratch(c.payload && p > 1, result_aside ? 2 * a.count : a.count, a.type);
     void* tmp = scratch.data();
+    void* acc = tmp && result_aside ? scratch.element(a.count) : a.recvbuf;
+    copy_block(c.payload, whole(a.sendbuf), whole(acc));
 
     int newrank;
     if (c.rank < 2 * rem) {

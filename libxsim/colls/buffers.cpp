@@ -104,7 +104,12 @@ Blocks typed_blocks(const void* buf, const int* counts, const MPI_Aint* byte_dis
 TypedScratch::TypedScratch(bool payload, int count, MPI_Datatype type) : extent_(extent_of(type)) {
     if (!payload || count <= 0) return;
     MPI_Aint true_lb = 0, true_extent = 0;
-    real_mpi.Type_get_true_extent(type, &true_lb, &true_extent);
+    if (TypeLayout layout; predefined_layout(type, &layout) && layout.contiguous) {
+        true_lb = layout.true_lb;
+        true_extent = static_cast<MPI_Aint>(layout.size);
+    } else {
+        real_mpi.Type_get_true_extent(type, &true_lb, &true_extent);
+    }
     // Element 0 starts true_lb before the first byte the type touches (MPI's usual recipe).
     const MPI_Aint span = true_extent + static_cast<MPI_Aint>(count - 1) * extent_;
     storage_ = allocate_frame_bytes(static_cast<std::size_t>(span > 0 ? span : 1));
