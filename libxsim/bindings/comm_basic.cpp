@@ -212,7 +212,7 @@ int PMPI_Comm_get_info(MPI_Comm comm, MPI_Info* info) {
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, info, "info")) return e;
-    if (int e = real_mpi.Info_create(info)) return scope.fail(c, MPI_ERR_INTERN, "the real MPI_Info_create failed");
+    if (real_mpi.Info_create(info) != MPI_SUCCESS) return scope.fail(c, MPI_ERR_INTERN, "the real MPI_Info_create failed");
     return MPI_SUCCESS;
 }
 
