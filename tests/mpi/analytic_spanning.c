@@ -12,20 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xsim.h"
-
-typedef struct {
-    int rank;
-    long failures;
-} check_t;
-
-static void fail(check_t* t, const char* what, int at, double got, double want) {
-    if (t->failures++ < 5)
-        fprintf(stderr, "rank %d: %s: element %d is %g, expected %g\n", t->rank, what, at, got, want);
-}
-
-/* Each rank's contribution: distinct per (rank, index), exact in a double. */
-static double value(int rank, int i) { return rank * 1000.0 + i + 0.5; }
+#include "analytic_checks.h"
 
 /* Non-commutative and associative: elements are pairs (m, c), the affine maps x -> m x + c,
  * and a op b is their composition a(b(x)) = (a.m b.m, a.m b.c + a.c). The rank order of a
@@ -38,13 +25,6 @@ static void compose(void* in, void* inout, int* len, MPI_Datatype* type) {
         b[i + 1] = a[i] * b[i + 1] + a[i + 1];
         b[i] = a[i] * b[i];
     }
-}
-
-/* Ranks arrive at different virtual times: the last arrival decides every completion. */
-static void stagger(MPI_Comm comm, int salt) {
-    int r = 0;
-    MPI_Comm_rank(comm, &r);
-    xsim_compute(1e-6 * (double)((r * 7 + salt) % 5));
 }
 
 static void run_all(check_t* t, MPI_Comm comm, const char* label, int nonblocking) {

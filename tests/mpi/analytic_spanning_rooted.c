@@ -16,17 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "xsim.h"
-
-typedef struct {
-    int rank;
-    long failures;
-} check_t;
-
-static void fail(check_t* t, const char* what, int at, double got, double want) {
-    if (t->failures++ < 5)
-        fprintf(stderr, "rank %d: %s: element %d is %g, expected %g\n", t->rank, what, at, got, want);
-}
+#include "analytic_checks.h"
 
 static void expect(check_t* t, const char* label, const char* coll, int at, double got, double want) {
     char what[96];
@@ -34,9 +24,6 @@ static void expect(check_t* t, const char* label, const char* coll, int at, doub
     snprintf(what, sizeof what, "%s %s", label, coll);
     fail(t, what, at, got, want);
 }
-
-/* Each rank's contribution: distinct per (rank, index), exact in a double. */
-static double value(int rank, int i) { return rank * 1000.0 + i + 0.5; }
 
 /* Non-commutative and associative, on pairs (MPI_Type_contiguous(2, MPI_DOUBLE)): (m, c)
  * is the map x -> m x + c and a op b their composition a(b(x)) = (a.m b.m, a.m b.c + a.c).
@@ -62,12 +49,6 @@ static void composed(int first, int last, int i, double* m, double* c) {
     }
 }
 
-/* Ranks arrive at different virtual times: the last arrival decides every completion. */
-static void stagger(MPI_Comm comm, int salt) {
-    int r = 0;
-    MPI_Comm_rank(comm, &r);
-    xsim_compute(1e-6 * (double)((r * 7 + salt) % 5));
-}
 /* Higher ranks arrive later. */
 static void rising(MPI_Comm comm) {
     int r = 0;
