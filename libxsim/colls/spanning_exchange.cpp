@@ -155,7 +155,6 @@ void learn_members(Span& s, const Context& c) {
     s.local_expected = static_cast<int>(s.local_members.size());
 }
 
-// Sends `body` (the entries after the head) to process `to`, as of virtual time `now`.
 // An event to process `to`, as of virtual time c.now, with room for `body_bytes` of entries
 // after its head (body_of), which the caller fills before emitting it.
 Message* new_event(Context& c, const OtherProcess& to, int entries, std::uint64_t body_bytes) {
