@@ -38,6 +38,7 @@ public:
     }
 
     void push(const Event& e) {
+        ++pushes_since_room_check_;
         if (size_++ == 0) {
             base_ = e.key.time;
             sorted_.push_back(e);
@@ -46,11 +47,9 @@ public:
         if (e.key.time <= base_) {  // rare: into the small heap
             late_.push_back(e);
             std::push_heap(late_.begin(), late_.end(), later);
-            ++pushes_since_room_check_;
             return;
         }
         buckets_[bucket_of(e.key.time)].push_back(e);
-        ++pushes_since_room_check_;
     }
     Event pop() {
         Event out;
@@ -95,8 +94,9 @@ private:
         if (v.capacity() - v.size() < n) v.reserve(std::max(2 * v.capacity(), v.size() + n));
     }
     // Nothing at or before base_ is left: the first non-empty bucket's earliest time becomes
-    // base_; its events at that time go to sorted_, the others to lower buckets (each to one below where it was,
-    // or further). Runs on the scheduler's stack (pops happen there), so it may grow vectors.
+    // base_; its events at that time go to sorted_, the others to lower buckets (each to one
+    // below where it was, or further). Runs on the scheduler's stack (pops happen there), so
+    // it may grow vectors.
     void refill() {
         std::size_t b = 1;
         while (buckets_[b].empty()) ++b;
