@@ -48,6 +48,26 @@ static void composed(int first, int last, int i, double* m, double* c) {
         *m = *m * pair_m(s);
     }
 }
+/* Rank r's input of `count` pairs: element i is (pair_m(r), pair_c(r, i)). */
+static void fill_pairs(double* buf, int r, int count) {
+    for (int i = 0; i < count; ++i) {
+        buf[2 * i] = pair_m(r);
+        buf[2 * i + 1] = pair_c(r, i);
+    }
+}
+/* Pairs [0, count) of `got` are x_first op ... op x_last of elements offset + i. */
+static void expect_composed(check_t* t, const char* label, const char* coll, const double* got, int count,
+                            int offset, int first, int last) {
+    char m_what[64], c_what[64];
+    snprintf(m_what, sizeof m_what, "%s m", coll);
+    snprintf(c_what, sizeof c_what, "%s c", coll);
+    for (int i = 0; i < count; ++i) {
+        double m = 0, c = 0;
+        composed(first, last, offset + i, &m, &c);
+        expect(t, label, m_what, i, got[2 * i], m);
+        expect(t, label, c_what, i, got[2 * i + 1], c);
+    }
+}
 
 /* Higher ranks arrive later. */
 static void rising(MPI_Comm comm) {
@@ -152,19 +172,10 @@ static void run_all(check_t* t, MPI_Comm comm, const char* label, int nonblockin
     stagger(comm, 0);
     root = p - 1;
     double* in = r == root ? all : mine;
-    for (int i = 0; i < n; ++i) {
-        in[2 * i] = pair_m(r);
-        in[2 * i + 1] = pair_c(r, i);
-    }
+    fill_pairs(in, r, n);
     CALL(MPI_Reduce(r == root ? MPI_IN_PLACE : mine, all, n, pair, op, root, comm),
          MPI_Ireduce(r == root ? MPI_IN_PLACE : mine, all, n, pair, op, root, comm, &req));
-    if (r == root)
-        for (int i = 0; i < n; ++i) {
-            double m = 0, c = 0;
-            composed(0, p - 1, i, &m, &c);
-            expect(t, label, "reduce non-commutative m", i, all[2 * i], m);
-            expect(t, label, "reduce non-commutative c", i, all[2 * i + 1], c);
-        }
+    if (r == root) expect_composed(t, label, "reduce non-commutative", all, n, 0, 0, p - 1);
 
     /* Reduce_scatter, sum: rank d receives counts[d] elements at displs[d] */
     stagger(comm, 1);
@@ -180,18 +191,10 @@ static void run_all(check_t* t, MPI_Comm comm, const char* label, int nonblockin
 
     /* Reduce_scatter, non-commutative, in place */
     stagger(comm, 2);
-    for (int i = 0; i < total; ++i) {
-        all[2 * i] = pair_m(r);
-        all[2 * i + 1] = pair_c(r, i);
-    }
+    fill_pairs(all, r, total);
     CALL(MPI_Reduce_scatter(MPI_IN_PLACE, all, counts, pair, op, comm),
          MPI_Ireduce_scatter(MPI_IN_PLACE, all, counts, pair, op, comm, &req));
-    for (int i = 0; i < counts[r]; ++i) {
-        double m = 0, c = 0;
-        composed(0, p - 1, displs[r] + i, &m, &c);
-        expect(t, label, "reduce_scatter non-commutative m", i, all[2 * i], m);
-        expect(t, label, "reduce_scatter non-commutative c", i, all[2 * i + 1], c);
-    }
+    expect_composed(t, label, "reduce_scatter non-commutative", all, counts[r], displs[r], 0, p - 1);
 
     /* Reduce_scatter_block, sum, n elements each */
     stagger(comm, 3);
@@ -217,17 +220,9 @@ static void run_all(check_t* t, MPI_Comm comm, const char* label, int nonblockin
 
     /* Scan, non-commutative, in place */
     rising(comm);
-    for (int i = 0; i < n; ++i) {
-        all[2 * i] = pair_m(r);
-        all[2 * i + 1] = pair_c(r, i);
-    }
+    fill_pairs(all, r, n);
     CALL(MPI_Scan(MPI_IN_PLACE, all, n, pair, op, comm), MPI_Iscan(MPI_IN_PLACE, all, n, pair, op, comm, &req));
-    for (int i = 0; i < n; ++i) {
-        double m = 0, c = 0;
-        composed(0, r, i, &m, &c);
-        expect(t, label, "scan non-commutative m", i, all[2 * i], m);
-        expect(t, label, "scan non-commutative c", i, all[2 * i + 1], c);
-    }
+    expect_composed(t, label, "scan non-commutative", all, n, 0, 0, r);
 
     /* Exscan, sum (rank 0's result is undefined) */
     rising(comm);
@@ -243,18 +238,9 @@ static void run_all(check_t* t, MPI_Comm comm, const char* label, int nonblockin
 
     /* Exscan, non-commutative */
     stagger(comm, 4);
-    for (int i = 0; i < n; ++i) {
-        mine[2 * i] = pair_m(r);
-        mine[2 * i + 1] = pair_c(r, i);
-    }
+    fill_pairs(mine, r, n);
     CALL(MPI_Exscan(mine, all, n, pair, op, comm), MPI_Iexscan(mine, all, n, pair, op, comm, &req));
-    if (r > 0)
-        for (int i = 0; i < n; ++i) {
-            double m = 0, c = 0;
-            composed(0, r - 1, i, &m, &c);
-            expect(t, label, "exscan non-commutative m", i, all[2 * i], m);
-            expect(t, label, "exscan non-commutative c", i, all[2 * i + 1], c);
-        }
+    if (r > 0) expect_composed(t, label, "exscan non-commutative", all, n, 0, 0, r - 1);
 
     /* Rounding shows how a sum is bracketed, which must not depend on the placement: sums of
      * 1/(r + 3 + i) (inexact in binary) by Reduce, Reduce_scatter_block and Scan. Rank 0
