@@ -35,8 +35,7 @@ TEST(EventQueue, PopsInTimeThenOrder) {
 // pops interleaved with pushes, as the engine does: the pop order is that of a sort.
 TEST(EventQueue, InterleavedMostlySortedPushesPopInOrder) {
     EventQueue q;
-    auto less = [](const EventKey& x, const EventKey& y) { return x < y; };
-    std::multiset<EventKey, decltype(less)> pending(less);  // the reference
+    std::multiset<EventKey> pending;  // the reference (EventKey's operator<)
     std::mt19937 rng(11);
     SimTime now = 0;
     std::uint32_t seq = 0;
@@ -106,8 +105,7 @@ TEST(EventQueue, MessagesBeforeRankRunsAtEqualTimeAndLowerRankFirst) {
 // are checked: a later push may come first.
 TEST(EventQueue, PeekNamesTheNextEventsWhereverTheyAreKept) {
     EventQueue q;
-    auto less = [](const EventKey& x, const EventKey& y) { return x < y; };
-    std::multiset<EventKey, decltype(less)> pending(less);
+    std::multiset<EventKey> pending;
     std::mt19937 rng(5);
     SimTime now = 0;
     for (int step = 0; step < 20000; ++step) {
@@ -195,8 +193,7 @@ TEST(StackArena, ReservesMillionsOfStacksWithOneMapping) {
 // it (events the queue's runs held back), popped in exactly the order of a sort.
 TEST(RadixHeap, PopsInTimeThenOrderWhateverThePushes) {
     RadixHeap h;
-    auto less = [](const EventKey& x, const EventKey& y) { return x < y; };
-    std::multiset<EventKey, decltype(less)> pending(less);
+    std::multiset<EventKey> pending;
     std::mt19937 rng(3);
     SimTime now = 1000;
     for (int step = 0; step < 50000; ++step) {
