@@ -80,9 +80,11 @@ public:
 
     const Options& options() const { return options_; }
     // The host clock measured compute reads (-xsim-compute-clock); read on leaving and entering xsim.
-    std::int64_t compute_clock_ns() const {
-        return options_.compute_clock == ComputeClock::Thread ? thread_cpu_ns() : host_clock_ns();
+    std::int64_t compute_clock_ns() {
+        return options_.compute_clock == ComputeClock::Thread ? cpu_clock_.now_ns() : host_clock_ns();
     }
+    // The thread clock (for the run report: whether it detects preemption).
+    const ThreadCpuClock& thread_cpu_clock() const { return cpu_clock_; }
     net::Machine& machine() { return *machine_; }
     RunStats& stats() { return stats_; }
     // Per-call counters of the local ranks, null unless -xsim-profile was given.
@@ -222,6 +224,9 @@ private:
     runtime::CxxExceptionState exceptions_;  // C++ exceptions being handled by suspended ranks
     Rank* current_ = nullptr;
     bool inside_xsim_ = false;
+    // Opens its perf event only when measured compute reads it (the engine is made on the
+    // simulation thread, whose scheduling it watches).
+    ThreadCpuClock cpu_clock_{options_.compute == ComputeMode::Measured && options_.compute_clock == ComputeClock::Thread};
     runtime::Privatization privatization_;
     runtime::LibcRankState libc_state_;
     std::size_t resume_bytes_ = 1024;  // stack bytes a resumed rank touches (see prefetch)

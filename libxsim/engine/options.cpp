@@ -24,10 +24,11 @@ constexpr OptionSpec kOptions[] = {
     {"-xsim-compute", "measured|none",
      "charge the host time ranks spend between MPI calls (measured, scaled by the processor "
      "model) or only modeled time (none: fully reproducible runs)"},
-    {"-xsim-compute-clock", "wall|thread",
-     "the clock measured compute reads: wall (default; a preempted process is charged the preemption) "
-     "or thread (the simulation thread's CPU time: host load and sleeps are not charged; a system call "
-     "per read, twice per MPI call)"},
+    {"-xsim-compute-clock", "thread|wall",
+     "the clock measured compute reads: thread (default: the simulation thread's CPU time, so host load, "
+     "preemption and sleeps are not charged; costs about a monotonic-clock read, plus a system call after "
+     "the thread was scheduled out or 1 ms passed) or wall (the monotonic clock, 16 ns a read; a "
+     "preempted process is charged the preemption)"},
     {"-xsim-stack", "SIZE", "stack per simulated rank, e.g. 64k, 1m (default), 8m; 2k, 4k, 8k for shallow skeletons at 2^22+ ranks"},
     {"-xsim-report", "FILE.json", "write a JSON run report when the simulation ends"},
     {"-xsim-config", "FILE.toml", "load the simulated machine from a TOML file"},
@@ -98,7 +99,7 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
     } else if (name == "-xsim-compute-clock") {
         if (value == "wall") o.compute_clock = ComputeClock::Wall;
         else if (value == "thread") o.compute_clock = ComputeClock::Thread;
-        else throw OptionError("-xsim-compute-clock: expected 'wall' or 'thread', got '" + value + "'");
+        else throw OptionError("-xsim-compute-clock: expected 'thread' or 'wall', got '" + value + "'");
     } else if (name == "-xsim-stack") {
         o.stack_bytes = parse_size(name, value);
         // Below 16k only 2k, 4k and 8k: stacks that share pages must tile them exactly.

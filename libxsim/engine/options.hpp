@@ -32,7 +32,7 @@ enum TraceCallKind : unsigned {
 struct Options {
     long long np = 0;                   // simulated ranks; 0 = one per real process
     ComputeMode compute = ComputeMode::Measured;
-    ComputeClock compute_clock = ComputeClock::Wall;  // -xsim-compute-clock wall|thread
+    ComputeClock compute_clock = ComputeClock::Thread;  // -xsim-compute-clock thread|wall
     // 1 MiB runs ordinary codes (hundreds of KB of locals, deep recursion); only touched
     // pages cost memory, plus 2 KiB of page tables per rank (bench/RESULTS.md "Default stack").
     std::size_t stack_bytes = 1024 * 1024;

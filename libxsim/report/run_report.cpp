@@ -86,9 +86,22 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
     }
     // payload: "on", "off", "auto" or "threshold"; payload_threshold_bytes: the largest
     // message that carries its data (null for on and off).
-    out.print("  \"options\": {\"compute\": \"%s\", \"stack_bytes\": %zu, \"payload\": \"%s\", "
-              "\"payload_threshold_bytes\": ",
-              o.compute == ComputeMode::None ? "none" : "measured", o.stack_bytes, o.payload.name());
+    // compute_clock: what measured compute read; with thread, preemption_detector says how it
+    // notices that the thread was scheduled out: "perf_event" (at once) or "1ms_refresh" (the
+    // kernel refused the perf event; detector_note says why: off-CPU time up to 1 ms a refresh
+    // can be charged).
+    out.print("  \"options\": {\"compute\": \"%s\", \"compute_clock\": \"%s\", ",
+              o.compute == ComputeMode::None ? "none" : "measured",
+              o.compute_clock == ComputeClock::Thread ? "thread" : "wall");
+    if (o.compute == ComputeMode::Measured && o.compute_clock == ComputeClock::Thread) {
+        const ThreadCpuClock& clock = engine.thread_cpu_clock();
+        out.print("\"preemption_detector\": \"%s\", \"detector_note\": \"",
+                  clock.detects_preemption() ? "perf_event" : "1ms_refresh");
+        out.json_string(clock.detector_note());
+        out.print("\", ");
+    }
+    out.print("\"stack_bytes\": %zu, \"payload\": \"%s\", \"payload_threshold_bytes\": ", o.stack_bytes,
+              o.payload.name());
     if (o.payload.has_threshold()) out.print("%zu},\n", static_cast<std::size_t>(o.payload.threshold_bytes()));
     else out.print("null},\n");
     const runtime::Privatization& p = engine.privatization();

@@ -1,0 +1,131 @@
+// ThreadCpuClock (engine/host_clock.hpp), the default clock of measured compute: it follows
+// the thread's CPU time, leaves out time the thread spends off the CPU (sleeps, preemption),
+// and pays a system call only after the thread was scheduled out or 1 ms passed.
+#include <gtest/gtest.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
+
+#include "libxsim/engine/host_clock.hpp"
+
+using namespace xsim;
+
+namespace {
+
+constexpr bool kDetect = true, kForceFallback = false;
+
+// The raw system call: never one of xsim's virtualized sleeps.
+void raw_sleep_ns(long ns) {
+    struct timespec nap = {ns / 1'000'000'000, ns % 1'000'000'000};
+    while (syscall(SYS_nanosleep, &nap, &nap) != 0) {
+    }
+}
+
+// Reads until the clock refreshes, so that the next interval starts right after a refresh.
+void until_refreshed(ThreadCpuClock& clock) {
+    const std::uint64_t before = clock.refreshes();
+    while (clock.refreshes() == before) clock.now_ns();
+}
+
+// What the clock charges for a nap shorter than its 1 ms refresh, begun right after a
+// refresh; retried while the host stretches the nap past 0.9 ms (then any clock refreshes).
+// Returns -1 if no nap was short enough.
+std::int64_t charged_for_short_nap(ThreadCpuClock& clock, long nap_ns) {
+    for (int attempt = 0; attempt < 50; ++attempt) {
+        until_refreshed(clock);
+        const std::int64_t wall0 = host_clock_ns(), t0 = clock.now_ns();
+        raw_sleep_ns(nap_ns);
+        const std::int64_t t1 = clock.now_ns(), wall = host_clock_ns() - wall0;
+        if (wall < 900'000) return t1 - t0;
+    }
+    return -1;
+}
+
+void expect_follows_cpu_time_while_spinning(bool detect) {
+    ThreadCpuClock clock(detect);
+    const std::uint64_t refreshes0 = clock.refreshes();
+    const std::int64_t cpu0 = thread_cpu_ns(), clock0 = clock.now_ns();
+    std::int64_t reads = 0, worst = 0, previous = clock0;
+    while (thread_cpu_ns() - cpu0 < 50'000'000) {
+        for (int i = 0; i < 100; ++i, ++reads) previous = clock.now_ns();
+        const std::int64_t error = previous - thread_cpu_ns();  // the later read is the larger
+        worst = std::max(worst, error < 0 ? -error : error);
+    }
+    const std::int64_t spun = thread_cpu_ns() - cpu0, charged = clock.now_ns() - clock0;
+    // Off by at most the off-CPU time since the last refresh, which is under 1 ms.
+    EXPECT_LT(worst, 1'100'000) << (detect ? "detecting" : "fallback");
+    EXPECT_NEAR(static_cast<double>(charged), static_cast<double>(spun), 1'100'000.0);
+    // Most reads are the monotonic clock plus the offset: about one refresh a millisecond.
+    const std::uint64_t refreshes = clock.refreshes() - refreshes0;
+    EXPECT_GE(refreshes, 40u);
+    EXPECT_LT(refreshes * 20, static_cast<std::uint64_t>(reads)) << refreshes << " refreshes for " << reads << " reads";
+}
+
+}  // namespace
+
+TEST(ThreadCpuClock, FollowsThreadCpuTimeWhileSpinning) {
+    expect_follows_cpu_time_while_spinning(kDetect);
+}
+
+TEST(ThreadCpuClock, FollowsThreadCpuTimeWhileSpinningWithoutDetector) {
+    expect_follows_cpu_time_while_spinning(kForceFallback);
+}
+
+// A 50 ms sleep inside an interval is the host's time, not the rank's.
+TEST(ThreadCpuClock, SleepIsNotCharged) {
+    ThreadCpuClock clock(kDetect);
+    const std::int64_t t0 = clock.now_ns();
+    raw_sleep_ns(50'000'000);
+    EXPECT_LT(clock.now_ns() - t0, 5'000'000);
+}
+
+// Without the perf page the 1 ms refresh still sees the sleep.
+TEST(ThreadCpuClock, SleepIsNotChargedWithoutDetector) {
+    ThreadCpuClock clock(kForceFallback);
+    EXPECT_FALSE(clock.detects_preemption());
+    EXPECT_STREQ(clock.detector_note(), "not requested");
+    const std::int64_t t0 = clock.now_ns();
+    raw_sleep_ns(50'000'000);
+    EXPECT_LT(clock.now_ns() - t0, 5'000'000);
+}
+
+// A descheduling shorter than the 1 ms refresh: only the perf page sees it. The fallback
+// charges it (its known limit, at most 1 ms a refresh), which shows the flag turns the page off.
+TEST(ThreadCpuClock, ShortDeschedulingSeenOnlyByTheDetector) {
+    ThreadCpuClock fallback(kForceFallback);
+    const std::int64_t charged_fallback = charged_for_short_nap(fallback, 300'000);
+    ASSERT_GE(charged_fallback, 0) << "the host never slept under 0.9 ms";
+    EXPECT_GE(charged_fallback, 300'000);
+
+    ThreadCpuClock clock(kDetect);
+    if (!clock.detects_preemption()) GTEST_SKIP() << "no perf_event page here: " << clock.detector_note();
+    const std::int64_t charged = charged_for_short_nap(clock, 300'000);
+    ASSERT_GE(charged, 0) << "the host never slept under 0.9 ms";
+    EXPECT_LT(charged, 100'000);
+}
+
+// The perf page is not copied into a fork()ed child (the kernel marks it so); a child that
+// reads the clock must not fault on it, and system() works as before.
+TEST(ThreadCpuClock, ForkedChildCanReadTheClock) {
+    ThreadCpuClock clock(kDetect);
+    clock.now_ns();
+    const pid_t child = fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        std::int64_t sum = 0;
+        for (int i = 0; i < 1000; ++i) sum += clock.now_ns();
+        _exit(sum > 0 && !clock.detects_preemption() ? 0 : 3);
+    }
+    int status = 0;
+    ASSERT_EQ(waitpid(child, &status, 0), child);
+    ASSERT_TRUE(WIFEXITED(status)) << "the child died of signal " << (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+    EXPECT_EQ(WEXITSTATUS(status), 0);
+    EXPECT_EQ(std::system("exit 0"), 0);
+    // The parent still detects.
+    EXPECT_EQ(clock.detects_preemption(), clock.detector_note()[0] == '\0');
+}
