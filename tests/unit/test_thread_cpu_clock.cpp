@@ -10,8 +10,11 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstdlib>
+#include <string>
 
+#include "libxsim/engine/engine.hpp"
 #include "libxsim/engine/host_clock.hpp"
+#include "netmodels/machine.hpp"
 
 using namespace xsim;
 
@@ -128,4 +131,20 @@ TEST(ThreadCpuClock, ForkedChildCanReadTheClock) {
     EXPECT_EQ(std::system("exit 0"), 0);
     // The parent still detects.
     EXPECT_EQ(clock.detects_preemption(), clock.detector_note()[0] == '\0');
+}
+
+// The engine opens the perf event only when measured compute reads the thread clock: an
+// engine for -xsim-compute none or -xsim-compute-clock wall holds no file descriptor.
+TEST(ThreadCpuClock, EngineOpensTheDetectorOnlyWhenMeasuredComputeReadsIt) {
+    const auto note_of = [](ComputeMode compute, ComputeClock clock) {
+        Options options;
+        options.compute = compute;
+        options.compute_clock = clock;
+        Engine engine(options, {1, 0, 1}, net::load_machine({"", {}}, 1));
+        return std::string(engine.thread_cpu_clock().detector_note());
+    };
+    EXPECT_EQ(note_of(ComputeMode::Measured, ComputeClock::Wall), "not requested");
+    EXPECT_EQ(note_of(ComputeMode::None, ComputeClock::Thread), "not requested");
+    EXPECT_NE(note_of(ComputeMode::Measured, ComputeClock::Thread), "not requested");  // on, or why the kernel refused
+    EXPECT_EQ(Options{}.compute_clock, ComputeClock::Thread);
 }
