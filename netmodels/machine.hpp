@@ -47,6 +47,10 @@ public:
     // Smallest latency between any two ranks: the lookahead of the conservative
     // synchronization between real processes. Must be > 0.
     virtual SimTime min_latency() const = 0;
+    // True when arrival() changes state shared by all senders (link contention), so that its
+    // answers depend on the order of the calls: the engine then handles events in time order
+    // (pdes/processing_order.hpp).
+    virtual bool arrival_depends_on_call_order() const { return false; }
     // When the last byte of a transfer `t` from src to dst (its path's cost, computed by the
     // caller) injected at `start` reaches `dst`. The default is the contention-free closed
     // form; a contention model overrides it.

@@ -34,6 +34,7 @@ public:
     using NetworkModel::arrival;
     SimTime arrival(int src, int dst, const Transfer& t, SimTime start) override;
     bool contention() const { return contention_; }
+    bool arrival_depends_on_call_order() const override { return contention_; }
     // Link ids a src -> dst message occupies (cleared first). Only used with contention.
     virtual void route(int src, int dst, std::vector<std::uint64_t>& links) const = 0;
 

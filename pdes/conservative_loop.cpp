@@ -9,9 +9,13 @@ std::int64_t ConservativeLoop::run(EventSink& sink) {
         const auto agreed = link_.agree(queue_.next_time(), sink.live_ranks());
         if (agreed.next_time == kNever) return agreed.live;
         ++windows_;
-        // Alone, nothing can arrive from elsewhere: the window is unbounded.
-        window_end_ = (solo || agreed.next_time > kNever - lookahead_) ? kNever
-                                                                      : agreed.next_time + lookahead_;
+        // Alone, nothing can arrive from elsewhere: the window is unbounded. In cells
+        // (processing_order.hpp) it ends at a cell's start, so that the events it holds come
+        // first in the queue; next_time is a cell's start too, and a cell is no longer than
+        // the lookahead, so every window holds at least that cell.
+        window_end_ = (solo || agreed.next_time > kNever - lookahead_)
+                          ? kNever
+                          : queue_.order().cell_start(agreed.next_time + lookahead_);
         while (!queue_.empty() && queue_.top().key.time < window_end_) sink.process(queue_.pop());
     }
 }

@@ -30,6 +30,9 @@ inline EventClass event_class(std::uint64_t order) { return static_cast<EventCla
 struct Event {
     EventKey key;
     void* object;  // what the event is about; its class says which type
+    // The simulated rank whose state the event's handler changes (a message's receiver, the
+    // rank that runs): the order inside a cell (processing_order.hpp).
+    std::uint32_t owner = 0;
 };
 
 }  // namespace xsim

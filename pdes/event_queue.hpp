@@ -1,16 +1,17 @@
-// The pending events of one real process, smallest (time, order) first (pdes/event.hpp).
+// The pending events of one real process, first in the processing order first
+// (processing_order.hpp: time order, or rank order inside cells of virtual time).
 #pragma once
 #include <algorithm>
 #include <array>
 #include <cstdint>
 #include <vector>
 
-#include "pdes/event.hpp"
+#include "pdes/processing_order.hpp"
 #include "pdes/radix_heap.hpp"
 
 namespace xsim {
 
-// Most events are pushed in increasing (time, order) within a latency class: ranks run
+// Most events are pushed in increasing order within a latency class: ranks run
 // in time order and each sends at that time plus one of a few latencies (one per network
 // level). Such pushes go to a sorted run: the run whose last event is the latest one not
 // after the new event (best fit, as in patience sorting, so each latency class keeps a run
@@ -32,10 +33,18 @@ class EventQueue {
 public:
     static constexpr std::size_t kWindow = 16;  // >= the engine's deepest peek + 1
 
+    // Only while empty.
+    void set_order(const ProcessingOrder& order) {
+        order_ = order;
+        heap_.set_order(order);
+    }
+    const ProcessingOrder& order() const { return order_; }
+
     bool empty() const { return window_size() == 0; }
     std::size_t size() const { return window_size() + rest_size(); }
     const Event& top() const { return window_[begin_]; }
-    SimTime next_time() const { return empty() ? kNever : top().key.time; }
+    // No pending event is earlier (in cells, the top's is not the earliest time of its cell).
+    SimTime next_time() const { return empty() ? kNever : order_.cell_start(top().key.time); }
     // The k-th next pending event (0: the top), or null when k >= kWindow or fewer are
     // pending. Events pushed later may come before it.
     const Event* peek(std::size_t k) const { return k < window_size() ? &window_[begin_ + k] : nullptr; }
@@ -56,7 +65,7 @@ public:
             insert_in_window(e);  // everything pending is in the window: keep it there
             return;
         }
-        if (!(e.key < window_[end_ - 1].key)) {
+        if (!order_.before(e, window_[end_ - 1])) {
             push_rest(e);
             return;
         }
@@ -90,7 +99,7 @@ private:
     void insert_in_window(const Event& e) {
         if (end_ == kSlots) compact();
         std::size_t i = end_++;
-        for (; i > begin_ && e.key < window_[i - 1].key; --i) window_[i] = window_[i - 1];
+        for (; i > begin_ && order_.before(e, window_[i - 1]); --i) window_[i] = window_[i - 1];
         window_[i] = e;
     }
 
@@ -107,7 +116,8 @@ private:
                 if (!unused) unused = &r;
                 continue;
             }
-            if (!(e.key < r.events.back().key) && (!fit || fit->events.back().key < r.events.back().key)) fit = &r;
+            if (!order_.before(e, r.events.back()) && (!fit || order_.before(fit->events.back(), r.events.back())))
+                fit = &r;
         }
         if (!fit && unused) {  // start it again at the front
             unused->events.clear();
@@ -145,10 +155,11 @@ private:
     const SortedRun* smallest_run() const {
         const SortedRun* best = nullptr;
         for (const SortedRun& r : runs_)
-            if (r.pending() && (!best || r.front().key < best->front().key)) best = &r;
-        if (best && !heap_.empty() && heap_.top().key < best->front().key) return nullptr;
+            if (r.pending() && (!best || order_.before(r.front(), best->front()))) best = &r;
+        if (best && !heap_.empty() && order_.before(heap_.top(), best->front())) return nullptr;
         return best;
     }
+    ProcessingOrder order_;
     std::array<Event, kSlots> window_{};  // [begin_, end_) sorted: the next events
     std::size_t begin_ = 0, end_ = 0;
     RadixHeap heap_;

@@ -67,6 +67,9 @@ std::int64_t Engine::run(MainFunction main, int argc, char** argv, char** envp, 
     ranks_.reset(new Rank[static_cast<std::size_t>(count_)]);
     stacks_.reserve(static_cast<std::size_t>(count_), options_.stack_bytes);
     note_stack_guards(stacks_.guards(), stacks_.stack_bytes(), placement_.process);
+    queue_.set_order(ProcessingOrder::for_latency(
+        machine_->network->min_latency(),
+        options_.order == EventOrderOption::Cells && !machine_->network->arrival_depends_on_call_order()));
     queue_.reserve(static_cast<std::size_t>(count_) + 1024);
     live_ = count_;
     // Every rank starts at time 0; pushed in rank order, the heap needs no reordering.
@@ -322,7 +325,8 @@ void Engine::schedule_run(Rank& rank, SimTime t) {
     t = std::max(t, rank.clock);
     if (t >= rank.wake_time) return;  // an earlier run is already pending
     rank.wake_time = t;
-    queue_.push({{t, event_order(EventClass::RankRun, static_cast<std::uint32_t>(rank.world), 0)}, &rank});
+    queue_.push({{t, event_order(EventClass::RankRun, static_cast<std::uint32_t>(rank.world), 0)}, &rank,
+                 static_cast<std::uint32_t>(rank.world)});
 }
 
 void Engine::block(Rank& rank) {
@@ -333,8 +337,10 @@ void Engine::block(Rank& rank) {
 }
 
 void Engine::catch_up(Rank& rank) {
-    const EventKey mine{rank.clock, event_order(EventClass::RankRun, static_cast<std::uint32_t>(rank.world), 0)};
-    const bool earlier_pending = !queue_.empty() && queue_.top().key < mine;
+    // In cells (pdes/processing_order.hpp) a rank runs on to the end of its cell.
+    const Event mine{{rank.clock, event_order(EventClass::RankRun, static_cast<std::uint32_t>(rank.world), 0)},
+                     &rank, static_cast<std::uint32_t>(rank.world)};
+    const bool earlier_pending = !queue_.empty() && queue_.order().before(queue_.top(), mine);
     const bool beyond_window = loop_ && rank.clock >= loop_->window_end();
     if (!earlier_pending && !beyond_window) return;
     schedule_run(rank, rank.clock);
@@ -358,7 +364,7 @@ void Engine::free_message(Message* m) {
 
 void Engine::emit(Message* m) {
     if (is_local(m->dst)) {
-        queue_.push({{m->time, event_order(EventClass::Message, static_cast<std::uint32_t>(m->src), m->seq)}, m});
+        enqueue(m);
         return;
     }
     ++stats_.remote_events;
@@ -366,8 +372,15 @@ void Engine::emit(Message* m) {
     free_message(m);
 }
 
-void Engine::accept_remote(Message* m) {
-    queue_.push({{m->time, event_order(EventClass::Message, static_cast<std::uint32_t>(m->src), m->seq)}, m});
+void Engine::accept_remote(Message* m) { enqueue(m); }
+
+void Engine::enqueue(Message* m) {
+    // An analytic collective's data for this process only stores it (moves no clock) and
+    // must be there before any rank that needs it completes, at or after its time
+    // (colls/README.md, "Between real processes"): in cells it goes before every rank's
+    // events of its cell, as owner 0.
+    const std::uint32_t owner = m->kind == MessageKind::CollectiveData ? 0 : static_cast<std::uint32_t>(m->dst);
+    queue_.push({{m->time, event_order(EventClass::Message, static_cast<std::uint32_t>(m->src), m->seq)}, m, owner});
 }
 
 void Engine::abort_run(int exit_code, const std::string& why, RunEnd end) {

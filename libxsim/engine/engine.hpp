@@ -79,6 +79,8 @@ public:
     const Placement& placement() const { return placement_; }
 
     const Options& options() const { return options_; }
+    // The order the queue hands out events in (-xsim-order; time with link contention).
+    const ProcessingOrder& processing_order() const { return queue_.order(); }
     // The host clock measured compute reads (-xsim-compute-clock); read on leaving and entering xsim.
     std::int64_t compute_clock_ns() {
         return options_.compute_clock == ComputeClock::Thread ? cpu_clock_.now_ns() : host_clock_ns();
@@ -189,6 +191,7 @@ private:
     void run_fiber(Rank& rank);
     void check_stack(Rank& rank, const char* call);
     [[noreturn]] void finish_rank(Rank& rank, int exit_code);
+    void enqueue(Message* m);  // a message event for a local receiver
     void prefetch(const Event& next) const;
     void prefetch_ahead() const;
     const Request* first_posted_receive(const Message& m) const;

@@ -59,6 +59,10 @@ constexpr OptionSpec kOptions[] = {
      "on communicators of at least N ranks (default 4096; 0: never), collectives whose default "
      "algorithm sends O(p^2) messages (ring, pairwise, linear all-to-all) run the analytic algorithm "
      "instead, with their data (reduce-scatter only with -xsim-payload off)"},
+    {"-xsim-order", "cells|time",
+     "the order in which a process handles its events: cells (default: rank order inside slices of "
+     "virtual time shorter than the smallest network latency, time order between them; faster at scale, "
+     "same results) or time (strict time order; with network.contention it is always time)"},
     {"-xsim-regions-out", "FILE", "record the simulated time of xsim_region_begin/end regions into FILE"},
     {"-xsim-regions-in", "FILE", "model run: each xsim_region_end advances the clock by FILE's recorded mean"},
     {"-xsim-trace", "FILE.otf2|FILE.json",
@@ -147,6 +151,10 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         o.analytic_ranks = parse_count(name, value);
         if (o.analytic_ranks < 0)
             throw OptionError("-xsim-analytic-ranks: expected a number of ranks (0: never), got " + value);
+    } else if (name == "-xsim-order") {
+        if (value == "cells") o.order = EventOrderOption::Cells;
+        else if (value == "time") o.order = EventOrderOption::Time;
+        else throw OptionError("-xsim-order: expected 'cells' or 'time', got '" + value + "'");
     } else if (name == "-xsim-quiet") {
         o.progress = ProgressMode::Off;
         o.summary = ProgressMode::Off;

@@ -15,6 +15,7 @@ enum class ComputeMode { Measured, None };
 enum class ComputeClock { Wall, Thread };  // what measured compute reads (host_clock.hpp)
 enum class ProgressMode { Auto, On, Off };
 enum class PrivatizeMode { Auto, On, Off };  // per-rank globals (runtime/privatization.hpp)
+enum class EventOrderOption { Cells, Time };  // -xsim-order (pdes/processing_order.hpp)
 
 // -xsim-trace-ranks: an inclusive range of world ranks.
 struct RankRange {
@@ -49,6 +50,7 @@ struct Options {
     // -xsim-analytic-ranks: on communicators of at least this many ranks, a collective whose
     // default algorithm sends O(p^2) messages runs analytic instead (0: never).
     long long analytic_ranks = 4096;  // from bench/RESULTS.md ("Analytic collectives with data")
+    EventOrderOption order = EventOrderOption::Cells;  // -xsim-order cells|time
     bool help = false;
     std::string regions_out;            // -xsim-regions-out: record region times into this file
     std::string regions_in;             // -xsim-regions-in: replay region times from this file

@@ -100,6 +100,11 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
         out.json_string(clock.detector_note());
         out.print("\", ");
     }
+    // order: the processing order in effect (pdes/processing_order.hpp), cell_ps its cells'
+    // length (null in time order).
+    const ProcessingOrder& order = engine.processing_order();
+    if (order.cells()) out.print("\"order\": \"cells\", \"cell_ps\": %lld, ", static_cast<long long>(order.cell_length()));
+    else out.print("\"order\": \"time\", \"cell_ps\": null, ");
     out.print("\"stack_bytes\": %zu, \"payload\": \"%s\", \"payload_threshold_bytes\": ", o.stack_bytes,
               o.payload.name());
     if (o.payload.has_threshold()) out.print("%zu},\n", static_cast<std::size_t>(o.payload.threshold_bytes()));

@@ -220,3 +220,80 @@ TEST(RadixHeap, PopsInTimeThenOrderWhateverThePushes) {
     }
     EXPECT_TRUE(h.empty());
 }
+
+// In cells (processing_order.hpp) the queue pops by (cell, owner, time, order), with pushes
+// interleaved as the engine makes them: into the popped owner's cell, other owners' in the
+// same cell, later cells, and rarely behind the sweep (an owner already passed).
+TEST(EventQueue, InCellsPopsByCellThenOwnerThenTime) {
+    const ProcessingOrder order = ProcessingOrder::for_latency(1000, true);  // cells of 512 ps
+    ASSERT_TRUE(order.cells());
+    ASSERT_EQ(order.cell_length(), 512);
+    EventQueue q;
+    q.set_order(order);
+    auto before = [&](const Event& a, const Event& b) { return order.before(a, b); };
+    std::multiset<Event, decltype(before)> pending(before);
+    std::mt19937 rng(23);
+    Event last{{0, 0}, nullptr, 0};
+    std::uint32_t seq = 0;
+    std::size_t pops = 0, out_of_time_order = 0;
+    SimTime latest_popped = 0;
+    // Mostly not before what was popped last (as the engine); `behind` ones may be.
+    auto push = [&](SimTime t, std::uint32_t owner, bool behind = false) {
+        const auto cls = (rng() % 2) ? EventClass::RankRun : EventClass::Message;
+        const Event e{{t, event_order(cls, rng() % 64, seq++)}, nullptr, owner};
+        if (!behind && order.before(e, last)) return;
+        pending.insert(e);
+        q.push(e);
+    };
+    for (int round = 0; round < 300; ++round) {
+        for (int i = 0, n = static_cast<int>(rng() % 200); i < n; ++i) {
+            const SimTime cell_start = order.cell_start(last.key.time);
+            // Same owner later in its cell, another owner in this cell, or a later cell.
+            // Same owner later in its cell, another owner in this cell, a later cell, or
+            // (rarely) behind the sweep: an owner already passed in this cell.
+            const unsigned kind = rng() % 20;
+            if (kind < 6) push(last.key.time + static_cast<SimTime>(rng() % 100), last.owner);
+            else if (kind < 12) push(cell_start + static_cast<SimTime>(rng() % 512), rng() % 1000);
+            else if (kind < 19) push(last.key.time + 1000 + static_cast<SimTime>(rng() % 5000), rng() % 1000);
+            else push(cell_start + static_cast<SimTime>(rng() % 512), 0, true);
+        }
+        for (int i = 0, burst = static_cast<int>(rng() % 250); i < burst && !q.empty(); ++i) {
+            ASSERT_EQ(q.size(), pending.size());
+            EXPECT_EQ(q.next_time(), order.cell_start(pending.begin()->key.time));
+            const Event e = q.pop();
+            const Event& want = *pending.begin();
+            ASSERT_EQ(e.key.time, want.key.time) << pops;
+            ASSERT_EQ(e.key.order, want.key.order) << pops;
+            ASSERT_EQ(e.owner, want.owner) << pops;
+            pending.erase(pending.begin());
+            if (e.key.time < latest_popped) ++out_of_time_order;
+            latest_popped = std::max(latest_popped, e.key.time);
+            last = e;
+            ++pops;
+        }
+    }
+    while (!q.empty()) {
+        const Event e = q.pop();
+        ASSERT_EQ(e.key.order, pending.begin()->key.order);
+        pending.erase(pending.begin());
+    }
+    EXPECT_TRUE(pending.empty());
+    EXPECT_GT(pops, 10000u);
+    EXPECT_GT(out_of_time_order, 1000u);  // the order really differs from time order
+}
+
+TEST(ProcessingOrder, CellsAreThePowerOfTwoAtMostTheSmallestLatency) {
+    EXPECT_FALSE(ProcessingOrder::for_latency(12'000'000, false).cells());  // -xsim-order time
+    EXPECT_FALSE(ProcessingOrder::for_latency(1, true).cells());            // no cell fits
+    EXPECT_FALSE(ProcessingOrder::for_latency(kNever, true).cells());
+    const ProcessingOrder o = ProcessingOrder::for_latency(12'000'000, true);  // 12 us
+    EXPECT_EQ(o.cell_length(), SimTime{1} << 23);                            // 8.39 us
+    EXPECT_EQ(o.cell_start((SimTime{5} << 23) + 77), SimTime{5} << 23);
+    // Within a cell the owner decides, whatever the times; across cells the time.
+    const Event late_low{{(SimTime{5} << 23) + 900, event_order(EventClass::RankRun, 3, 0)}, nullptr, 3};
+    const Event early_high{{(SimTime{5} << 23) + 10, event_order(EventClass::Message, 1, 0)}, nullptr, 9};
+    const Event next_cell{{SimTime{6} << 23, event_order(EventClass::Message, 0, 0)}, nullptr, 0};
+    EXPECT_TRUE(o.before(late_low, early_high));
+    EXPECT_TRUE(o.before(early_high, next_cell));
+    EXPECT_FALSE(ProcessingOrder{}.before(late_low, early_high));  // time order
+}
