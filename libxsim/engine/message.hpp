@@ -40,12 +40,17 @@ struct Message {
     MessageKind kind = MessageKind::Eager;
     bool has_payload = false;       // payload bytes travel with this event
     std::uint32_t signature = 0;    // collectives: which collective and root sent it (checked on receipt)
-    char* payload = nullptr;        // owned copy of the packed data, or null
+    char* payload = nullptr;        // owned copy of the packed data (inline_payload when it fits), or null
     // Wait states (wait_states.hpp): user messages, the send's start and its sender; a
     // clear-to-send or acknowledgement, the matching receive's posting and its rank;
     // collective messages, the latest entry into the call the sender knows and its rank.
     SimTime stamp_time = 0;
     std::int32_t stamp_rank = -1;
+    // Small payloads (a reduction's double, a halo's few ints) travel in the message itself:
+    // no block from the payload pool, whose free list hands out blocks in release order,
+    // scattered over memory at scale (payload.cpp).
+    static constexpr std::uint64_t kInlinePayload = 16;
+    alignas(8) char inline_payload[kInlinePayload];
 };
 
 // True when the message would satisfy a receive (or probe) with this filter.

@@ -23,6 +23,10 @@ int size_class(std::uint64_t bytes) {
 void acquire_payload(Message* m) {
     m->has_payload = true;
     if (m->bytes == 0) { m->payload = nullptr; return; }
+    if (m->bytes <= Message::kInlinePayload) {
+        m->payload = m->inline_payload;
+        return;
+    }
     const int c = size_class(m->bytes);
     if (c >= 0 && g_free[c]) {
         FreeBlock* b = g_free[c];
@@ -37,6 +41,11 @@ void acquire_payload(Message* m) {
 
 void release_payload(Message* m) {
     if (!m->payload) return;
+    if (m->payload == m->inline_payload) {
+        m->payload = nullptr;
+        m->has_payload = false;
+        return;
+    }
     const int c = size_class(m->bytes);
     if (c >= 0) {
         auto* b = reinterpret_cast<FreeBlock*>(m->payload);
