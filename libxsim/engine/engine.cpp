@@ -154,9 +154,18 @@ void Engine::prefetch_ahead() const {
         if (const Request* q = first_posted_receive(*m)) prefetch_lines(q, sizeof(Request), true);
         if (m->payload) __builtin_prefetch(m->payload);
     }
-    if (const Message* m = message_at(s))
-        if (const Request* q = first_posted_receive(*m); q && q->parent_call)
-            prefetch_lines(q->parent_call, kCallPrefetchBytes, true);
+    if (const Message* m = message_at(s)) {
+        if (const Request* q = first_posted_receive(*m)) {
+            if (q->parent_call) {
+                prefetch_lines(q->parent_call, kCallPrefetchBytes, true);
+            } else {
+                // A receive of the application's: its rank usually resumes right after the
+                // message (in cells its run event is made then, too late to be seen ahead).
+                prefetch_lines(stacks_.top(static_cast<std::size_t>(m->dst - first_)) - resume_bytes_, resume_bytes_,
+                               true);
+            }
+        }
+    }
     // A rank that runs soon: the top line of its stack, so that the page walk to its stack
     // page (one page per rank, 1 MiB apart by default) is done before prefetch() asks for the
     // frames it resumes through.
