@@ -61,7 +61,7 @@ constexpr OptionSpec kOptions[] = {
      "instead, with their data (reduce-scatter only with -xsim-payload off)"},
     {"-xsim-order", "cells|time",
      "the order in which a process handles its events: cells (default: rank order inside slices of "
-     "virtual time shorter than the smallest network latency, time order between them; faster at scale, "
+     "virtual time no longer than the smallest network latency, time order between them; faster at scale, "
      "same results) or time (strict time order; with network.contention it is always time)"},
     {"-xsim-regions-out", "FILE", "record the simulated time of xsim_region_begin/end regions into FILE"},
     {"-xsim-regions-in", "FILE", "model run: each xsim_region_end advances the clock by FILE's recorded mean"},

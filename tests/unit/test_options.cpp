@@ -156,3 +156,17 @@ TEST(Options, BadPayloadValuesNameTheOption) {
     EXPECT_EQ(message({"a", "-xsim-payload", "4q"}).rfind("-xsim-payload: unknown size unit 'q'", 0), 0u);
     EXPECT_EQ(message({"a", "-xsim-payload"}).rfind("-xsim-payload: missing value", 0), 0u);
 }
+
+// -xsim-order: cells by default (pdes/processing_order.hpp), time on request; a bad value is
+// one line naming the option and what it got.
+TEST(Options, OrderIsCellsUnlessTimeIsAsked) {
+    EXPECT_EQ(parse({"a"}).options.order, EventOrderOption::Cells);
+    EXPECT_EQ(parse({"a", "-xsim-order", "time"}).options.order, EventOrderOption::Time);
+    EXPECT_EQ(parse({"a", "-xsim-order=cells"}, "-xsim-order time").options.order, EventOrderOption::Cells);
+    try {
+        parse({"a", "-xsim-order", "random"});
+        ADD_FAILURE() << "-xsim-order random was accepted";
+    } catch (const OptionError& e) {
+        EXPECT_STREQ(e.what(), "-xsim-order: expected 'cells' or 'time', got 'random'");
+    }
+}
