@@ -131,11 +131,15 @@ void Engine::prefetch(const Event& next) const {
         return;
     }
     prefetch_lines(next.object, sizeof(Rank));
-    // The frames a resumed fiber returns through: from where it suspended up to main.
-    const std::uint32_t index = static_cast<std::uint32_t>(next.key.order >> 32) & 0x7fffffffu;
-    const char* top = stacks_.top(index - static_cast<std::uint32_t>(first_));
-    prefetch_lines(top - resume_bytes_, resume_bytes_, true);
-    privatization_.prefetch(index - static_cast<std::uint32_t>(first_));  // its globals' slot
+    const auto local = static_cast<std::size_t>(next.owner - static_cast<std::uint32_t>(first_));
+    prefetch_resume_frames(local);
+    privatization_.prefetch(local);  // its globals' slot
+}
+
+// The frames a resumed fiber of local rank `local` returns through: from where it suspended
+// up to main.
+void Engine::prefetch_resume_frames(std::size_t local) const {
+    prefetch_lines(stacks_.top(local) - resume_bytes_, resume_bytes_, true);
 }
 
 // Deeper lookahead for message events, in stages some events apart so that each stage
@@ -161,18 +165,15 @@ void Engine::prefetch_ahead() const {
             } else {
                 // A receive of the application's: its rank usually resumes right after the
                 // message (in cells its run event is made then, too late to be seen ahead).
-                prefetch_lines(stacks_.top(static_cast<std::size_t>(m->dst - first_)) - resume_bytes_, resume_bytes_,
-                               true);
+                prefetch_resume_frames(static_cast<std::size_t>(m->dst - first_));
             }
         }
     }
     // A rank that runs soon: the top line of its stack, so that the page walk to its stack
     // page (one page per rank, 1 MiB apart by default) is done before prefetch() asks for the
     // frames it resumes through.
-    if (const Event* e = queue_.peek(2 * s); e && event_class(e->key.order) == EventClass::RankRun) {
-        const std::uint32_t index = static_cast<std::uint32_t>(e->key.order >> 32) & 0x7fffffffu;
-        __builtin_prefetch(stacks_.top(index - static_cast<std::uint32_t>(first_)) - 64, 1);
-    }
+    if (const Event* e = queue_.peek(2 * s); e && event_class(e->key.order) == EventClass::RankRun)
+        __builtin_prefetch(stacks_.top(e->owner - static_cast<std::uint32_t>(first_)) - 64, 1);
 }
 
 void Engine::note_suspend_depth(const Rank& rank) {
@@ -334,8 +335,12 @@ void Engine::schedule_run(Rank& rank, SimTime t) {
     t = std::max(t, rank.clock);
     if (t >= rank.wake_time) return;  // an earlier run is already pending
     rank.wake_time = t;
-    queue_.push({{t, event_order(EventClass::RankRun, static_cast<std::uint32_t>(rank.world), 0)}, &rank,
-                 static_cast<std::uint32_t>(rank.world)});
+    queue_.push(run_event(rank, t));
+}
+
+Event Engine::run_event(Rank& rank, SimTime t) {
+    const auto world = static_cast<std::uint32_t>(rank.world);
+    return {{t, event_order(EventClass::RankRun, world, 0)}, &rank, world};
 }
 
 void Engine::block(Rank& rank) {
@@ -347,9 +352,7 @@ void Engine::block(Rank& rank) {
 
 void Engine::catch_up(Rank& rank) {
     // In cells (pdes/processing_order.hpp) a rank runs on to the end of its cell.
-    const Event mine{{rank.clock, event_order(EventClass::RankRun, static_cast<std::uint32_t>(rank.world), 0)},
-                     &rank, static_cast<std::uint32_t>(rank.world)};
-    const bool earlier_pending = !queue_.empty() && queue_.order().before(queue_.top(), mine);
+    const bool earlier_pending = !queue_.empty() && queue_.order().before(queue_.top(), run_event(rank, rank.clock));
     const bool beyond_window = loop_ && rank.clock >= loop_->window_end();
     if (!earlier_pending && !beyond_window) return;
     schedule_run(rank, rank.clock);

@@ -192,7 +192,9 @@ private:
     void check_stack(Rank& rank, const char* call);
     [[noreturn]] void finish_rank(Rank& rank, int exit_code);
     void enqueue(Message* m);  // a message event for a local receiver
+    static Event run_event(Rank& rank, SimTime t);  // `rank` runs at `t`
     void prefetch(const Event& next) const;
+    void prefetch_resume_frames(std::size_t local) const;
     void prefetch_ahead() const;
     const Request* first_posted_receive(const Message& m) const;
     [[gnu::noinline]] void note_suspend_depth(const Rank& rank);
@@ -229,7 +231,7 @@ private:
     bool inside_xsim_ = false;
     // Opens its perf event only when measured compute reads it (the engine is made on the
     // simulation thread, whose scheduling it watches).
-    ThreadCpuClock cpu_clock_{options_.compute == ComputeMode::Measured && options_.compute_clock == ComputeClock::Thread};
+    ThreadCpuClock cpu_clock_{options_.reads_thread_clock()};
     runtime::Privatization privatization_;
     runtime::LibcRankState libc_state_;
     std::size_t resume_bytes_ = 1024;  // stack bytes a resumed rank touches (see prefetch)

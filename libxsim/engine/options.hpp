@@ -34,6 +34,8 @@ struct Options {
     long long np = 0;                   // simulated ranks; 0 = one per real process
     ComputeMode compute = ComputeMode::Measured;
     ComputeClock compute_clock = ComputeClock::Thread;  // -xsim-compute-clock thread|wall
+    // Measured compute reads the thread CPU clock (ThreadCpuClock, with its perf event).
+    bool reads_thread_clock() const { return compute == ComputeMode::Measured && compute_clock == ComputeClock::Thread; }
     // 1 MiB runs ordinary codes (hundreds of KB of locals, deep recursion); only touched
     // pages cost memory, plus 2 KiB of page tables per rank (bench/RESULTS.md "Default stack").
     std::size_t stack_bytes = 1024 * 1024;

@@ -41,18 +41,15 @@ void acquire_payload(Message* m) {
 
 void release_payload(Message* m) {
     if (!m->payload) return;
-    if (m->payload == m->inline_payload) {
-        m->payload = nullptr;
-        m->has_payload = false;
-        return;
-    }
-    const int c = size_class(m->bytes);
-    if (c >= 0) {
-        auto* b = reinterpret_cast<FreeBlock*>(m->payload);
-        b->next = g_free[c];
-        g_free[c] = b;
-    } else {
-        std::free(m->payload);
+    if (m->payload != m->inline_payload) {
+        const int c = size_class(m->bytes);
+        if (c >= 0) {
+            auto* b = reinterpret_cast<FreeBlock*>(m->payload);
+            b->next = g_free[c];
+            g_free[c] = b;
+        } else {
+            std::free(m->payload);
+        }
     }
     m->payload = nullptr;
     m->has_payload = false;

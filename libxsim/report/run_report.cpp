@@ -93,7 +93,7 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
     out.print("  \"options\": {\"compute\": \"%s\", \"compute_clock\": \"%s\", ",
               o.compute == ComputeMode::None ? "none" : "measured",
               o.compute_clock == ComputeClock::Thread ? "thread" : "wall");
-    if (o.compute == ComputeMode::Measured && o.compute_clock == ComputeClock::Thread) {
+    if (o.reads_thread_clock()) {
         const ThreadCpuClock& clock = engine.thread_cpu_clock();
         out.print("\"preemption_detector\": \"%s\", \"detector_note\": \"",
                   clock.detects_preemption() ? "perf_event" : "1ms_refresh");
