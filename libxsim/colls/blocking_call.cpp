@@ -2,6 +2,8 @@
 // nonblocking call (collective_call.hpp) that the rank waits for once.
 #include "libxsim/colls/collective_call.hpp"
 #include "libxsim/colls/entry.hpp"
+#include "libxsim/colls/frame_pool.hpp"
+#include "libxsim/engine/rank_slots.hpp"
 #include "libxsim/p2p/completion.hpp"
 
 namespace xsim::colls {
@@ -19,8 +21,14 @@ int run(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& com
     // The call's state comes from the frame pool, not the rank's stack: stacks are a page
     // apart, and touching one per round cost a TLB miss each (2^20 ranks on two processes:
     // 182 s with the state on the stack, 149 s from the pool, same virtual times).
-    auto* call = new CollectiveCallOf<Args, NothingKept>(table, engine, me, comm, root, args, NothingKept{},
-                                                        CallForm::Blocking);
+    // In the rank's slot when it fits (engine/rank_slots.hpp: addresses that follow the rank
+    // order the scheduler visits ranks in), else from the pool; released alike.
+    using Call = CollectiveCallOf<Args, NothingKept>;
+    Call* call;
+    if (void* place = frame_in_slot(engine.blocking_slot(me), RankSlots::kSlotBytes, sizeof(Call)))
+        call = ::new (place) Call(table, engine, me, comm, root, args, NothingKept{}, CallForm::Blocking);
+    else
+        call = new Call(table, engine, me, comm, root, args, NothingKept{}, CallForm::Blocking);
     Request* r = call->begin();
     completion::wait_all(engine, me, &r, 1);
     const int rc = r->status_error;

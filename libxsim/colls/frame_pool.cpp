@@ -10,7 +10,9 @@ constexpr std::size_t kGranule = 64;
 constexpr std::size_t kClasses = 32;  // pooled up to 2 KiB; larger blocks are rare
 // Every block starts with this much header (keeps the block 16-byte aligned).
 constexpr std::size_t kHeader = 16;
-enum class Source : std::uint64_t { Pool = 0x706f6f6c, Heap = 0x68656170, Arena = 0x6172656e };
+// A slot's header is zero while it is free (a fresh slot is zero).
+enum class Source : std::uint64_t { FreeSlot = 0, Pool = 0x706f6f6c, Heap = 0x68656170, Arena = 0x6172656e,
+                                    Slot = 0x736c6f74 };
 
 struct FreeBlock {
     FreeBlock* next;
@@ -52,11 +54,18 @@ void* frame_allocate(std::size_t bytes, bool arena_ok) {
     return with_header(::operator new(c * kGranule), Source::Pool);
 }
 
+void* frame_in_slot(char* slot, std::size_t slot_bytes, std::size_t bytes) {
+    if (!slot || bytes + kHeader > slot_bytes || *reinterpret_cast<Source*>(slot) != Source::FreeSlot) return nullptr;
+    return with_header(slot, Source::Slot);
+}
+
 void frame_release(void* block, std::size_t bytes) {
     if (!block) return;
     char* raw = static_cast<char*>(block) - kHeader;
     switch (*reinterpret_cast<Source*>(raw)) {
         case Source::Arena: return;
+        case Source::Slot: *reinterpret_cast<Source*>(raw) = Source::FreeSlot; return;
+        case Source::FreeSlot: return;  // not reached: a free slot is not a block
         case Source::Heap: ::operator delete(raw); return;
         case Source::Pool: break;
     }

@@ -19,6 +19,11 @@ namespace xsim::colls {
 // `arena_ok` false: never from the current arena (state that outlives the current call).
 void* frame_allocate(std::size_t bytes, bool arena_ok = true);
 void frame_release(void* block, std::size_t bytes);
+// Where a call of `bytes` can be built in a slot of `slot_bytes` (a rank's blocking-call
+// slot, engine/rank_slots.hpp), or null when it does not fit or the slot is in use (a
+// blocking collective started inside another's). frame_release() of the block frees the
+// slot; it must not outlive the slot.
+void* frame_in_slot(char* slot, std::size_t slot_bytes, std::size_t bytes);
 
 class CallArena {
 public:

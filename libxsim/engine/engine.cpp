@@ -33,6 +33,7 @@ Engine::Engine(Options options, Placement placement, std::unique_ptr<net::Machin
     const int extra = placement_.world_size % placement_.processes;
     count_ = base + (placement_.process < extra ? 1 : 0);
     first_ = placement_.process * base + std::min(placement_.process, extra);
+    slots_.set_ranks(static_cast<std::size_t>(count_));
     world_.kind = CommKind::World;
     world_.context = kWorldContext;
     world_.size = placement_.world_size;
@@ -96,19 +97,19 @@ constexpr std::size_t kCallPrefetchBytes = 640;
 namespace {
 
 // Asks for the cache lines of [p, p + bytes) (for writing when `write`).
+// Every cache line of [p, p + bytes): an object that does not start on a line has one more
+// than bytes / 64 (a request, a rank, a call from malloc).
 void prefetch_lines(const void* p, std::size_t bytes, bool write = false) {
-    const char* c = static_cast<const char*>(p);
-    for (std::size_t at = 0; at < bytes; at += 64) {
-        if (write) __builtin_prefetch(c + at, 1);
-        else __builtin_prefetch(c + at);
+    const auto begin = reinterpret_cast<std::uintptr_t>(p);
+    const std::uintptr_t end = begin + bytes;
+    for (std::uintptr_t at = begin & ~std::uintptr_t{63}; at < end; at += 64) {
+        if (write) __builtin_prefetch(reinterpret_cast<const void*>(at), 1);
+        else __builtin_prefetch(reinterpret_cast<const void*>(at));
     }
 }
 
-// Both lines of a message (it straddles two).
-void prefetch_message(const Message* m) {
-    __builtin_prefetch(m);
-    __builtin_prefetch(reinterpret_cast<const char*>(m) + sizeof(Message) - 1);
-}
+// A message is line-aligned (message.hpp): its three lines.
+void prefetch_message(const Message* m) { prefetch_lines(m, sizeof(Message)); }
 
 }  // namespace
 

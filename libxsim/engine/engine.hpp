@@ -20,6 +20,7 @@
 #include "libxsim/engine/pool.hpp"
 #include "libxsim/engine/progress.hpp"
 #include "libxsim/engine/rank.hpp"
+#include "libxsim/engine/rank_slots.hpp"
 #include "libxsim/engine/run_end.hpp"
 #include "libxsim/engine/request.hpp"
 #include "libxsim/rank_state/cxx_exception_state.hpp"
@@ -76,6 +77,8 @@ public:
     Rank& local(int world) { return ranks_[world - first_]; }
     int first_local() const { return first_; }
     int local_count() const { return count_; }
+    // What `rank` keeps while it waits in a blocking collective (rank_slots.hpp), or null.
+    char* blocking_slot(const Rank& rank) { return slots_.slot(static_cast<std::size_t>(rank.world - first_)); }
     const Placement& placement() const { return placement_; }
 
     const Options& options() const { return options_; }
@@ -211,6 +214,7 @@ private:
     int count_ = 0;
     std::unique_ptr<Rank[]> ranks_;
     StackArena stacks_;
+    RankSlots slots_;
     EventQueue queue_;
     ConservativeLoop* loop_ = nullptr;
     ProgressLine* progress_ = nullptr;

@@ -20,7 +20,9 @@ enum class MessageKind : std::uint8_t {
     CollectiveData, // analytic collectives' data for another real process (colls/spanning_exchange)
 };
 
-struct Message {
+// Line-aligned (its pool's slots are too), so that it spans three cache lines, not four, and
+// the engine's prefetch of a message's lines covers it.
+struct alignas(64) Message {
     Message* next = nullptr;        // unexpected-queue link
     SimTime time = 0;               // arrival at dst (first byte)
     SimTime data_done = 0;          // eager, data: last byte through the network; then into the receiver

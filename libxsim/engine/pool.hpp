@@ -15,7 +15,7 @@ public:
     Pool(const Pool&) = delete;
     Pool& operator=(const Pool&) = delete;
     ~Pool() {
-        for (Slot* chunk : chunks_) ::operator delete(chunk);
+        for (Slot* chunk : chunks_) ::operator delete(chunk, std::align_val_t{alignof(Slot)});
     }
     template <class... Args>
     T* make(Args&&... args) {
@@ -49,7 +49,8 @@ private:
     };
     static constexpr std::size_t kChunk = 1024;
     void grow() {
-        Slot* chunk = static_cast<Slot*>(::operator new(sizeof(Slot) * kChunk));
+        // Aligned as the object asks (a line-aligned message stays on its own lines).
+        Slot* chunk = static_cast<Slot*>(::operator new(sizeof(Slot) * kChunk, std::align_val_t{alignof(Slot)}));
         chunks_.push_back(chunk);
         for (std::size_t i = 0; i < kChunk; ++i) {
             chunk[i].next = free_;
