@@ -18,11 +18,12 @@ int run(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& com
     // Driven like a nonblocking call (rounds advance from the scheduler as their messages
     // are decided) while the rank waits once for the whole call: one fiber switch per call
     // instead of one per round, and the same virtual times as run_blocking would give.
-    // The call's state comes from the frame pool, not the rank's stack: stacks are a page
-    // apart, and touching one per round cost a TLB miss each (2^20 ranks on two processes:
-    // 182 s with the state on the stack, 149 s from the pool, same virtual times).
-    // In the rank's slot when it fits (engine/rank_slots.hpp: addresses that follow the rank
-    // order the scheduler visits ranks in), else from the pool; released alike.
+    // The call's state is not on the rank's stack: stacks are a page apart, and touching one
+    // per round cost a TLB miss each (2^20 ranks on two processes: 182 s with the state on
+    // the stack, 149 s from the frame pool). It is in the rank's slot when it fits
+    // (engine/rank_slots.hpp: 896-byte slots whose addresses rise with the rank, the order
+    // the scheduler visits ranks in; the pool's release order scattered them, 65,536 ranks:
+    // 15.2 s against 17.6), else from the pool; released alike.
     using Call = CollectiveCallOf<Args, NothingKept>;
     Call* call;
     if (void* place = frame_in_slot(engine.blocking_slot(me), RankSlots::kSlotBytes, sizeof(Call)))
