@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdint>
+#include <utility>
 #include <vector>
 
 #include "pdes/processing_order.hpp"
@@ -128,16 +129,54 @@ private:
         if (from.capacity() > kKeepEvents) std::vector<Event>().swap(from);
         else from.clear();
         keep_room(from, room_);
-        std::sort(sorted_.begin(), sorted_.end(), later_);  // latest first: pops from the back
+        sort_latest_first();  // pops from the back
         // Give back the room keep_room promised to the vectors that just filled up.
         keep_room(sorted_, room_);
         for (; grown; grown &= grown - 1) keep_room(buckets_[static_cast<std::size_t>(__builtin_ctzll(grown))], room_);
     }
 
+    // Sorts sorted_ latest first. In cells the events of one cell (tens of thousands at 10^5
+    // ranks) differ mostly in their owner: an LSD radix sort on the owner's bytes (those that
+    // differ at all), then each run of one owner by (time, order). A comparison sort's
+    // unpredictable branches cost several times as much (4-6% of a run's time).
+    void sort_latest_first() {
+        if (!order_.cells() || sorted_.size() < kRadixSortFrom) {
+            std::sort(sorted_.begin(), sorted_.end(), later_);
+            return;
+        }
+        // Latest first is owners descending: ascending in the complement.
+        std::uint32_t all_set = ~0u, any_set = 0;
+        for (const Event& e : sorted_) {
+            all_set &= ~e.owner;
+            any_set |= ~e.owner;
+        }
+        const std::uint32_t differing = all_set ^ any_set;
+        scratch_.reserve(sorted_.capacity());  // swapped below: sorted_ keeps its room
+        scratch_.resize(sorted_.size());
+        for (unsigned shift = 0; shift < 32; shift += 8) {
+            if (((differing >> shift) & 0xffu) == 0) continue;
+            std::array<std::size_t, 256> at{};
+            for (const Event& e : sorted_) ++at[(~e.owner >> shift) & 0xffu];
+            std::size_t sum = 0;
+            for (std::size_t& a : at) sum += std::exchange(a, sum);
+            for (const Event& e : sorted_) scratch_[at[(~e.owner >> shift) & 0xffu]++] = e;
+            sorted_.swap(scratch_);
+        }
+        for (auto run = sorted_.begin(); run != sorted_.end();) {
+            auto end = run + 1;
+            while (end != sorted_.end() && end->owner == run->owner) ++end;
+            if (end - run > 1) std::sort(run, end, later_);
+            run = end;
+        }
+    }
+
+    static constexpr std::size_t kRadixSortFrom = 256;
+
     // The events at or before base_: those a refill found at base_, sorted latest first, and
     // those pushed since with a key <= base_, a min-heap (by `later_`).
     std::vector<Event> sorted_;
     std::vector<Event> late_;
+    std::vector<Event> scratch_;  // the radix sort's other buffer
     std::array<std::vector<Event>, kBuckets> buckets_;
     ProcessingOrder order_;
     Later later_;

@@ -282,6 +282,48 @@ TEST(EventQueue, InCellsPopsByCellThenOwnerThenTime) {
     EXPECT_GT(out_of_time_order, 1000u);  // the order really differs from time order
 }
 
+// In cells a refill of thousands of events is sorted by radix on the owner (radix_heap.hpp):
+// large cells, owners over three bytes, several events per owner at scattered times, and
+// pushes into the cell being popped; the pops follow (cell, owner, time, order) exactly.
+TEST(RadixHeap, InCellsLargeCellsPopByOwnerThenTime) {
+    const ProcessingOrder order = ProcessingOrder::for_latency(1 << 20, true);
+    RadixHeap h;
+    h.set_order(order);
+    auto before = [&](const Event& a, const Event& b) { return order.before(a, b); };
+    std::multiset<Event, decltype(before)> pending(before);
+    std::mt19937 rng(41);
+    std::uint32_t seq = 0;
+    auto push = [&](SimTime t, std::uint32_t owner) {
+        const Event e{{t, event_order(EventClass::Message, owner & 0xffff, seq++)}, nullptr, owner};
+        pending.insert(e);
+        h.push(e);
+    };
+    const SimTime cell = order.cell_length();
+    std::size_t popped = 0;
+    for (SimTime c = 1; c <= 6; ++c) {
+        for (int i = 0; i < 5000; ++i)  // owners 0..70,000 (three bytes), often repeated
+            push(c * cell + static_cast<SimTime>(rng() % cell), (rng() % 4 == 0) ? rng() % 64 : rng() % 70000);
+        h.keep_room(256);
+        for (int i = 0; i < 4000; ++i) {
+            const Event e = h.pop();
+            const Event& want = *pending.begin();
+            ASSERT_EQ(e.owner, want.owner) << popped;
+            ASSERT_EQ(e.key.time, want.key.time) << popped;
+            ASSERT_EQ(e.key.order, want.key.order) << popped;
+            pending.erase(pending.begin());
+            ++popped;
+            // Into a later cell, as the engine's sends do.
+            if (i % 3 == 0) push((c + 1) * cell + static_cast<SimTime>(rng() % cell), rng() % 70000);
+        }
+    }
+    while (!h.empty()) {
+        const Event e = h.pop();
+        ASSERT_EQ(e.key.order, pending.begin()->key.order);
+        pending.erase(pending.begin());
+    }
+    EXPECT_TRUE(pending.empty());
+}
+
 TEST(ProcessingOrder, CellsAreThePowerOfTwoAtMostTheSmallestLatency) {
     EXPECT_FALSE(ProcessingOrder::for_latency(12'000'000, false).cells());  // -xsim-order time
     EXPECT_FALSE(ProcessingOrder::for_latency(1, true).cells());            // no cell fits
