@@ -96,9 +96,8 @@ constexpr std::size_t kCallPrefetchBytes = 640;
 
 namespace {
 
-// Asks for the cache lines of [p, p + bytes) (for writing when `write`).
-// Every cache line of [p, p + bytes): an object that does not start on a line has one more
-// than bytes / 64 (a request, a rank, a call from malloc).
+// Asks for every cache line of [p, p + bytes) (for writing when `write`): an object that
+// does not start on a line has one more than bytes / 64 (a request, a rank, a call).
 void prefetch_lines(const void* p, std::size_t bytes, bool write = false) {
     const auto begin = reinterpret_cast<std::uintptr_t>(p);
     const std::uintptr_t end = begin + bytes;

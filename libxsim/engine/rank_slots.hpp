@@ -22,10 +22,11 @@ public:
 
     RankSlots() = default;
     ~RankSlots();
-    // How many ranks; before the first slot().
-    void set_ranks(std::size_t ranks) { ranks_ = ranks; }
     RankSlots(const RankSlots&) = delete;
     RankSlots& operator=(const RankSlots&) = delete;
+
+    // How many ranks; before the first slot().
+    void set_ranks(std::size_t ranks) { ranks_ = ranks; }
 
     // Local rank `local`'s slot: kSlotBytes, 64-byte aligned, zero before its first use.
     // Null if the region could not be reserved.
