@@ -29,6 +29,10 @@ constexpr OptionSpec kOptions[] = {
      "preemption and sleeps are not charged; costs about a monotonic-clock read, plus a system call after "
      "the thread was scheduled out or 1 ms passed) or wall (the monotonic clock, 16 ns a read; a "
      "preempted process is charged the preemption)"},
+    {"-xsim-epoch", "fixed|now|SECONDS",
+     "what time(), gettimeofday and CLOCK_REALTIME read when the simulation starts: fixed (default: "
+     "1700000000, 2023-11-14, so runs are reproducible), now (the host's clock at start-up, so output "
+     "files named by date do not overwrite an earlier run's) or seconds since 1970"},
     {"-xsim-stack", "SIZE", "stack per simulated rank, e.g. 64k, 1m (default), 8m; 2k, 4k, 8k for shallow skeletons at 2^22+ ranks"},
     {"-xsim-report", "FILE.json", "write a JSON run report when the simulation ends"},
     {"-xsim-config", "FILE.toml", "load the simulated machine from a TOML file"},
@@ -104,6 +108,23 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         if (value == "wall") o.compute_clock = ComputeClock::Wall;
         else if (value == "thread") o.compute_clock = ComputeClock::Thread;
         else throw OptionError("-xsim-compute-clock: expected 'thread' or 'wall', got '" + value + "'");
+    } else if (name == "-xsim-epoch") {
+        o.epoch_now = value == "now";
+        if (value == "fixed") {
+            o.epoch_seconds = Options{}.epoch_seconds;
+        } else if (!o.epoch_now) {
+            // Up to 9999-12-31: far from where a time_t or the picoseconds of a run overflow.
+            constexpr long long kLatest = 253'402'300'799;
+            long long seconds = -1;
+            try {
+                seconds = parse_count(name, value);
+            } catch (const OptionError&) {
+            }
+            if (seconds < 0 || seconds > kLatest)
+                throw OptionError("-xsim-epoch: expected 'fixed', 'now' or seconds since 1970 (0 to " +
+                                  std::to_string(kLatest) + "), got '" + value + "'");
+            o.epoch_seconds = seconds;
+        }
     } else if (name == "-xsim-stack") {
         o.stack_bytes = parse_size(name, value);
         // Below 16k only 2k, 4k and 8k: stacks that share pages must tile them exactly.

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstddef>
 #include <stdexcept>
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -39,6 +40,11 @@ struct Options {
     // 1 MiB runs ordinary codes (hundreds of KB of locals, deep recursion); only touched
     // pages cost memory, plus 2 KiB of page tables per rank (bench/RESULTS.md "Default stack").
     std::size_t stack_bytes = 1024 * 1024;
+    // -xsim-epoch: what the realtime clocks (time, gettimeofday, CLOCK_REALTIME) read at
+    // virtual time 0, in seconds since 1970. Fixed by default, so runs are reproducible;
+    // `now` (epoch_now) takes real process 0's clock at start-up, the same for every rank.
+    std::int64_t epoch_seconds = 1'700'000'000;  // 2023-11-14T22:13:20Z
+    bool epoch_now = false;
     std::string report_path;
     std::string config_file;
     std::vector<std::string> overrides;  // -xsim-set key=value

@@ -107,8 +107,10 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
     else out.print("\"order\": \"time\", \"cell_ps\": null, ");
     out.print("\"stack_bytes\": %zu, \"payload\": \"%s\", \"payload_threshold_bytes\": ", o.stack_bytes,
               o.payload.name());
-    if (o.payload.has_threshold()) out.print("%zu},\n", static_cast<std::size_t>(o.payload.threshold_bytes()));
-    else out.print("null},\n");
+    if (o.payload.has_threshold()) out.print("%zu", static_cast<std::size_t>(o.payload.threshold_bytes()));
+    else out.print("null");
+    // epoch_seconds: what the realtime clocks read at virtual time 0 (-xsim-epoch).
+    out.print(", \"epoch_seconds\": %lld},\n", static_cast<long long>(o.epoch_seconds));
     const runtime::Privatization& p = engine.privatization();
     out.print("  \"privatization\": {\"active\": %s, \"privatized_bytes\": %zu, \"bytes_per_rank\": %zu, \"left_shared\": [",
               p.active() ? "true" : "false", p.privatized_bytes(), p.bytes_per_rank());

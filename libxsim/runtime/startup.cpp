@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <memory>
 #include <string>
 
@@ -141,6 +142,12 @@ int simulate(int argc, char** argv, char** envp) {
                                       net::describe_config_keys().c_str());
         real_mpi.Finalize();
         return 0;
+    }
+    // -xsim-epoch now: process 0's clock, so that every rank of every process reads the same.
+    if (cl.options.epoch_now) {
+        std::int64_t now = process == 0 ? static_cast<std::int64_t>(std::time(nullptr)) : 0;  // no rank yet: the real clock
+        real_mpi.Bcast(&now, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
+        cl.options.epoch_seconds = now;
     }
     // Where the results go: checked now, not after a long run.
     if (std::string why = check_output_files(cl.options, process); !why.empty()) return refuse(process, why);

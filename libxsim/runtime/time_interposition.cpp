@@ -1,7 +1,8 @@
 // The C library's clocks and sleeps, as simulated ranks see them: called from application
 // code they read or advance the rank's virtual clock and never block the real process;
 // called from anywhere else (xsim, the real MPI library) they are the real functions.
-// Virtual wall-clock time starts at a fixed epoch so runs are reproducible.
+// Virtual wall-clock time starts at the epoch of -xsim-epoch (fixed by default, so runs are
+// reproducible).
 #include <dlfcn.h>
 #include <sys/time.h>
 #include <time.h>
@@ -16,8 +17,6 @@
 using namespace xsim;
 
 namespace {
-
-constexpr std::int64_t kVirtualEpochSeconds = 1'700'000'000;  // 2023-11-14T22:13:20Z
 
 template <class F>
 F real(const char* name) {
@@ -103,7 +102,7 @@ int clock_gettime(clockid_t clock, struct timespec* ts) noexcept {
         const bool monotonic = clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW ||
                                clock == CLOCK_MONOTONIC_COARSE || clock == CLOCK_BOOTTIME;
         if (realtime || monotonic) {
-            to_timespec(virtual_now(*r, "clock_gettime"), realtime ? kVirtualEpochSeconds : 0, ts);
+            to_timespec(virtual_now(*r, "clock_gettime"), realtime ? g_engine->options().epoch_seconds : 0, ts);
             return 0;
         }
     }
@@ -113,7 +112,7 @@ int clock_gettime(clockid_t clock, struct timespec* ts) noexcept {
 int gettimeofday(struct timeval* tv, void* tz) noexcept {
     if (Rank* r = application_rank()) {
         struct timespec ts;
-        to_timespec(virtual_now(*r, "gettimeofday"), kVirtualEpochSeconds, &ts);
+        to_timespec(virtual_now(*r, "gettimeofday"), g_engine->options().epoch_seconds, &ts);
         tv->tv_sec = ts.tv_sec;
         tv->tv_usec = ts.tv_nsec / 1000;
         return 0;
@@ -124,7 +123,7 @@ int gettimeofday(struct timeval* tv, void* tz) noexcept {
 
 time_t time(time_t* out) noexcept {
     if (Rank* r = application_rank()) {
-        const time_t now = static_cast<time_t>(kVirtualEpochSeconds + virtual_now(*r, "time") / kPicosPerSecond);
+        const time_t now = static_cast<time_t>(g_engine->options().epoch_seconds + virtual_now(*r, "time") / kPicosPerSecond);
         if (out) *out = now;
         return now;
     }
