@@ -2,8 +2,8 @@
 // argv the application sees.
 #pragma once
 #include <cstddef>
-#include <stdexcept>
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
