@@ -19,6 +19,13 @@
 // the sweep stays in rank order as long as the drift is small against C. A rank also runs on
 // to the end of its cell before yielding (Engine::catch_up), which saves fiber switches.
 //
+// Why C = L exactly, not a power of two: the longer the cells, the less often a late rank
+// (measured compute charges it the host's interrupts, 15-50 us on the VM we measure on)
+// splits its collective's rounds into separate sweeps. Cells of 12 us instead of 2^23 ps on
+// the default machine: ring + allreduce at 65,536 ranks, `measured`, 6.81-6.91 s against
+// 7.05-7.23, `none` unchanged (bench/RESULTS.md, "Session 10"). The cell index is a division
+// by an invariant integer, done as a multiplication.
+//
 // Not usable when the smallest latency is below 2 ps (no cell fits) or when some handler
 // changes state shared between owners in call order (the network's link contention): then
 // time order.
@@ -35,24 +42,36 @@ public:
     ProcessingOrder() = default;
     // Cells of 2^k ps for the largest k with 2^k <= min_latency; time order when
     // min_latency < 2 or !cells.
+    // Cells of exactly min_latency; time order when min_latency < 2 or !cells.
     static ProcessingOrder for_latency(SimTime min_latency, bool cells) {
         ProcessingOrder o;
         if (!cells || min_latency < 2 || min_latency == kNever) return o;
         o.cells_ = true;
-        o.shift_ = 63u - static_cast<unsigned>(__builtin_clzll(static_cast<std::uint64_t>(min_latency)));
+        o.length_ = min_latency;
+        // t / length as (t * magic) >> shift, exact for every 0 <= t < 2^63 (Granlund and
+        // Montgomery, "Division by invariant integers using multiplication", theorem 4.2 with
+        // N = 63): l = ceil(log2 length), magic = ceil(2^(63 + l) / length) < 2^64.
+        const auto d = static_cast<std::uint64_t>(min_latency);
+        const unsigned l = 64u - static_cast<unsigned>(__builtin_clzll(d - 1));
+        const unsigned __int128 power = static_cast<unsigned __int128>(1) << (63u + l);
+        o.magic_ = static_cast<std::uint64_t>((power + d - 1) / d);
+        o.shift_ = 63u + l;
         return o;
     }
 
     bool cells() const { return cells_; }
-    SimTime cell_length() const { return cells_ ? SimTime{1} << shift_ : 1; }
-    // The part of the order that only grows as the simulation goes on (the radix heap's key).
-    SimTime major(SimTime t) const { return t >> shift_; }
+    SimTime cell_length() const { return length_; }
+    // The part of the order that only grows as the simulation goes on (the radix heap's key):
+    // the cell's index, or the time itself. Times are never negative.
+    SimTime major(SimTime t) const {
+        return static_cast<SimTime>((static_cast<unsigned __int128>(static_cast<std::uint64_t>(t)) * magic_) >> shift_);
+    }
     // The start of t's cell: no pending event of that cell is earlier.
-    SimTime cell_start(SimTime t) const { return t == kNever ? t : (t >> shift_) << shift_; }
+    SimTime cell_start(SimTime t) const { return t == kNever ? t : major(t) * length_; }
 
     bool before(const Event& a, const Event& b) const {
         if (cells_) {
-            const SimTime ca = a.key.time >> shift_, cb = b.key.time >> shift_;
+            const SimTime ca = major(a.key.time), cb = major(b.key.time);
             if (ca != cb) return ca < cb;
             if (a.owner != b.owner) return a.owner < b.owner;
         }
@@ -61,7 +80,9 @@ public:
 
 private:
     bool cells_ = false;
-    unsigned shift_ = 0;  // 0 in time order: major() is the time itself
+    SimTime length_ = 1;  // 1 in time order: major() is the time itself
+    std::uint64_t magic_ = std::uint64_t{1} << 63;  // (t * 2^63) >> 63 = t
+    unsigned shift_ = 63;
 };
 
 }  // namespace xsim

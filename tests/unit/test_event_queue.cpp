@@ -225,9 +225,9 @@ TEST(RadixHeap, PopsInTimeThenOrderWhateverThePushes) {
 // interleaved as the engine makes them: into the popped owner's cell, other owners' in the
 // same cell, later cells, and rarely behind the sweep (an owner already passed).
 TEST(EventQueue, InCellsPopsByCellThenOwnerThenTime) {
-    const ProcessingOrder order = ProcessingOrder::for_latency(1000, true);  // cells of 512 ps
+    const ProcessingOrder order = ProcessingOrder::for_latency(1000, true);  // cells of 1000 ps
     ASSERT_TRUE(order.cells());
-    ASSERT_EQ(order.cell_length(), 512);
+    ASSERT_EQ(order.cell_length(), 1000);
     EventQueue q;
     q.set_order(order);
     auto before = [&](const Event& a, const Event& b) { return order.before(a, b); };
@@ -253,9 +253,9 @@ TEST(EventQueue, InCellsPopsByCellThenOwnerThenTime) {
             // (rarely) behind the sweep: an owner already passed in this cell.
             const unsigned kind = rng() % 20;
             if (kind < 6) push(last.key.time + static_cast<SimTime>(rng() % 100), last.owner);
-            else if (kind < 12) push(cell_start + static_cast<SimTime>(rng() % 512), rng() % 1000);
+            else if (kind < 12) push(cell_start + static_cast<SimTime>(rng() % 1000), rng() % 1000);
             else if (kind < 19) push(last.key.time + 1000 + static_cast<SimTime>(rng() % 5000), rng() % 1000);
-            else push(cell_start + static_cast<SimTime>(rng() % 512), 0, true);
+            else push(cell_start + static_cast<SimTime>(rng() % 1000), 0, true);
         }
         for (int i = 0, burst = static_cast<int>(rng() % 250); i < burst && !q.empty(); ++i) {
             ASSERT_EQ(q.size(), pending.size());
@@ -324,18 +324,48 @@ TEST(RadixHeap, InCellsLargeCellsPopByOwnerThenTime) {
     EXPECT_TRUE(pending.empty());
 }
 
-TEST(ProcessingOrder, CellsAreThePowerOfTwoAtMostTheSmallestLatency) {
+TEST(ProcessingOrder, CellsAreAsLongAsTheSmallestLatency) {
     EXPECT_FALSE(ProcessingOrder::for_latency(12'000'000, false).cells());  // -xsim-order time
     EXPECT_FALSE(ProcessingOrder::for_latency(1, true).cells());            // no cell fits
     EXPECT_FALSE(ProcessingOrder::for_latency(kNever, true).cells());
     const ProcessingOrder o = ProcessingOrder::for_latency(12'000'000, true);  // 12 us
-    EXPECT_EQ(o.cell_length(), SimTime{1} << 23);                            // 8.39 us
-    EXPECT_EQ(o.cell_start((SimTime{5} << 23) + 77), SimTime{5} << 23);
+    constexpr SimTime kCell = 12'000'000;
+    EXPECT_EQ(o.cell_length(), kCell);
+    EXPECT_EQ(o.cell_start(5 * kCell + 77), 5 * kCell);
+    EXPECT_EQ(o.cell_start(5 * kCell - 1), 4 * kCell);
+    EXPECT_EQ(o.cell_start(kNever), kNever);
     // Within a cell the owner decides, whatever the times; across cells the time.
-    const Event late_low{{(SimTime{5} << 23) + 900, event_order(EventClass::RankRun, 3, 0)}, nullptr, 3};
-    const Event early_high{{(SimTime{5} << 23) + 10, event_order(EventClass::Message, 1, 0)}, nullptr, 9};
-    const Event next_cell{{SimTime{6} << 23, event_order(EventClass::Message, 0, 0)}, nullptr, 0};
+    const Event late_low{{5 * kCell + 900, event_order(EventClass::RankRun, 3, 0)}, nullptr, 3};
+    const Event early_high{{5 * kCell + 10, event_order(EventClass::Message, 1, 0)}, nullptr, 9};
+    const Event next_cell{{6 * kCell, event_order(EventClass::Message, 0, 0)}, nullptr, 0};
     EXPECT_TRUE(o.before(late_low, early_high));
     EXPECT_TRUE(o.before(early_high, next_cell));
     EXPECT_FALSE(ProcessingOrder{}.before(late_low, early_high));  // time order
+}
+
+// The cell index is a multiplication standing for t / length: exact for every time a run can
+// reach, at cell boundaries and far from them, for lengths of every size and shape.
+TEST(ProcessingOrder, CellIndexIsExactDivision) {
+    std::mt19937_64 rng(7);
+    const SimTime lengths[] = {2, 3, 7, 1000, 1 << 20, 12'000'000, 12'000'001, 13'000'000, 999'999'937,
+                               (SimTime{1} << 40) + 1, (SimTime{1} << 62) - 1, SimTime{1} << 62};
+    for (const SimTime d : lengths) {
+        const ProcessingOrder o = ProcessingOrder::for_latency(d, true);
+        ASSERT_TRUE(o.cells());
+        auto check = [&](SimTime t) {
+            if (t < 0 || t >= kNever) return;
+            ASSERT_EQ(o.major(t), t / d) << "t=" << t << " length=" << d;
+            ASSERT_EQ(o.cell_start(t), t / d * d) << "t=" << t << " length=" << d;
+        };
+        const SimTime last_cell = (kNever - 1) / d;
+        for (SimTime k : {SimTime{0}, SimTime{1}, SimTime{2}, SimTime{1000}, last_cell})
+            if (k <= last_cell)
+                for (SimTime delta : {SimTime{-1}, SimTime{0}, SimTime{1}}) check(k * d + delta);
+        check(kNever - 1);
+        for (int i = 0; i < 20000; ++i) check(static_cast<SimTime>(rng() >> 1));
+        for (int i = 0; i < 20000; ++i) check(static_cast<SimTime>(rng() % (1ull << 50)));
+    }
+    // Time order: the key is the time itself.
+    EXPECT_EQ(ProcessingOrder{}.major(kNever - 1), kNever - 1);
+    EXPECT_EQ(ProcessingOrder{}.major(12345), 12345);
 }
