@@ -40,8 +40,6 @@ class ProcessingOrder {
 public:
     // Time order.
     ProcessingOrder() = default;
-    // Cells of 2^k ps for the largest k with 2^k <= min_latency; time order when
-    // min_latency < 2 or !cells.
     // Cells of exactly min_latency; time order when min_latency < 2 or !cells.
     static ProcessingOrder for_latency(SimTime min_latency, bool cells) {
         ProcessingOrder o;
