@@ -21,10 +21,11 @@
 //
 // Why C = L exactly, not a power of two: the longer the cells, the less often a late rank
 // (measured compute charges it the host's interrupts, 15-50 us on the VM we measure on)
-// splits its collective's rounds into separate sweeps. Cells of 12 us instead of 2^23 ps on
-// the default machine: ring + allreduce at 65,536 ranks, `measured`, 6.81-6.91 s against
-// 7.05-7.23, `none` unchanged (bench/RESULTS.md, "Session 10"). The cell index is a division
-// by an invariant integer, done as a multiplication.
+// splits its collective's rounds into separate sweeps, and the fewer the conservative loop's
+// windows between processes. Cells of 12 us instead of 2^23 ps on the default machine: a few
+// percent less time in `measured` at 2^20 ranks on 2 processes, within the noise at 65,536 on
+// one, `none` unchanged (bench/RESULTS.md, "Session 10"). The cell index is a division by an
+// invariant integer, done as a multiplication.
 //
 // Not usable when the smallest latency is below 2 ps (no cell fits) or when some handler
 // changes state shared between owners in call order (the network's link contention): then
