@@ -84,12 +84,17 @@ const OptionSpec* find_option(const std::string& name) {
     return nullptr;
 }
 
-long long parse_count(const std::string& option, const std::string& text) {
+// False unless `text` is a whole number within long long.
+bool whole_number(const std::string& text, long long* value) {
     errno = 0;
     char* end = nullptr;
-    const long long value = std::strtoll(text.c_str(), &end, 10);
-    if (text.empty() || *end != '\0' || errno == ERANGE)
-        throw OptionError(option + ": '" + text + "' is not a whole number");
+    *value = std::strtoll(text.c_str(), &end, 10);
+    return !text.empty() && *end == '\0' && errno != ERANGE;
+}
+
+long long parse_count(const std::string& option, const std::string& text) {
+    long long value = 0;
+    if (!whole_number(text, &value)) throw OptionError(option + ": '" + text + "' is not a whole number");
     return value;
 }
 
@@ -111,16 +116,12 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
     } else if (name == "-xsim-epoch") {
         o.epoch_now = value == "now";
         if (value == "fixed") {
-            o.epoch_seconds = Options{}.epoch_seconds;
+            o.epoch_seconds = Options::kFixedEpochSeconds;
         } else if (!o.epoch_now) {
             // Up to 9999-12-31: far from where a time_t or the picoseconds of a run overflow.
             constexpr long long kLatest = 253'402'300'799;
             long long seconds = -1;
-            try {
-                seconds = parse_count(name, value);
-            } catch (const OptionError&) {
-            }
-            if (seconds < 0 || seconds > kLatest)
+            if (!whole_number(value, &seconds) || seconds < 0 || seconds > kLatest)
                 throw OptionError("-xsim-epoch: expected 'fixed', 'now' or seconds since 1970 (0 to " +
                                   std::to_string(kLatest) + "), got '" + value + "'");
             o.epoch_seconds = seconds;

@@ -43,7 +43,8 @@ struct Options {
     // -xsim-epoch: what the realtime clocks (time, gettimeofday, CLOCK_REALTIME) read at
     // virtual time 0, in seconds since 1970. Fixed by default, so runs are reproducible;
     // `now` (epoch_now) takes real process 0's clock at start-up, the same for every rank.
-    std::int64_t epoch_seconds = 1'700'000'000;  // 2023-11-14T22:13:20Z
+    static constexpr std::int64_t kFixedEpochSeconds = 1'700'000'000;  // 2023-11-14T22:13:20Z
+    std::int64_t epoch_seconds = kFixedEpochSeconds;
     bool epoch_now = false;
     std::string report_path;
     std::string config_file;
