@@ -65,7 +65,7 @@ std::int64_t Engine::run(MainFunction main, int argc, char** argv, char** envp, 
     argv_ = argv;
     envp_ = envp;
     outbound_ = outbound;
-    ranks_.reset(new Rank[static_cast<std::size_t>(count_)]);
+    ranks_.reset(static_cast<std::size_t>(count_));
     stacks_.reserve(static_cast<std::size_t>(count_), options_.stack_bytes);
     note_stack_guards(stacks_.guards(), stacks_.stack_bytes(), placement_.process);
     queue_.set_order(ProcessingOrder::for_latency(

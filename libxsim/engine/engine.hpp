@@ -18,6 +18,7 @@
 #include "libxsim/engine/message.hpp"
 #include "libxsim/engine/options.hpp"
 #include "libxsim/engine/pool.hpp"
+#include "pdes/huge_pages.hpp"
 #include "libxsim/engine/progress.hpp"
 #include "libxsim/engine/rank.hpp"
 #include "libxsim/engine/rank_slots.hpp"
@@ -212,7 +213,7 @@ private:
     std::unique_ptr<net::Machine> machine_;
     int first_ = 0;
     int count_ = 0;
-    std::unique_ptr<Rank[]> ranks_;
+    HugeArray<Rank> ranks_;
     StackArena stacks_;
     RankSlots slots_;
     EventQueue queue_;

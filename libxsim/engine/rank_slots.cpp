@@ -1,14 +1,13 @@
 #include "libxsim/engine/rank_slots.hpp"
 
-#include <sys/mman.h>
+#include "pdes/huge_pages.hpp"
 
 namespace xsim {
 
 void RankSlots::reserve() {
     if (failed_ || ranks_ == 0) return;
-    void* p = mmap(nullptr, ranks_ * kSlotBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-                   -1, 0);
-    if (p == MAP_FAILED) {
+    void* p = map_huge(ranks_ * kSlotBytes);
+    if (!p) {
         failed_ = true;  // callers fall back to their pools
         return;
     }
@@ -16,7 +15,7 @@ void RankSlots::reserve() {
 }
 
 RankSlots::~RankSlots() {
-    if (base_) munmap(base_, ranks_ * kSlotBytes);
+    unmap_huge(base_, ranks_ * kSlotBytes);
 }
 
 }  // namespace xsim

@@ -9,8 +9,9 @@
 // of virtual time (pdes/processing_order.hpp). Each visit then cost a cache and TLB miss on
 // scattered memory. Slots keep the visits' addresses rising with the rank.
 //
-// The region is reserved for all local ranks at the first use and each page is touched only
-// when a rank first uses its slot. Only the simulation thread uses it.
+// The region is reserved for all local ranks at the first use, in huge pages
+// (pdes/huge_pages.hpp), each committed when a rank first uses a slot in it. Only the
+// simulation thread uses it.
 #pragma once
 #include <cstddef>
 
