@@ -18,7 +18,6 @@
 #include "libxsim/engine/message.hpp"
 #include "libxsim/engine/options.hpp"
 #include "libxsim/engine/pool.hpp"
-#include "pdes/huge_pages.hpp"
 #include "libxsim/engine/progress.hpp"
 #include "libxsim/engine/rank.hpp"
 #include "libxsim/engine/rank_slots.hpp"
@@ -30,6 +29,7 @@
 #include "netmodels/machine.hpp"
 #include "pdes/conservative_loop.hpp"
 #include "pdes/event_queue.hpp"
+#include "pdes/huge_pages.hpp"
 #include "pdes/stack_arena.hpp"
 
 namespace xsim {
