@@ -8,14 +8,14 @@ namespace xsim::colls {
 namespace {
 
 std::uint64_t size_of(MPI_Datatype type) {
-    if (TypeLayout layout; predefined_layout(type, &layout)) return layout.size;
+    if (const TypeLayout* known = predefined_layout(type)) return known->size;
     int size = 0;
     real_mpi.Type_size(type, &size);
     return static_cast<std::uint64_t>(size);
 }
 
 MPI_Aint extent_of(MPI_Datatype type) {
-    if (TypeLayout layout; predefined_layout(type, &layout)) return layout.extent;
+    if (const TypeLayout* known = predefined_layout(type)) return known->extent;
     MPI_Aint lb = 0, extent = 0;
     real_mpi.Type_get_extent(type, &lb, &extent);
     return extent;
@@ -104,9 +104,9 @@ Blocks typed_blocks(const void* buf, const int* counts, const MPI_Aint* byte_dis
 TypedScratch::TypedScratch(bool payload, int count, MPI_Datatype type) : extent_(extent_of(type)) {
     if (!payload || count <= 0) return;
     MPI_Aint true_lb = 0, true_extent = 0;
-    if (TypeLayout layout; predefined_layout(type, &layout) && layout.contiguous) {
-        true_lb = layout.true_lb;
-        true_extent = static_cast<MPI_Aint>(layout.size);
+    if (const TypeLayout* known = predefined_layout(type); known && known->contiguous) {
+        true_lb = known->true_lb;
+        true_extent = static_cast<MPI_Aint>(known->size);
     } else {
         real_mpi.Type_get_true_extent(type, &true_lb, &true_extent);
     }

@@ -52,7 +52,7 @@ struct alignas(64) Message {
     // no block from the payload pool, whose free list hands out blocks in release order,
     // scattered over memory at scale (payload.cpp).
     static constexpr std::uint64_t kInlinePayload = 16;
-    alignas(8) char inline_payload[kInlinePayload];
+    alignas(8) char inline_payload[kInlinePayload]{};
 };
 
 // True when the message would satisfy a receive (or probe) with this filter.

@@ -28,7 +28,11 @@ public:
         // the next slot is usually cold. Fetch it now, while this one is in use.
         __builtin_prefetch(free_, 1);
         ++live_;
-        return new (slot->storage) T(std::forward<Args>(args)...);
+        // Default-initialized when no arguments are given: T's member initializers, field by
+        // field (so every member of a pooled type has one). `T()` would first zero the whole
+        // object, which compiles to a `rep stos` whose start-up cost showed in every send.
+        if constexpr (sizeof...(Args) == 0) return new (slot->storage) T;
+        else return new (slot->storage) T(std::forward<Args>(args)...);
     }
     void destroy(T* object) {
         object->~T();

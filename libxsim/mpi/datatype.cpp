@@ -26,26 +26,29 @@ void query_layout(MPI_Datatype type, TypeLayout* out) {
     out->contiguous = size == 0 || (true_extent == size && extent == size);
 }
 
-}  // namespace
-
-bool predefined_layout(MPI_Datatype type, TypeLayout* out) {
+// predefined_layout, inlined into this file's callers (pack_data and unpack_data run for
+// every message with data).
+inline const TypeLayout* find_predefined(MPI_Datatype type) {
     ProcessObjects& objects = process_objects();
     const auto handle = reinterpret_cast<std::uintptr_t>(type);
     auto& recent = objects.recent_layouts[((handle >> 6) ^ (handle >> 9)) % objects.recent_layouts.size()];
-    if (recent.type == type && type != MPI_DATATYPE_NULL) {
-        *out = recent.layout;
-        return true;
-    }
+    if (recent.type == type && type != MPI_DATATYPE_NULL) return recent.layout;
     auto it = objects.predefined_layouts.find(type);
-    if (it == objects.predefined_layouts.end()) return false;
-    recent = {type, it->second};
-    *out = it->second;
-    return true;
+    if (it == objects.predefined_layouts.end()) return nullptr;
+    recent = {type, &it->second};
+    return &it->second;
 }
+
+}  // namespace
+
+const TypeLayout* predefined_layout(MPI_Datatype type) { return find_predefined(type); }
 
 TypeCheck check_type(MPI_Datatype type, TypeLayout* out) {
     if (type == MPI_DATATYPE_NULL) return TypeCheck::Null;
-    if (predefined_layout(type, out)) return TypeCheck::Ok;
+    if (const TypeLayout* known = find_predefined(type)) {
+        *out = *known;
+        return TypeCheck::Ok;
+    }
     auto& cache = predefined_layouts();
     int ints = 0, addrs = 0, types = 0, combiner = 0;
     if (real_mpi.Type_get_envelope(type, &ints, &addrs, &types, &combiner) != MPI_SUCCESS) return TypeCheck::Null;
@@ -121,6 +124,10 @@ int free_op(MPI_Op op) {
 
 void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::uint64_t bytes) {
     if (bytes == 0) return;
+    if (const TypeLayout* known = find_predefined(type); known && known->contiguous) {
+        std::memcpy(out, static_cast<const char*>(buf) + known->true_lb, bytes);
+        return;
+    }
     TypeLayout layout;
     type_layout(type, &layout);
     if (layout.contiguous) {
@@ -133,6 +140,10 @@ void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::ui
 
 void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type) {
     if (bytes == 0) return;
+    if (const TypeLayout* known = find_predefined(type); known && known->contiguous) {
+        std::memcpy(static_cast<char*>(buf) + known->true_lb, in, bytes);
+        return;
+    }
     TypeLayout layout;
     type_layout(type, &layout);
     if (layout.contiguous) {
@@ -161,6 +172,13 @@ void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_
 void copy_data(const void* send_buf, int send_count, MPI_Datatype send_type, std::uint64_t bytes,
                void* recv_buf, int recv_count, MPI_Datatype recv_type) {
     if (bytes == 0) return;
+    const TypeLayout* known_send = find_predefined(send_type);
+    const TypeLayout* known_recv = find_predefined(recv_type);
+    if (known_send && known_recv && known_send->contiguous && known_recv->contiguous) {
+        std::memcpy(static_cast<char*>(recv_buf) + known_recv->true_lb,
+                    static_cast<const char*>(send_buf) + known_send->true_lb, bytes);
+        return;
+    }
     TypeLayout s, r;
     type_layout(send_type, &s);
     type_layout(recv_type, &r);

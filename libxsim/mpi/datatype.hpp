@@ -24,8 +24,8 @@ enum class TypeCheck : std::uint8_t { Ok, Null, Uncommitted };
 TypeCheck check_type(MPI_Datatype type, TypeLayout* out);
 inline bool type_layout(MPI_Datatype type, TypeLayout* out) { return check_type(type, out) == TypeCheck::Ok; }
 // The layout of `type` when it is a predefined type already seen (cheap: no call into the real
-// library); false otherwise.
-bool predefined_layout(MPI_Datatype type, TypeLayout* out);
+// library, no copy), or null. It lives as long as the process objects.
+const TypeLayout* predefined_layout(MPI_Datatype type);
 
 // A pending operation uses a derived type: MPI_Type_free must not release it before
 // release_type (MPI: "communication using this datatype will complete normally").

@@ -71,7 +71,7 @@ struct ProcessObjects {
     std::unordered_map<MPI_Datatype, TypeLayout> predefined_layouts;
     struct RecentLayout {
         MPI_Datatype type = MPI_DATATYPE_NULL;
-        TypeLayout layout;
+        const TypeLayout* layout = nullptr;  // in predefined_layouts (its nodes never move)
     };
     std::array<RecentLayout, 8> recent_layouts{};
     std::unordered_map<MPI_Datatype, PendingTypeUses> pending_type_uses;
