@@ -48,6 +48,8 @@ Steps run(Context& c, const ReduceArgs& a) {
             const int dst = newdst < rem ? newdst * 2 + 1 : newdst + rem;
             c.recv(dst, whole(tmp));
             c.send(dst, whole(acc));
+            // The last round is followed by the copy of the result to recvbuf (cold).
+            if (2 * mask >= pof2 && c.rank >= 2 * rem && acc != a.recvbuf) c.resume_on(a.recvbuf);
             co_await c.round();
             if (a.commutative || dst < c.rank) {
                 combine(c.payload, tmp, acc, a.count, a.type, a.op);

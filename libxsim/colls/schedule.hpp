@@ -143,6 +143,10 @@ public:
     TransferList& pending() { return pending_; }
     SimTime take_delay() { return std::exchange(delay_, 0); }
     const void* last_send_buffer() const { return last_send_buffer_; }
+    // After the round being posted, the steps write `buf` first (say, the result into a
+    // user buffer on the rank's cold stack): the engine prefetches it instead of what the
+    // round sent from. Call after the round's sends.
+    void resume_on(const void* buf) { last_send_buffer_ = buf; }
     // Checks the completed round (tags, sizes, truncation); false with error_class/error
     // set when the ranks disagree about the collective.
     bool check_round();
