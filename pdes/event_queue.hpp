@@ -65,14 +65,15 @@ public:
             insert_in_window(e);  // everything pending is in the window: keep it there
             return;
         }
-        if (!order_.before(e, window_[end_ - 1])) {
-            push_rest(e);
+        const SimTime major = order_.major(e.key.time);
+        if (!order_.before(major, e, order_.major(window_[end_ - 1].key.time), window_[end_ - 1])) {
+            push_rest(e, major);
             return;
         }
         const Event last = window_[end_ - 1];  // a full window (the rest is not empty)
         --end_;
         insert_in_window(e);
-        push_rest(last);
+        push_rest(last, order_.major(last.key.time));
     }
     Event pop() {
         const Event out = window_[begin_++];
@@ -108,7 +109,8 @@ private:
             v.reserve(std::max(2 * v.capacity(), v.size() + n));
     }
 
-    void push_rest(const Event& e) {
+    // `major` is order_.major(e.key.time).
+    void push_rest(const Event& e, SimTime major) {
         SortedRun* fit = nullptr;
         SortedRun* unused = nullptr;
         for (SortedRun& r : runs_) {
@@ -116,7 +118,8 @@ private:
                 if (!unused) unused = &r;
                 continue;
             }
-            if (!order_.before(e, r.events.back()) && (!fit || order_.before(fit->events.back(), r.events.back())))
+            if (!order_.before(major, e, r.back_major, r.events.back()) &&
+                (!fit || order_.before(fit->back_major, fit->events.back(), r.back_major, r.events.back())))
                 fit = &r;
         }
         if (!fit && unused) {  // start it again at the front
@@ -126,6 +129,7 @@ private:
         }
         if (fit) {
             fit->events.push_back(e);
+            fit->back_major = major;
             return;
         }
         heap_.push(e);
@@ -147,6 +151,7 @@ private:
     struct SortedRun {
         std::vector<Event> events;  // sorted; [head, size) pending
         std::size_t head = 0;
+        SimTime back_major = 0;     // order_.major() of the last event's time
         std::size_t pending() const { return events.size() - head; }
         const Event& front() const { return events[head]; }
     };
