@@ -128,6 +128,7 @@ private:
             fit = unused;
         }
         if (fit) {
+            if (!fit->pending()) fit->front_major = major;
             fit->events.push_back(e);
             fit->back_major = major;
             return;
@@ -137,6 +138,7 @@ private:
     Event pop_rest() {
         if (SortedRun* r = const_cast<SortedRun*>(smallest_run())) {
             Event out = r->events[r->head++];
+            if (r->pending()) r->front_major = order_.major(r->front().key.time);
             // Drop the consumed front now and then, so a run that never empties stays small.
             if (r->head >= 4096 && r->head * 2 >= r->events.size()) {
                 r->events.erase(r->events.begin(), r->events.begin() + static_cast<std::ptrdiff_t>(r->head));
@@ -151,7 +153,8 @@ private:
     struct SortedRun {
         std::vector<Event> events;  // sorted; [head, size) pending
         std::size_t head = 0;
-        SimTime back_major = 0;     // order_.major() of the last event's time
+        SimTime front_major = 0;    // order_.major() of the first pending event's time
+        SimTime back_major = 0;     // ... and of the last event's
         std::size_t pending() const { return events.size() - head; }
         const Event& front() const { return events[head]; }
     };
@@ -160,8 +163,12 @@ private:
     const SortedRun* smallest_run() const {
         const SortedRun* best = nullptr;
         for (const SortedRun& r : runs_)
-            if (r.pending() && (!best || order_.before(r.front(), best->front()))) best = &r;
-        if (best && !heap_.empty() && order_.before(heap_.top(), best->front())) return nullptr;
+            if (r.pending() && (!best || order_.before(r.front_major, r.front(), best->front_major, best->front())))
+                best = &r;
+        if (best && !heap_.empty()) {
+            const Event& top = heap_.top();
+            if (order_.before(order_.major(top.key.time), top, best->front_major, best->front())) return nullptr;
+        }
         return best;
     }
     ProcessingOrder order_;
