@@ -122,14 +122,23 @@ int free_op(MPI_Op op) {
     return real_mpi.Op_free(&op);
 }
 
+namespace {
+
+// The layout pack/unpack/copy work from: the predefined cache's entry, read in place (every
+// message with data comes here; copying the layout out showed in its profile), or `derived`
+// filled in from the real library.
+const TypeLayout& layout_for_data(MPI_Datatype type, TypeLayout& derived) {
+    if (const TypeLayout* known = find_predefined(type)) return *known;
+    type_layout(type, &derived);
+    return derived;
+}
+
+}  // namespace
+
 void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::uint64_t bytes) {
     if (bytes == 0) return;
-    if (const TypeLayout* known = find_predefined(type); known && known->contiguous) {
-        std::memcpy(out, static_cast<const char*>(buf) + known->true_lb, bytes);
-        return;
-    }
-    TypeLayout layout;
-    type_layout(type, &layout);
+    TypeLayout derived;
+    const TypeLayout& layout = layout_for_data(type, derived);
     if (layout.contiguous) {
         std::memcpy(out, static_cast<const char*>(buf) + layout.true_lb, bytes);
         return;
@@ -140,12 +149,8 @@ void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::ui
 
 void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type) {
     if (bytes == 0) return;
-    if (const TypeLayout* known = find_predefined(type); known && known->contiguous) {
-        std::memcpy(static_cast<char*>(buf) + known->true_lb, in, bytes);
-        return;
-    }
-    TypeLayout layout;
-    type_layout(type, &layout);
+    TypeLayout derived;
+    const TypeLayout& layout = layout_for_data(type, derived);
     if (layout.contiguous) {
         std::memcpy(static_cast<char*>(buf) + layout.true_lb, in, bytes);
         return;
@@ -172,16 +177,9 @@ void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_
 void copy_data(const void* send_buf, int send_count, MPI_Datatype send_type, std::uint64_t bytes,
                void* recv_buf, int recv_count, MPI_Datatype recv_type) {
     if (bytes == 0) return;
-    const TypeLayout* known_send = find_predefined(send_type);
-    const TypeLayout* known_recv = find_predefined(recv_type);
-    if (known_send && known_recv && known_send->contiguous && known_recv->contiguous) {
-        std::memcpy(static_cast<char*>(recv_buf) + known_recv->true_lb,
-                    static_cast<const char*>(send_buf) + known_send->true_lb, bytes);
-        return;
-    }
-    TypeLayout s, r;
-    type_layout(send_type, &s);
-    type_layout(recv_type, &r);
+    TypeLayout derived_send, derived_recv;
+    const TypeLayout& s = layout_for_data(send_type, derived_send);
+    const TypeLayout& r = layout_for_data(recv_type, derived_recv);
     if (s.contiguous && r.contiguous) {
         std::memcpy(static_cast<char*>(recv_buf) + r.true_lb,
                     static_cast<const char*>(send_buf) + s.true_lb, bytes);
