@@ -28,6 +28,7 @@ CollectiveCall::CollectiveCall(Engine& engine, Rank& me, const Comm& comm, CollK
     : ctx_(engine, me, comm, kind, root, form),
       request_(collective_request(engine, me, comm, ctx_.signature)) {
     request_->collective = this;
+    ctx_.told_of_completions = true;  // child_decided()
     path_ = me.path;
     path_.settle(ctx_.now);
     if (EventObserver* observer = engine.observer()) [[unlikely]]

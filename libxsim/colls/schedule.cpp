@@ -48,27 +48,31 @@ Context::Context(Engine& e, Rank& m, const Comm& c, CollKind k, int root, CallFo
     if (entry_counts(k, rank, root)) stamp.merge(entry, m.world);
 }
 
-void Context::post(Transfer t) {
+void Context::post(Request* request, int peer, std::uint64_t bytes, bool receive, std::uint32_t signature) {
     if (pending_.capacity() == 0) pending_.reserve(4);  // one block for most rounds
-    pending_.push_back(t);
+    pending_.emplace_back(request, peer, bytes, receive, signature);
 }
 
 void Context::send(int peer, const Block& data, std::uint32_t message_signature) {
     const p2p::Carry carry = carries_data || carries(data.bytes) ? p2p::Carry::Always : p2p::Carry::Never;
     const p2p::Buffer b{data.buf, data.count, data.type, data.bytes, carry};
     last_send_buffer_ = data.buf;
-    Request* r = p2p::start_send(engine, me, b, comm, peer, comm.world_rank(peer, me), tag,
-                                 comm.collective_context(), false, now, nullptr,
-                                 message_signature, &stamp);
+    const int peer_world = comm.world_rank(peer, me);
+    Request* r = told_of_completions
+                     ? p2p::start_send_unless_eager(engine, me, b, comm, peer, peer_world, tag,
+                                                    comm.collective_context(), now, message_signature, &stamp)
+                     : p2p::start_send(engine, me, b, comm, peer, peer_world, tag, comm.collective_context(), false,
+                                       now, nullptr, message_signature, &stamp);
     ++engine.stats().internal_messages;
-    post({r, peer, data.bytes, false, message_signature});
+    if (r) post(r, peer, data.bytes, false, message_signature);
+    else sent_untracked_ = true;  // complete at `now`: nothing for the round to wait for
 }
 
 void Context::recv(int peer, const Block& data, std::uint32_t message_signature) {
     const p2p::Buffer b{data.buf, data.count, data.type, data.bytes};  // whether data comes is the sender's
     // This call's tag from this peer; the signature is checked on completion (collective_kind.hpp).
     Request* r = p2p::start_recv(engine, me, b, comm, peer, tag, comm.collective_context(), now);
-    post({r, peer, data.bytes, true, message_signature});
+    post(r, peer, data.bytes, true, message_signature);
 }
 
 // Packed bytes travel as MPI_BYTE; contiguous types never use the element count, so
@@ -118,6 +122,7 @@ bool end_round(Context& ctx, SimTime done) {
         ctx.engine.free_request(t.request);
     }
     pending.clear();
+    ctx.forget_untracked_sends();
     ctx.now = std::max(ctx.now, done) + ctx.take_delay();
     return ok;
 }

@@ -239,27 +239,33 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
 
 }  // namespace
 
-Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
-                    int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
-                    Request* into, std::uint32_t signature, const WaitStamp* stamp) {
-    Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, now, into);
-    s->synchronous = synchronous;
-    me.split.call_bytes += data.bytes;  // the profile's bytes of the call sending it
+namespace {
+
+// What every send counts: the bytes of the call sending it (profiles) and the matrix.
+void count_send(Engine& engine, Rank& me, int dest_world, std::uint64_t bytes) {
+    me.split.call_bytes += bytes;
     if (CommCounts* matrix = engine.comm_matrix()) [[unlikely]]
-        matrix->count(me.world, dest_world, data.bytes);
-    s->carries_data = data.carry == Carry::BySize ? engine.options().payload.carries(data.bytes)
-                                                  : data.carry == Carry::Always;
-    // The one question to the network for this message; its answer travels with it.
-    const net::Path path = engine.machine().network->path(me.world, dest_world);
+        matrix->count(me.world, dest_world, bytes);
+}
+
+bool send_carries_data(Engine& engine, const Buffer& data) {
+    return data.carry == Carry::BySize ? engine.options().payload.carries(data.bytes) : data.carry == Carry::Always;
+}
+
+// The message a send puts on the wire when it leaves `me` at `now` along `path`: the
+// envelope with the payload (eager) or a request-to-send. `sender_path` is the sender's
+// critical path at `now`.
+Message* send_message(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest_world, int tag,
+                      std::uint32_t context, SimTime now, const net::Path& path, bool eager, bool carries_data,
+                      const CriticalPath& sender_path, std::uint32_t signature, const WaitStamp* stamp) {
     const net::Transfer transfer = NicModel::transfer(path, data.bytes);
-    const bool eager = data.bytes <= path.eager_limit;
     Message* m;
     SimTime start;
     if (eager) {
         start = NicModel::inject(me.nic, now, transfer);
         m = make_event(engine, me, MessageKind::Eager, dest_world, start + transfer.latency);
         m->data_done = engine.machine().network->arrival(me.world, dest_world, transfer, start);
-        if (s->carries_data) {
+        if (carries_data) {
             m->bytes = data.bytes;
             acquire_payload(m);
             pack_data(runtime::rank_buffer(engine, me, data.buf, data.count, data.type), data.count, data.type,
@@ -279,8 +285,22 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
     m->signature = signature;
     m->stamp_time = stamp ? stamp->time : now;
     m->stamp_rank = stamp ? stamp->rank : me.world;
-    m->path = s->path;  // the sender's path at `now`, then waiting for its NIC
+    m->path = sender_path;  // then waiting for its NIC
     queued(m->path, start - now, transfer, data.bytes);
+    return m;
+}
+
+// start_send, with the network's answer for this pair already asked.
+Request* start_send_along(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest, int dest_world,
+                          int tag, std::uint32_t context, bool synchronous, SimTime now, Request* into,
+                          std::uint32_t signature, const WaitStamp* stamp, const net::Path& path) {
+    Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, now, into);
+    s->synchronous = synchronous;
+    count_send(engine, me, dest_world, data.bytes);
+    s->carries_data = send_carries_data(engine, data);
+    const bool eager = data.bytes <= path.eager_limit;
+    Message* m = send_message(engine, me, data, comm, dest_world, tag, context, now, path, eager, s->carries_data,
+                              s->path, signature, stamp);
     // Eager sends complete now unless synchronous; the others learn their completion from
     // the receiver (clear-to-send or acknowledgement), which finds them by this address.
     if (!eager || synchronous) m->send_request = reinterpret_cast<std::uint64_t>(s);
@@ -289,6 +309,33 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
     engine.emit(m);
     if (eager && !synchronous) decide(engine, s, now);
     return s;
+}
+
+}  // namespace
+
+Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
+                    int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
+                    Request* into, std::uint32_t signature, const WaitStamp* stamp) {
+    // The one question to the network for this message; its answer travels with it.
+    const net::Path path = engine.machine().network->path(me.world, dest_world);
+    return start_send_along(engine, me, data, comm, dest, dest_world, tag, context, synchronous, now, into, signature,
+                            stamp, path);
+}
+
+Request* start_send_unless_eager(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
+                                 int dest_world, int tag, std::uint32_t context, SimTime now,
+                                 std::uint32_t signature, const WaitStamp* stamp) {
+    const net::Path path = engine.machine().network->path(me.world, dest_world);
+    // A trace sees every send with its request (EventObserver::on_send).
+    if (data.bytes > path.eager_limit || engine.observer())
+        return start_send_along(engine, me, data, comm, dest, dest_world, tag, context, false, now, nullptr,
+                                signature, stamp, path);
+    count_send(engine, me, dest_world, data.bytes);
+    CriticalPath sender_path = me.path;  // what a request would hold: decided at `now`
+    sender_path.settle(now);
+    engine.emit(send_message(engine, me, data, comm, dest_world, tag, context, now, path, true,
+                             send_carries_data(engine, data), sender_path, signature, stamp));
+    return nullptr;
 }
 
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,

@@ -41,6 +41,14 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
                     Request* into = nullptr, std::uint32_t signature = 0,
                     const WaitStamp* stamp = nullptr);
 
+// start_send for a sender that is told of each send's completion, not waiting on it (a
+// collective call driven by its messages): an eager send completes at `now`, so it makes
+// no request and returns null; a rendezvous one (or any send while a trace records the
+// run) returns its request as start_send does. Never synchronous, never persistent.
+Request* start_send_unless_eager(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
+                                 int dest_world, int tag, std::uint32_t context, SimTime now,
+                                 std::uint32_t signature, const WaitStamp* stamp);
+
 // Starts a receive into `data` from communicator rank `source` (or MPI_ANY_SOURCE), posted
 // at virtual time `now`.
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
