@@ -14,7 +14,7 @@ Steps run(Context& c, const ReduceArgs& a) {
     auto part = [&](void* buf, std::int64_t first, std::int64_t n) {
         return make_block(element(buf, a.type, first), static_cast<int>(n), a.type);
     };
-    auto whole = [&](const void* buf) { return make_block(buf, a.count, a.type); };
+    const BlocksOfShape whole(a.count, a.type);
     copy_block(c.payload, whole(a.sendbuf), whole(a.recvbuf));
     TypedScratch scratch(c.payload && p > 1, a.count, a.type);
     void* tmp = scratch.data();

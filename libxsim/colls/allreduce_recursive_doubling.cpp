@@ -14,7 +14,7 @@ namespace {
 Steps run(Context& c, const ReduceArgs& a) {
     const int p = c.size;
     const int pof2 = floor_pow2(p), rem = p - pof2;
-    auto whole = [&](const void* buf) { return make_block(buf, a.count, a.type); };
+    const BlocksOfShape whole(a.count, a.type);
     // Elements [0, count) receive a partner's vector; [count, 2 count) hold the running
     // result, not recvbuf: recvbuf is often on the rank's stack, one page per rank, and
     // touching it every round (combine, send) cost a cold page walk per message at 10^5

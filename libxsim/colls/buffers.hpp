@@ -21,6 +21,20 @@ struct Block {
 };
 Block make_block(const void* buf, int count, MPI_Datatype type);
 
+// Blocks of one shape (`count` elements of `type`) at any address: the type's size is asked
+// once, not for every block a step's loop makes (two per round of an allreduce).
+class BlocksOfShape {
+public:
+    BlocksOfShape(int count, MPI_Datatype type)
+        : bytes_(make_block(nullptr, count, type).bytes), count_(count), type_(type) {}
+    Block operator()(const void* buf) const { return Block{const_cast<void*>(buf), count_, type_, bytes_}; }
+
+private:
+    std::uint64_t bytes_;
+    int count_;
+    MPI_Datatype type_;
+};
+
 // The per-rank blocks of a gather/scatter/all-to-all buffer. Block i has count_of(i)
 // elements of type_of(i) at at(i): uniform (i x count x extent), v (displs[i] x extent)
 // or w (displs[i] bytes, types[i]; byte_displs[i] instead for the MPI_Aint displacements of

@@ -7,7 +7,7 @@ namespace xsim::colls {
 namespace {
 
 Steps run(Context& c, const ReduceArgs& a) {
-    auto whole = [&](const void* buf) { return make_block(buf, a.count, a.type); };
+    const BlocksOfShape whole(a.count, a.type);
     // The rank's own data, kept aside: with MPI_IN_PLACE the result overwrites it.
     TypedScratch outgoing(c.payload && c.rank < c.size - 1, a.count, a.type);
     if (c.rank < c.size - 1) copy_block(c.payload, whole(a.sendbuf), whole(outgoing.data()));

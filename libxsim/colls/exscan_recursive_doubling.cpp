@@ -12,7 +12,7 @@ namespace {
 
 Steps run(Context& c, const ReduceArgs& a) {
     if (c.size == 1) co_return;
-    auto whole = [&](const void* buf) { return make_block(buf, a.count, a.type); };
+    const BlocksOfShape whole(a.count, a.type);
     TypedScratch partial_buf(c.payload, a.count, a.type), incoming_buf(c.payload, a.count, a.type);
     void* partial = partial_buf.data();
     void* incoming = incoming_buf.data();

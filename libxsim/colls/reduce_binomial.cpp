@@ -16,7 +16,7 @@ Steps run(Context& c, const ReduceArgs& a) {
     const int vrank = (c.rank - tree_root + p) % p;
     auto real = [&](int v) { return (v + tree_root) % p; };
     const bool result_here = c.rank == a.root && c.rank == tree_root;
-    auto whole = [&](const void* buf) { return make_block(buf, a.count, a.type); };
+    const BlocksOfShape whole(a.count, a.type);
 
     // The partial result: the rank's own data until it combines something; then a writable
     // accumulator (the root's receive buffer when the result ends here, else scratch).

@@ -7,7 +7,7 @@ namespace xsim::colls {
 namespace {
 
 Steps run(Context& c, const ReduceArgs& a) {
-    auto whole = [&](const void* buf) { return make_block(buf, a.count, a.type); };
+    const BlocksOfShape whole(a.count, a.type);
     copy_block(c.payload, whole(a.sendbuf), whole(a.recvbuf));
     if (c.rank > 0) {
         TypedScratch prefix(c.payload, a.count, a.type);

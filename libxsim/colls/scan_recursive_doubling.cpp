@@ -11,7 +11,7 @@ namespace xsim::colls {
 namespace {
 
 Steps run(Context& c, const ReduceArgs& a) {
-    auto whole = [&](const void* buf) { return make_block(buf, a.count, a.type); };
+    const BlocksOfShape whole(a.count, a.type);
     copy_block(c.payload, whole(a.sendbuf), whole(a.recvbuf));
     if (c.size == 1) co_return;
     TypedScratch partial_buf(c.payload, a.count, a.type), incoming_buf(c.payload, a.count, a.type);
