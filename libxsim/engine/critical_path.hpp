@@ -7,13 +7,37 @@
 // whatever the model adds that is not a known term is settled into `other`.
 #pragma once
 #include <cstdint>
-#include <utility>
 
 #include "pdes/sim_time.hpp"
 
 namespace xsim {
 
+// `v`, kept out of vector registers: the compiler cannot merge the loads and stores of
+// neighbouring fields around it into wider ones.
+template <class T>
+inline T in_register(T v) {
+    asm("" : "+r"(v));
+    return v;
+}
+
 struct CriticalPath {
+    CriticalPath() = default;
+    CriticalPath(const CriticalPath& o) { *this = o; }
+    // Field by field through general registers. The terms are updated one at a time (8-byte
+    // stores, 4 for `latencies`) and the path is copied right after (a message's, a
+    // request's, a collective round's): a copy the compiler made of 16-byte moves read
+    // memory still held by two narrower stores, which the CPU cannot forward from, and
+    // waited for them to retire, several times per message.
+    CriticalPath& operator=(const CriticalPath& o) {
+        compute = in_register(o.compute);
+        latency = in_register(o.latency);
+        bandwidth = in_register(o.bandwidth);
+        other = in_register(o.other);
+        bytes = in_register(o.bytes);
+        latencies = in_register(o.latencies);
+        return *this;
+    }
+
     SimTime compute = 0;
     SimTime latency = 0;
     SimTime bandwidth = 0;
@@ -35,14 +59,11 @@ struct CriticalPath {
     // Makes the path describe time `at`: what the model added beyond the known terms
     // (queueing, contention, poll costs) is `other`.
     void settle(SimTime at) { other += at - total(); }
-    // Field by field, so no whole copy is kept on a (small) rank stack.
+    // Through general registers, as operator= (no whole copy is kept on a small rank stack).
     void swap_with(CriticalPath& o) {
-        std::swap(compute, o.compute);
-        std::swap(latency, o.latency);
-        std::swap(bandwidth, o.bandwidth);
-        std::swap(other, o.other);
-        std::swap(bytes, o.bytes);
-        std::swap(latencies, o.latencies);
+        const CriticalPath mine = *this;
+        *this = o;
+        o = mine;
     }
 };
 

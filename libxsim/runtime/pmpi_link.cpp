@@ -22,7 +22,11 @@ struct WireHeader {
     std::uint64_t bytes, send_request, recv_request;
     std::uint8_t kind, has_payload, pad[2];
     std::uint32_t signature;
-    CriticalPath path;  // Message::path (critical_path.hpp): trivially copyable
+    // Message::path (critical_path.hpp), term by term: the header is copied with memcpy,
+    // and CriticalPath's copy is its own (field by field, through registers).
+    std::int64_t path_compute, path_latency, path_bandwidth, path_other;
+    std::uint64_t path_bytes;
+    std::uint32_t path_latencies, pad_path;
 };
 
 namespace {
@@ -68,7 +72,12 @@ void PmpiLink::post(int process, const Message& m) {
     h.kind = static_cast<std::uint8_t>(m.kind);
     h.has_payload = m.has_payload ? 1 : 0;
     h.signature = m.signature;
-    h.path = m.path;
+    h.path_compute = m.path.compute;
+    h.path_latency = m.path.latency;
+    h.path_bandwidth = m.path.bandwidth;
+    h.path_other = m.path.other;
+    h.path_bytes = m.path.bytes;
+    h.path_latencies = m.path.latencies;
     auto& box = outboxes_[static_cast<std::size_t>(process)];
     const char* raw = reinterpret_cast<const char*>(&h);
     box.insert(box.end(), raw, raw + sizeof h);
@@ -130,7 +139,12 @@ void PmpiLink::exchange() {
         m->recv_request = h.recv_request;
         m->kind = static_cast<MessageKind>(h.kind);
         m->signature = h.signature;
-        m->path = h.path;
+        m->path.compute = h.path_compute;
+        m->path.latency = h.path_latency;
+        m->path.bandwidth = h.path_bandwidth;
+        m->path.other = h.path_other;
+        m->path.bytes = h.path_bytes;
+        m->path.latencies = h.path_latencies;
         if (h.has_payload) {
             acquire_payload(m);
             if (h.bytes) std::memcpy(m->payload, recv_buffer_.data() + at, h.bytes);
