@@ -16,6 +16,11 @@
 #                fibers, when it was built.
 # Every run is repeated --repeat times (default 3); the row holds medians. The load average
 # before and after goes into the row: other work on the machine slows the wall figures.
+# The none and measured runs alternate (none first in odd repeats, measured first in even
+# ones) after one untimed warm-up run of the same size: on a VM whose balloon returns freed
+# memory to the host (free page reporting), the first large run after a pause pays the host's
+# first touch again, up to 20 s of sys time at 2^20 ranks, and whichever mode ran first took
+# it (bench/RESULTS.md, "Session 12").
 # Writes (appends) the row to the table of section "hot_path.sh" of bench/RESULTS.md
 # (--label names the row, e.g. the commit; --no-write only prints).
 #
@@ -63,22 +68,38 @@ mpicc -O2 -std=c99 "$BENCH_DIR/engine_p2p.c" -o "$work/engine_p2p" -L"$build/lib
     -Wl,-rpath,"$build/libxsim" -lxsim || die "mpicc engine_p2p.c failed"
 load_before=$(cut -d' ' -f1 /proc/loadavg)
 
-# run TAG NP PROGRAM ARGS...: --repeat runs; report TAG.K.json, "wall user sys" in TAG.K.time
+# run_once TAG K NP PROGRAM ARGS...: report TAG.K.json, "wall user sys" in TAG.K.time
+run_once() {
+    local tag=$1 k=$2 np=$3 status=0
+    shift 3
+    /usr/bin/time -f "%e %U %S" -o "$work/$tag.$k.time" "$MPIRUN" --oversubscribe -np "$np" "$@" \
+        -xsim-report "$work/$tag.$k.json" >"$work/$tag.$k.out" 2>"$work/$tag.$k.err" || status=$?
+    [ "$status" = 0 ] || die "$tag failed (status $status): $(tail -n3 "$work/$tag.$k.err")"
+}
+# run TAG NP PROGRAM ARGS...: --repeat runs
 run() {
-    local tag=$1 np=$2 k status
+    local tag=$1 np=$2 k
     shift 2
+    for k in $(seq 1 "$repeat"); do run_once "$tag" "$k" "$np" "$@"; done
+}
+# none and measured at M ranks on P processes, alternated after a warm-up (see the header)
+run_modes() {
+    local k
+    run_once warmup 1 "$mprocs" "$work/ring_allreduce" -xsim-np "$mranks" -xsim-compute none -iterations 1
     for k in $(seq 1 "$repeat"); do
-        status=0
-        /usr/bin/time -f "%e %U %S" -o "$work/$tag.$k.time" "$MPIRUN" --oversubscribe -np "$np" "$@" \
-            -xsim-report "$work/$tag.$k.json" >"$work/$tag.$k.out" 2>"$work/$tag.$k.err" || status=$?
-        [ "$status" = 0 ] || die "$tag failed (status $status): $(tail -n3 "$work/$tag.$k.err")"
+        if (( k % 2 )); then
+            run_once none "$k" "$mprocs" "$work/ring_allreduce" -xsim-np "$mranks" -xsim-compute none
+            run_once measured "$k" "$mprocs" "$work/ring_allreduce" -xsim-np "$mranks" -xsim-compute measured
+        else
+            run_once measured "$k" "$mprocs" "$work/ring_allreduce" -xsim-np "$mranks" -xsim-compute measured
+            run_once none "$k" "$mprocs" "$work/ring_allreduce" -xsim-np "$mranks" -xsim-compute none
+        fi
     done
 }
 
 run rate10 1 "$work/ring_allreduce" -xsim-np "$ranks" -xsim-compute none -iterations 10
 run rate 1 "$work/ring_allreduce" -xsim-np "$ranks" -xsim-compute none -iterations "$iterations"
-run none "$mprocs" "$work/ring_allreduce" -xsim-np "$mranks" -xsim-compute none
-run measured "$mprocs" "$work/ring_allreduce" -xsim-np "$mranks" -xsim-compute measured
+run_modes
 run p2p 1 "$work/engine_p2p" -xsim-np 16384 -xsim-compute none -mode shift -rounds 60
 switch="-"
 if [ -x "$build/bench/fiber_switch" ]; then
