@@ -30,12 +30,14 @@ RankMapping::RankMapping(const MappingConfig& cfg, const ConfigOrigins& origins,
         kind_ = Kind::kBlock;
         num_nodes_ = (world_size + ranks_per_node_ - 1) / ranks_per_node_;
         max_on_node_ = std::min(world_size, ranks_per_node_);
+        by_ranks_per_node_ = FastDivisor(ranks_per_node_);
         return;
     }
     if (cfg.kind == "round-robin") {
         kind_ = Kind::kRoundRobin;
         num_nodes_ = (world_size + ranks_per_node_ - 1) / ranks_per_node_;
         max_on_node_ = (world_size + num_nodes_ - 1) / num_nodes_;
+        by_num_nodes_ = FastDivisor(num_nodes_);
         return;
     }
     kind_ = Kind::kFile;

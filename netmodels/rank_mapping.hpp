@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "netmodels/config.hpp"
+#include "netmodels/fast_divisor.hpp"
 
 namespace xsim::net {
 
@@ -23,16 +24,22 @@ public:
 
     Place place(int rank) const {
         switch (kind_) {
-            case Kind::kBlock: return {rank / ranks_per_node_, rank % ranks_per_node_};
-            case Kind::kRoundRobin: return {rank % num_nodes_, rank / num_nodes_};
+            case Kind::kBlock: {
+                const int node = by_ranks_per_node_.quotient(rank);
+                return {node, rank - node * ranks_per_node_};
+            }
+            case Kind::kRoundRobin: {
+                const int local = by_num_nodes_.quotient(rank);
+                return {rank - local * num_nodes_, local};
+            }
             case Kind::kFile: break;
         }
         return table_[static_cast<std::size_t>(rank)];
     }
     int node_of(int rank) const {
         switch (kind_) {
-            case Kind::kBlock: return rank / ranks_per_node_;
-            case Kind::kRoundRobin: return rank % num_nodes_;
+            case Kind::kBlock: return by_ranks_per_node_.quotient(rank);
+            case Kind::kRoundRobin: return by_num_nodes_.remainder(rank);
             case Kind::kFile: break;
         }
         return table_[static_cast<std::size_t>(rank)].node;
@@ -52,6 +59,8 @@ private:
     int ranks_per_node_ = 1;
     int num_nodes_ = 1;
     int max_on_node_ = 1;
+    FastDivisor by_ranks_per_node_;  // kBlock: rank / ranks_per_node
+    FastDivisor by_num_nodes_;       // kRoundRobin: rank / num_nodes
     std::vector<Place> table_;  // kFile only
 };
 

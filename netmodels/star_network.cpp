@@ -77,16 +77,16 @@ StarHierarchy::StarHierarchy(const NetworkConfig& cfg, const RankMapping& mappin
             if (rpn % l.size != 0)
                 throw origins.error(key, "must divide mapping.ranks_per_node = " + std::to_string(rpn) +
                                              " (got " + std::to_string(l.size) + ")");
-            g = {true, static_cast<std::int32_t>(l.size)};
+            g = {true, static_cast<std::int32_t>(l.size), {}};
             ranks = l.size;
         } else if (l.size_kind == LevelConfig::Size::kRanks) {
             if (l.size % rpn != 0)
                 throw origins.error(key, "must be a multiple of mapping.ranks_per_node = " + std::to_string(rpn) +
                                              " (got " + std::to_string(l.size) + ")");
-            g = {false, static_cast<std::int32_t>(std::min<std::int64_t>(l.size / rpn, INT32_MAX))};
+            g = {false, static_cast<std::int32_t>(std::min<std::int64_t>(l.size / rpn, INT32_MAX)), {}};
             ranks = l.size;
         } else {
-            g = {false, static_cast<std::int32_t>(std::min<std::int64_t>(l.size, INT32_MAX))};
+            g = {false, static_cast<std::int32_t>(std::min<std::int64_t>(l.size, INT32_MAX)), {}};
             ranks = l.size * rpn;
         }
         if (prev_ranks > 0 && (ranks <= prev_ranks || ranks % prev_ranks != 0))
@@ -110,6 +110,7 @@ StarHierarchy::StarHierarchy(const NetworkConfig& cfg, const RankMapping& mappin
             }
             break;
         }
+        g.by_div = FastDivisor(g.div);
         groups_.push_back(g);
     }
     last_ = static_cast<int>(paths_.size()) - 1;
@@ -142,9 +143,9 @@ std::uint64_t StarHierarchy::port(int level, Place p, int dir) const {
         const Grouping& g = groups_[static_cast<std::size_t>(level - 1)];
         if (g.sub_node) {
             a = static_cast<std::uint32_t>(p.node);
-            b = static_cast<std::uint32_t>(p.local / g.div);
+            b = static_cast<std::uint32_t>(g.by_div.quotient(p.local));
         } else {
-            a = static_cast<std::uint32_t>(p.node / g.div);
+            a = static_cast<std::uint32_t>(g.by_div.quotient(p.node));
         }
     }
     // Bit 63 clear (the torus uses it), level in bits 57..62, direction bit 56.

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "netmodels/config.hpp"
+#include "netmodels/fast_divisor.hpp"
 #include "netmodels/rank_mapping.hpp"
 #include "netmodels/routed_network.hpp"
 
@@ -23,8 +24,8 @@ public:
     int level_of(Place a, Place b) const {
         for (int i = 0; i < last_; ++i) {
             const Grouping& g = groups_[static_cast<std::size_t>(i)];
-            if (g.sub_node ? (a.node == b.node && a.local / g.div == b.local / g.div)
-                           : (a.node / g.div == b.node / g.div))
+            if (g.sub_node ? (a.node == b.node && g.by_div.quotient(a.local) == g.by_div.quotient(b.local))
+                           : (g.by_div.quotient(a.node) == g.by_div.quotient(b.node)))
                 return i;
         }
         return last_;
@@ -43,6 +44,7 @@ private:
     struct Grouping {
         bool sub_node;     // groups of `div` ranks inside a node, else groups of `div` nodes
         std::int32_t div;
+        FastDivisor by_div{};  // x / div, asked at every path()
     };
     std::vector<Grouping> groups_;
     std::vector<Path> paths_;
