@@ -169,6 +169,8 @@ rows = []
 if "## " + section in text:  # keep the rows already there (same columns): one row per build
     part = text.split("## " + section, 1)[1].split("\n## ", 1)[0]
     rows = [l for l in part.split("\n") if l.startswith("| ") and not l.startswith("| build ")]
+    # The table's header names M and P for both kinds of rows: keep it (a row's label says which).
+    header = next((l for l in part.split("\n") if l.startswith("| build ")), header)
 open(body, "w").write("\n".join(["Rows appended by `bench/hot_path.sh` (medians of its --repeat runs; see the script's header).", "", header, sep] + rows + [row]) + "\n")
 EOF
     write_results "$results" "$section" "$body"
