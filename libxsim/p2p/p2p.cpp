@@ -253,11 +253,10 @@ bool send_carries_data(Engine& engine, const Buffer& data) {
 }
 
 // The message a send puts on the wire when it leaves `me` at `now` along `path`: the
-// envelope with the payload (eager) or a request-to-send. `sender_path` is the sender's
-// critical path at `now`.
+// envelope with the payload (eager) or a request-to-send.
 Message* send_message(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest_world, int tag,
                       std::uint32_t context, SimTime now, const net::Path& path, bool eager, bool carries_data,
-                      const CriticalPath& sender_path, std::uint32_t signature, const WaitStamp* stamp) {
+                      std::uint32_t signature, const WaitStamp* stamp) {
     const net::Transfer transfer = NicModel::transfer(path, data.bytes);
     Message* m;
     SimTime start;
@@ -285,7 +284,8 @@ Message* send_message(Engine& engine, Rank& me, const Buffer& data, const Comm& 
     m->signature = signature;
     m->stamp_time = stamp ? stamp->time : now;
     m->stamp_rank = stamp ? stamp->rank : me.world;
-    m->path = sender_path;  // then waiting for its NIC
+    m->path = me.path;  // the sender's at `now` (what its request holds), then waiting for its NIC
+    m->path.settle(now);
     queued(m->path, start - now, transfer, data.bytes);
     return m;
 }
@@ -300,7 +300,7 @@ Request* start_send_along(Engine& engine, Rank& me, const Buffer& data, const Co
     s->carries_data = send_carries_data(engine, data);
     const bool eager = data.bytes <= path.eager_limit;
     Message* m = send_message(engine, me, data, comm, dest_world, tag, context, now, path, eager, s->carries_data,
-                              s->path, signature, stamp);
+                              signature, stamp);
     // Eager sends complete now unless synchronous; the others learn their completion from
     // the receiver (clear-to-send or acknowledgement), which finds them by this address.
     if (!eager || synchronous) m->send_request = reinterpret_cast<std::uint64_t>(s);
@@ -331,10 +331,8 @@ Request* start_send_unless_eager(Engine& engine, Rank& me, const Buffer& data, c
         return start_send_along(engine, me, data, comm, dest, dest_world, tag, context, false, now, nullptr,
                                 signature, stamp, path);
     count_send(engine, me, dest_world, data.bytes);
-    CriticalPath sender_path = me.path;  // what a request would hold: decided at `now`
-    sender_path.settle(now);
     engine.emit(send_message(engine, me, data, comm, dest_world, tag, context, now, path, true,
-                             send_carries_data(engine, data), sender_path, signature, stamp));
+                             send_carries_data(engine, data), signature, stamp));
     return nullptr;
 }
 
