@@ -16,7 +16,9 @@ std::int64_t ConservativeLoop::run(EventSink& sink) {
         window_end_ = (solo || agreed.next_time > kNever - lookahead_)
                           ? kNever
                           : queue_.order().cell_start(agreed.next_time + lookahead_);
-        while (!queue_.empty() && queue_.top().key.time < window_end_) sink.process(queue_.pop());
+        // window_end_ is a cell's start (or kNever), so comparing the first event's cell start
+        // with it is comparing its time.
+        while (queue_.next_time() < window_end_) sink.process(queue_.pop());
     }
 }
 

@@ -35,4 +35,20 @@ struct Event {
     std::uint32_t owner = 0;
 };
 
+// Stores `from` into `to` one field at a time through general registers. An event is built
+// on the pusher's stack one 8-byte field at a time and pushed right away; the compiler's
+// 16-byte copy read memory still held by two narrower stores, which the CPU cannot forward
+// from, and waited for them to retire on every push.
+inline void store_event(Event& to, const Event& from) {
+    SimTime time = from.key.time;
+    std::uint64_t order = from.key.order;
+    void* object = from.object;
+    std::uint32_t owner = from.owner;
+    asm("" : "+r"(time), "+r"(order), "+r"(object), "+r"(owner));
+    to.key.time = time;
+    to.key.order = order;
+    to.object = object;
+    to.owner = owner;
+}
+
 }  // namespace xsim

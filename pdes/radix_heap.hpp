@@ -23,6 +23,7 @@
 #include <utility>
 #include <vector>
 
+#include "pdes/cell_sort.hpp"
 #include "pdes/processing_order.hpp"
 
 namespace xsim {
@@ -87,11 +88,6 @@ public:
 private:
     static constexpr std::size_t kKeepEvents = 4096;  // an emptied bucket keeps this much
     static constexpr std::size_t kBuckets = 65;  // 0 unused: sorted_ and late_ play its part
-    // A function object, not a function: std::sort and the heap algorithms inline it.
-    struct Later {
-        ProcessingOrder order;
-        bool operator()(const Event& a, const Event& b) const { return order.before(b, a); }
-    };
 
     // In 1..64 for key > base_.
     std::size_t bucket_of(SimTime key) const {
@@ -129,53 +125,12 @@ private:
         if (from.capacity() > kKeepEvents) std::vector<Event>().swap(from);
         else from.clear();
         keep_room(from, room_);
-        sort_latest_first();  // pops from the back
+        sort_latest_first(sorted_, scratch_, later_);  // pops from the back (cell_sort.hpp)
         // Give back the room keep_room promised to the vectors that just filled up.
         keep_room(sorted_, room_);
         for (; grown; grown &= grown - 1) keep_room(buckets_[static_cast<std::size_t>(__builtin_ctzll(grown))], room_);
     }
 
-    // Sorts sorted_ latest first. In cells the events of one cell (tens of thousands at 10^5
-    // ranks) differ mostly in their owner: an LSD radix sort on the owner's bytes (those that
-    // differ at all), then each run of one owner by (time, order). A comparison sort's
-    // unpredictable branches cost several times as much (3-4% of a run's time at 65,536 ranks).
-    // One read counts all four bytes; a byte with a single value is skipped (owners below
-    // 2^16: two scatters; up to 2^24: three).
-    void sort_latest_first() {
-        if (!order_.cells() || sorted_.size() < kRadixSortFrom) {
-            std::sort(sorted_.begin(), sorted_.end(), later_);
-            return;
-        }
-        // Latest first is owners descending: ascending in the complement.
-        std::array<std::array<std::uint32_t, 256>, 4> counts{};
-        for (const Event& e : sorted_) {
-            const std::uint32_t key = ~e.owner;
-            ++counts[0][key & 0xffu];
-            ++counts[1][(key >> 8) & 0xffu];
-            ++counts[2][(key >> 16) & 0xffu];
-            ++counts[3][key >> 24];
-        }
-        const std::uint32_t first = ~sorted_.front().owner;
-        scratch_.reserve(sorted_.capacity());  // swapped below: sorted_ keeps its room
-        scratch_.resize(sorted_.size());
-        for (unsigned digit = 0; digit < 4; ++digit) {
-            const unsigned shift = 8 * digit;
-            std::array<std::uint32_t, 256>& at = counts[digit];
-            if (at[(first >> shift) & 0xffu] == sorted_.size()) continue;  // one value: in order already
-            std::uint32_t sum = 0;
-            for (std::uint32_t& a : at) sum += std::exchange(a, sum);
-            for (const Event& e : sorted_) scratch_[at[(~e.owner >> shift) & 0xffu]++] = e;
-            sorted_.swap(scratch_);
-        }
-        for (auto run = sorted_.begin(); run != sorted_.end();) {
-            auto end = run + 1;
-            while (end != sorted_.end() && end->owner == run->owner) ++end;
-            if (end - run > 1) std::sort(run, end, later_);
-            run = end;
-        }
-    }
-
-    static constexpr std::size_t kRadixSortFrom = 256;
 
     // The events at or before base_: those a refill found at base_, sorted latest first, and
     // those pushed since with a key <= base_, a min-heap (by `later_`).
@@ -184,7 +139,7 @@ private:
     std::vector<Event> scratch_;  // the radix sort's other buffer
     std::array<std::vector<Event>, kBuckets> buckets_;
     ProcessingOrder order_;
-    Later later_;
+    LaterInOrder later_;
     SimTime base_ = 0;  // a major key (processing_order.hpp)
     std::size_t size_ = 0;
     std::size_t room_ = 0;                     // spare slots every vector had at the last check

@@ -184,7 +184,7 @@ void Engine::note_suspend_depth(const Rank& rank) {
 
 void Engine::process(const Event& event) {
     ++stats_.events;
-    if (!queue_.empty()) prefetch(queue_.top());
+    if (const Event* next = queue_.peek(0)) prefetch(*next);
     prefetch_ahead();
     progress_->tick(event.key.time, live_);
     if (event_class(event.key.order) == EventClass::Message) {
@@ -352,7 +352,7 @@ void Engine::block(Rank& rank) {
 
 void Engine::catch_up(Rank& rank) {
     // In cells (pdes/processing_order.hpp) a rank runs on to the end of its cell.
-    const bool earlier_pending = !queue_.empty() && queue_.order().before(queue_.top(), run_event(rank, rank.clock));
+    const bool earlier_pending = queue_.maybe_pending_before(run_event(rank, rank.clock));
     const bool beyond_window = loop_ && rank.clock >= loop_->window_end();
     if (!earlier_pending && !beyond_window) return;
     schedule_run(rank, rank.clock);

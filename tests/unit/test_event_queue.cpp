@@ -282,6 +282,107 @@ TEST(EventQueue, InCellsPopsByCellThenOwnerThenTime) {
     EXPECT_GT(out_of_time_order, 1000u);  // the order really differs from time order
 }
 
+// The calendar of cells (cell_calendar.hpp) with what the engine rarely does: events far
+// beyond its buckets (long computations), cells left empty between pending ones, pushes into
+// the cell being popped behind its first event, and large cells sorted by radix. It pops
+// exactly as one heap would; next_time() and maybe_pending_before() answer without sorting a
+// cell and are never wrong in the direction that would break the order.
+TEST(CellCalendar, FarCellsGapsAndPushesIntoThePoppedCellPopAsOneHeap) {
+    const ProcessingOrder order = ProcessingOrder::for_latency(1000, true);
+    CellCalendar q;
+    q.set_order(order);
+    auto before = [&](const Event& a, const Event& b) { return order.before(a, b); };
+    std::multiset<Event, decltype(before)> pending(before);
+    std::mt19937 rng(77);
+    std::uint32_t seq = 0;
+    Event last{{0, 0}, nullptr, 0};
+    auto push = [&](SimTime t, std::uint32_t owner) {
+        const Event e{{t, event_order(EventClass::Message, owner & 0xffff, seq++)}, nullptr, owner};
+        if (order.before(e, last)) return;  // the engine never pushes into the past
+        pending.insert(e);
+        q.push(e);
+    };
+    std::size_t pops = 0;
+    for (int round = 0; round < 400; ++round) {
+        const SimTime now = last.key.time;
+        for (int i = 0, n = static_cast<int>(rng() % 600); i < n; ++i) {
+            const unsigned kind = rng() % 10;
+            if (kind < 2) push(now + static_cast<SimTime>(rng() % 300), last.owner);               // same owner, same cell
+            else if (kind < 4) push(order.cell_start(now) + static_cast<SimTime>(rng() % 1000), rng() % 70000);
+            else if (kind < 8) push(now + 1000 + static_cast<SimTime>(rng() % 2000), rng() % 70000);  // next cells
+            else push(now + 1000 * (60 + static_cast<SimTime>(rng() % 200)), rng() % 70000);         // beyond the buckets
+        }
+        q.keep_room(256);
+        for (int i = 0, burst = static_cast<int>(rng() % 700); i < burst && !q.empty(); ++i) {
+            ASSERT_EQ(q.size(), pending.size());
+            const Event& want = *pending.begin();
+            ASSERT_EQ(q.next_time(), order.cell_start(want.key.time)) << pops;
+            // A run at the first event's time, owned by someone after it: something is before it.
+            const Event probe{{want.key.time, event_order(EventClass::RankRun, 0x7fffffff, 0)}, nullptr, 0xffffffffu};
+            ASSERT_TRUE(q.maybe_pending_before(probe)) << pops;
+            // A run in the cell before the first event's: nothing is before it.
+            if (order.major(want.key.time) > 0) {
+                const Event early{{order.cell_start(want.key.time) - 1, 0}, nullptr, 0};
+                ASSERT_FALSE(q.maybe_pending_before(early)) << pops;
+            }
+            const Event e = q.pop();
+            ASSERT_EQ(e.key.time, want.key.time) << pops;
+            ASSERT_EQ(e.key.order, want.key.order) << pops;
+            ASSERT_EQ(e.owner, want.owner) << pops;
+            pending.erase(pending.begin());
+            last = e;
+            ++pops;
+        }
+    }
+    while (!q.empty()) {
+        const Event e = q.pop();
+        ASSERT_EQ(e.key.order, pending.begin()->key.order);
+        pending.erase(pending.begin());
+    }
+    EXPECT_TRUE(pending.empty());
+    EXPECT_EQ(q.next_time(), kNever);
+    EXPECT_GT(pops, 50000u);
+}
+
+// A cell whose owners are dense (every rank of the process has events in it, the usual case)
+// is sorted by counting on the owner (cell_sort.hpp): owners repeated at scattered times, an
+// owner range that does not start at 0, events from beyond the buckets joining the cell.
+TEST(CellCalendar, DenseCellsSortedByCountingPopAsOneHeap) {
+    const ProcessingOrder order = ProcessingOrder::for_latency(1 << 20, true);
+    CellCalendar q;
+    q.set_order(order);
+    auto before = [&](const Event& a, const Event& b) { return order.before(a, b); };
+    std::multiset<Event, decltype(before)> pending(before);
+    std::mt19937 rng(43);
+    std::uint32_t seq = 0;
+    auto push = [&](SimTime t, std::uint32_t owner) {
+        const Event e{{t, event_order(EventClass::Message, owner, seq++)}, nullptr, owner};
+        pending.insert(e);
+        q.push(e);
+    };
+    const SimTime cell = order.cell_length();
+    for (int i = 0; i < 3000; ++i) push(100 * cell + static_cast<SimTime>(rng() % cell), 5000 + rng() % 1000);  // far, then joins
+    std::size_t popped = 0;
+    for (SimTime c = 1; c <= 8; ++c) {
+        for (int i = 0; i < 4000; ++i) push(c * cell + static_cast<SimTime>(rng() % cell), 5000 + rng() % 1500);
+        for (int i = 0; i < 3000; ++i) {
+            const Event e = q.pop();
+            const Event& want = *pending.begin();
+            ASSERT_EQ(e.owner, want.owner) << popped;
+            ASSERT_EQ(e.key.time, want.key.time) << popped;
+            ASSERT_EQ(e.key.order, want.key.order) << popped;
+            pending.erase(pending.begin());
+            ++popped;
+        }
+    }
+    while (!q.empty()) {
+        const Event e = q.pop();
+        ASSERT_EQ(e.key.order, pending.begin()->key.order);
+        pending.erase(pending.begin());
+    }
+    EXPECT_TRUE(pending.empty());
+}
+
 // In cells a refill of thousands of events is sorted by radix on the owner (radix_heap.hpp):
 // large cells, owners over three bytes, several events per owner at scattered times, and
 // pushes into the cell being popped; the pops follow (cell, owner, time, order) exactly.
