@@ -153,7 +153,7 @@ void Engine::prefetch_ahead() const {
         return e && event_class(e->key.order) == EventClass::Message ? static_cast<const Message*>(e->object) : nullptr;
     };
     if (const Message* m = message_at(4 * s)) prefetch_message(m);
-    if (const Message* m = message_at(3 * s); m && is_local(m->dst)) prefetch_lines(&ranks_[m->dst - first_], sizeof(Rank));
+    if (const Message* m = message_at(3 * s); m && is_local(m->dst)) prefetch_lines(&ranks_[m->dst - first_], kRankMessageBytes);
     if (const Message* m = message_at(2 * s)) {
         if (const Request* q = first_posted_receive(*m)) prefetch_lines(q, sizeof(Request), true);
         if (m->payload) __builtin_prefetch(m->payload);
@@ -164,8 +164,11 @@ void Engine::prefetch_ahead() const {
                 prefetch_lines(q->parent_call, kCallPrefetchBytes, true);
             } else {
                 // A receive of the application's: its rank usually resumes right after the
-                // message (in cells its run event is made then, too late to be seen ahead).
-                prefetch_resume_frames(static_cast<std::size_t>(m->dst - first_));
+                // message (in cells its run event is made then, too late to be seen ahead), and
+                // the message ends its wait (the rank's lines past kRankMessageBytes).
+                const auto local = static_cast<std::size_t>(m->dst - first_);
+                prefetch_resume_frames(local);
+                prefetch_lines(reinterpret_cast<const char*>(&ranks_[local]) + kRankMessageBytes, sizeof(Rank) - kRankMessageBytes);
             }
         }
     }

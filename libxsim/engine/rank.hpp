@@ -3,6 +3,7 @@
 #pragma once
 #include <mpi.h>
 
+#include <cstddef>
 #include <cstdint>
 
 #include "libxsim/engine/critical_path.hpp"
@@ -46,31 +47,43 @@ struct BlockedIn {
     bool generalized = false;
 };
 
-struct Rank {
-    Fiber fiber;
+// Line-aligned, six cache lines, hot first. A message's arrival and the collective round
+// its handler sends next read and write the first three (clock and path; NIC, queues, rank
+// and sequence; the call's time split): the engine prefetches only those ahead of a message
+// (kRankMessageBytes), the whole rank ahead of a run.
+struct alignas(64) Rank {
+    // Line 0.
     SimTime clock = 0;
     CriticalPath path;               // what its clock is made of (critical_path.hpp)
     SimTime wake_time = kNever;      // time of the valid pending run event
+    // Line 1.
     net::NicState nic;               // its network interface (netmodels/nic_model.hpp)
-    std::int64_t last_exit_ns = 0;   // host time when the rank last left xsim (measured compute)
+    MatchQueue<Request> posted;      // receives waiting for a message, in posting order
+    MatchQueue<Message> unexpected;  // messages waiting for a receive, in arrival order
     std::int32_t world = 0;
     std::uint32_t seq = 0;           // events generated so far (tie-break)
-    MatchQueue<Request> posted;      // receives waiting for a message, in posting order
-    MatchQueue<Message> unexpected;    // messages waiting for a receive, in arrival order
+    RankState state = RankState::Ready;
+    MpiPhase phase = MpiPhase::Before;
+    std::uint8_t thread_level = MPI_THREAD_SINGLE;  // what MPI_Init_thread provided
+    int exit_code = 0;
+    // Line 2.
+    TimeSplit split;                 // compute / p2p / collective / waiting (time_split.hpp)
+    // Lines 3-5: what runs, waits and reports read.
+    Fiber fiber;
+    std::int64_t last_exit_ns = 0;  // host time when the rank last left xsim (measured compute)
+    const char* current_call = nullptr;
     WaitSet wait;
     BlockedIn blocked;
-    const char* current_call = nullptr;
-    TimeSplit split;                 // compute / p2p / collective / waiting (time_split.hpp)
     WaitBlame blame;                 // waiting this rank caused, by kind (wait_states.hpp)
     MPI_Errhandler world_errhandler = MPI_ERRORS_ARE_FATAL;
     MPI_Errhandler self_errhandler = MPI_ERRORS_ARE_FATAL;
     // Per-rank counters of the predefined communicators (see comm.hpp).
     std::uint32_t world_children = 0, self_children = 0;
     std::uint32_t world_collectives = 0, self_collectives = 0;
-    RankState state = RankState::Ready;
-    MpiPhase phase = MpiPhase::Before;
-    std::uint8_t thread_level = MPI_THREAD_SINGLE;  // what MPI_Init_thread provided
-    int exit_code = 0;
 };
+
+// The part of a rank a message's arrival reads (see above).
+inline constexpr std::size_t kRankMessageBytes = 192;
+static_assert(sizeof(Rank) == 384, "a rank is six cache lines");
 
 }  // namespace xsim
