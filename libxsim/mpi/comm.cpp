@@ -9,15 +9,6 @@
 
 namespace xsim {
 
-int Comm::rank_of_world(int caller_world) const {
-    switch (kind) {
-        case CommKind::World: return caller_world;
-        case CommKind::Self: return 0;
-        case CommKind::Derived: return my_rank;
-    }
-    return 0;
-}
-
 int Comm::world_rank_of(int comm_rank, int caller_world) const {
     switch (kind) {
         case CommKind::World: return comm_rank;

@@ -59,7 +59,10 @@ struct Comm {
     int rank_of(const Caller& caller) const { return rank_of_world(caller.world); }
     template <class Caller>
     int world_rank(int comm_rank, const Caller& caller) const { return world_rank_of(comm_rank, caller.world); }
-    int rank_of_world(int caller_world) const;
+    // Inline: every send asks it.
+    int rank_of_world(int caller_world) const {
+        return kind == CommKind::World ? caller_world : kind == CommKind::Self ? 0 : my_rank;
+    }
     int world_rank_of(int comm_rank, int caller_world) const;
     std::uint32_t collective_context() const { return context + 1; }
 };
