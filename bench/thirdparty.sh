@@ -12,6 +12,8 @@
 #   minimd  the miniMD repository (has ref/Makefile.openmpi)     Mantevo/miniMD
 #   osu     OSU micro-benchmarks 5.x (has configure, mpi/)      osu-micro-benchmarks 5.3
 #   imb     Intel MPI Benchmarks (has src_cpp/, Makefile)        intel/mpi-benchmarks
+#   hpl     HPL 2.3 from its repository (has configure.ac,       icl-utk-edu/hpl
+#           testing/ptest/HPL.dat; needs autoconf, automake, libtool and libblas-dev)
 # Options:
 #   --build DIR     xsim build directory holding libxsim/libxsim.so (default $XSIM_BUILD or
 #                   /tmp/benchbuild; configured and built from this repository if missing)
@@ -66,7 +68,7 @@ while [ $# -gt 0 ]; do
         --npb-kernels) npb_kernels=$2; shift 2 ;;
         --npb-class) npb_class=$2; shift 2 ;;
         --hpcg-ranks) hpcg_ranks=$2; shift 2 ;;
-        -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
         *=*) codes+=("$1"); shift ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
@@ -169,6 +171,18 @@ build_imb() {
     link=$(grep -E '^mpicxx .* -o IMB-MPI1 ' "$logs/build_imb.log" | tail -n1)
     [ -n "$link" ] || die "could not find IMB-MPI1's link line in $logs/build_imb.log"
     (cd "$d/src_cpp" && eval "step \"$logs/build_imb.log\" ${link/-o IMB-MPI1/-o ../IMB-MPI1.xsim} $XLINK")
+}
+
+build_hpl() {
+    local d="$work/hpl"
+    fresh_copy "$1" "$d"
+    # The repository has no generated configure: autotools first, then the generic BLAS
+    (cd "$d" && step "$logs/build_hpl.log" autoreconf -fi && step "$logs/build_hpl.log" ./configure CC=mpicc &&
+        step "$logs/build_hpl.log" make -j2)
+    local link
+    link=$(grep -E '^mpicc .* -o xhpl ' "$logs/build_hpl.log" | tail -n1)
+    [ -n "$link" ] || die "could not find xhpl's link line in $logs/build_hpl.log"
+    (cd "$d/testing" && eval "step \"$logs/build_hpl.log\" ${link/-o xhpl /-o xhpl.xsim } $XLINK")
 }
 
 # ---- runs ----
@@ -312,11 +326,35 @@ run_imb() {
     return 0
 }
 
+# HPL: the stock HPL.dat (864 small solves on 2x2, 1x4 and 4x1 grids) at 4 ranks, and one
+# N=4096 solve on the largest square grid of at most --large ranks. Its self-check is the
+# residual test of every solve; the answer is the residuals it prints.
+HPL_ANSWER="grep -E '^\\|\\|Ax-b\\|\\|'"
+hpl_large_dat() { # Q: HPL.dat for one N=4096, NB=64 solve on a Q x Q grid
+    sed -e '5,8c\1            # of problems sizes (N)\n4096         Ns\n1            # of NBs\n64           NBs' \
+        -e "10,12c\\1            # of process grids (P x Q)\\n$1           Ps\\n$1           Qs" \
+        -e '14,15c\1            # of panel fact\n2            PFACTs (0=left, 1=Crout, 2=Right)' \
+        -e '16,17c\1            # of recursive stopping criterium\n4            NBMINs (>= 1)' \
+        -e '20,21c\1            # of recursive panel fact.\n1            RFACTs (0=left, 1=Crout, 2=Right)' \
+        "$work/hpl/testing/ptest/HPL.dat"
+}
+run_hpl() {
+    local rep="awk '/^W[RC]/ {v=\$6} END {print v}'" ver='[1-9][0-9]* tests completed and passed residual checks'
+    local d="$work/hpl/testing"
+    cp "$d/ptest/HPL.dat" "$d/HPL.dat"
+    has_stage native && run_one hpl stock native 4 4 "$d" "$ver" "$HPL_ANSWER" "$rep" -- ./xhpl
+    has_stage xsim && run_one hpl stock xsim 4 4 "$d" "$ver" "$HPL_ANSWER" "$rep" -- ./xhpl.xsim
+    local q=1; while [ $(((q + 1) * (q + 1))) -le "$large" ]; do q=$((q + 1)); done
+    mkdir -p "$d/large"; hpl_large_dat "$q" >"$d/large/HPL.dat"
+    has_stage large && run_one hpl N4096 large $((q * q)) "$large_procs" "$d/large" "$ver" "" "$rep" -- ../xhpl.xsim
+    return 0
+}
+
 echo "| code | case | run | ranks | P | exit | verified | answer | reported s | simulated s | wall s |"
 echo "|---|---|---|---:|---:|---|---|---|---:|---:|---:|"
 for spec in "${codes[@]}"; do
     code=${spec%%=*}; src=$(cd "${spec#*=}" 2>/dev/null && pwd) || die "no directory '${spec#*=}' for $code"
-    case "$code" in npb|hpcg|lulesh|minimd|osu|imb) ;; *) die "unknown code '$code' (npb hpcg lulesh minimd osu imb)" ;; esac
+    case "$code" in npb|hpcg|lulesh|minimd|osu|imb|hpl) ;; *) die "unknown code '$code' (npb hpcg lulesh minimd osu imb hpl)" ;; esac
     if has_stage build; then "build_$code" "$src" >&2; fi
     "run_$code"
 done
