@@ -1,5 +1,5 @@
 // State that a layer above the engine keeps per real process (the protocol's buffered-send
-// buffers, the collectives' forced algorithm choices, the Fortran handle numbers, the named regions). The engine owns it, so two engines
+// buffers, the collectives' forced algorithm choices, the Fortran handle numbers and I/O units, the named regions). The engine owns it, so two engines
 // never share it and it ends with the engine, but does not know its type: each such layer
 // derives its state from LayerState, names its slot here, and reaches it through
 // layer_state<State>(engine) (engine.hpp).
@@ -20,7 +20,8 @@ enum class LayerSlot : std::uint8_t {
     FortranHandles,           // fortran/handles.cpp
     Regions,                  // report/regions.cpp
     SpanningMeetings,         // colls/spanning_exchange.cpp
+    FortranUnits,             // fortran/io_units.cpp
 };
-constexpr std::size_t kLayerSlots = 6;
+constexpr std::size_t kLayerSlots = 7;
 
 }  // namespace xsim

@@ -1,0 +1,210 @@
+// Fortran I/O units per simulated rank. libgfortran keeps one table of units per real
+// process, so the simulated ranks of a process would share it where real ranks each have
+// their own:
+//  - a rank's CLOSE(6) closed every rank's standard output, and the next WRITE(*,...) of
+//    another rank went to a new file named fort.6 (CloverLeaf: rank 0's "This test is
+//    considered PASSED" vanished from stdout whenever a process held two ranks or more);
+//  - two ranks that OPEN the same unit number to their own files took the unit from each
+//    other (an OPEN of a connected unit closes it first), and wrote into each other's files.
+// Here every statement that names a unit (OPEN, CLOSE, READ, WRITE, INQUIRE, REWIND,
+// BACKSPACE, ENDFILE, FLUSH, and the FLUSH subroutine) is seen first. A unit number keeps
+// its own number for the first rank of the process that uses it (so a file a single rank
+// writes without OPEN is still fort.N); any other rank that uses the same number while that
+// one holds it gets a number of its own above 2^30, for as long as it keeps the unit.
+// The preconnected units (0, 5 and 6: stderr, stdin, stdout) stay shared, as mpirun merges
+// the ranks' standard streams; a rank's CLOSE of one flushes it and leaves it open for the
+// others. Units made by NEWUNIT= are unique in the process already, and internal units
+// (WRITE to a CHARACTER variable) name no unit; both pass unchanged, as does everything
+// outside the simulation and in a process that runs one rank.
+// The parameters of every such call begin with the same two integers, flags then unit
+// (libgfortran's st_parameter_common, unchanged since gfortran 4.3).
+#include <dlfcn.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <unordered_map>
+
+#include "libxsim/engine/call_scope.hpp"
+#include "libxsim/engine/engine.hpp"
+
+namespace xsim {
+namespace {
+
+// The head of every I/O statement's parameter block.
+struct StatementHead {
+    std::int32_t flags;
+    std::int32_t unit;
+    const char* filename;
+    std::int32_t line;
+    std::size_t iomsg_len;
+    char* iomsg;
+    std::int32_t* iostat;
+};
+
+constexpr std::int32_t kHasIostat = 1 << 5;         // IOPARM_HAS_IOSTAT
+constexpr std::int32_t kInternalUnit = 1 << 14;     // IOPARM_DT_HAS_INTERNAL_UNIT (READ, WRITE)
+constexpr std::int32_t kNewunit = 1 << 23;          // IOPARM_OPEN_HAS_NEWUNIT (OPEN)
+constexpr std::int32_t kFirstOwnNumber = 1 << 30;   // units given to a rank's own use of a shared number
+
+bool preconnected(std::int32_t unit) { return unit == 0 || unit == 5 || unit == 6; }
+
+struct Units final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::FortranUnits;
+    std::unordered_map<std::int32_t, int> holder;          // unit number -> the local rank that uses it
+    std::unordered_map<std::uint64_t, std::int32_t> own;   // (local rank, unit number) -> its own number
+    std::int32_t next_own = kFirstOwnNumber;
+};
+
+std::uint64_t key(int local, std::int32_t unit) {
+    return static_cast<std::uint64_t>(static_cast<std::uint32_t>(local)) << 32 | static_cast<std::uint32_t>(unit);
+}
+
+// The simulated rank running now, as a local index, when units must be told apart (a
+// simulated rank of a process that runs several); -1 otherwise.
+int separating_rank() {
+    const Rank* rank = running_rank();
+    if (!rank || g_engine->local_count() < 2) return -1;
+    return rank->world - g_engine->first_local();
+}
+
+// The number libgfortran is asked for when rank `local` names `unit`. `uses` (OPEN, data
+// transfer, ENDFILE): an unheld number becomes this rank's; INQUIRE and the positioning
+// statements only look.
+std::int32_t unit_for(int local, std::int32_t unit, bool uses) {
+    if (local < 0 || unit < 0 || unit >= kFirstOwnNumber || preconnected(unit)) return unit;
+    Units& units = layer_state<Units>(*g_engine);
+    if (const auto own = units.own.find(key(local, unit)); own != units.own.end()) return own->second;
+    const auto held = units.holder.find(unit);
+    if (held == units.holder.end()) {
+        if (uses) units.holder.emplace(unit, local);
+        return unit;
+    }
+    if (held->second == local) return unit;
+    if (units.next_own == INT32_MAX) {
+        std::fprintf(stderr, "xsim: the simulated ranks of this process used more Fortran unit numbers than it can tell apart\n");
+        std::exit(1);
+    }
+    const std::int32_t number = units.next_own++;
+    units.own.emplace(key(local, unit), number);
+    return number;
+}
+
+// After rank `local` closed `unit`: the number is free again.
+void closed(int local, std::int32_t unit) {
+    if (local < 0 || unit < 0 || unit >= kFirstOwnNumber || preconnected(unit)) return;
+    Units& units = layer_state<Units>(*g_engine);
+    if (units.own.erase(key(local, unit)) > 0) return;
+    if (const auto held = units.holder.find(unit); held != units.holder.end() && held->second == local)
+        units.holder.erase(held);
+}
+
+template <class Function>
+Function real(const char* name) {
+    void* f = dlsym(RTLD_NEXT, name);
+    if (!f) {
+        std::fprintf(stderr, "xsim: %s is not in the Fortran runtime this program loaded\n", name);
+        std::exit(1);
+    }
+    return reinterpret_cast<Function>(f);
+}
+
+using Statement = void (*)(StatementHead*);
+
+// Runs the real statement with the rank's number in place of the program's, then puts the
+// program's number back (the parameter block is the program's).
+void run(Statement statement, StatementHead* p, bool uses) {
+    const std::int32_t unit = p->unit;
+    const int local = separating_rank();
+    p->unit = unit_for(local, unit, uses);
+    statement(p);
+    p->unit = unit;
+}
+
+}  // namespace
+}  // namespace xsim
+
+using xsim::StatementHead;
+
+// Each is called by the program's compiled I/O statements; libgfortran's own internal calls
+// do not come here.
+extern "C" {
+
+void _gfortran_st_open(StatementHead* p) {
+    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_open");
+    if (p->flags & xsim::kNewunit) return statement(p);
+    xsim::run(statement, p, true);
+}
+
+void _gfortran_st_close(StatementHead* p) {
+    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_close");
+    using Flush = void (*)(std::int32_t*);
+    static const auto flush = xsim::real<Flush>("_gfortran_flush_i4");
+    const int local = xsim::separating_rank();
+    if (local >= 0 && xsim::preconnected(p->unit)) {
+        // Another rank's standard stream too: written out, left open for the others.
+        std::int32_t unit = p->unit;
+        flush(&unit);
+        if (p->flags & xsim::kHasIostat) *p->iostat = 0;
+        return;
+    }
+    const std::int32_t unit = p->unit;
+    xsim::run(statement, p, false);
+    xsim::closed(local, unit);
+}
+
+void _gfortran_st_read(StatementHead* p) {
+    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_read");
+    if (p->flags & xsim::kInternalUnit) return statement(p);
+    xsim::run(statement, p, true);
+}
+
+void _gfortran_st_write(StatementHead* p) {
+    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_write");
+    if (p->flags & xsim::kInternalUnit) return statement(p);
+    xsim::run(statement, p, true);
+}
+
+void _gfortran_st_inquire(StatementHead* p) {
+    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_inquire");
+    xsim::run(statement, p, false);
+}
+
+void _gfortran_st_rewind(StatementHead* p) {
+    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_rewind");
+    xsim::run(statement, p, false);
+}
+
+void _gfortran_st_backspace(StatementHead* p) {
+    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_backspace");
+    xsim::run(statement, p, false);
+}
+
+void _gfortran_st_endfile(StatementHead* p) {
+    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_endfile");
+    xsim::run(statement, p, true);
+}
+
+void _gfortran_st_flush(StatementHead* p) {
+    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_flush");
+    xsim::run(statement, p, false);
+}
+
+// CALL FLUSH(unit), the GNU extension; no argument flushes every unit.
+void _gfortran_flush_i4(std::int32_t* unit) {
+    using Flush = void (*)(std::int32_t*);
+    static const auto flush = xsim::real<Flush>("_gfortran_flush_i4");
+    if (!unit) return flush(unit);
+    std::int32_t mine = xsim::unit_for(xsim::separating_rank(), *unit, false);
+    flush(&mine);
+}
+
+void _gfortran_flush_i8(std::int64_t* unit) {
+    using Flush = void (*)(std::int64_t*);
+    static const auto flush = xsim::real<Flush>("_gfortran_flush_i8");
+    if (!unit || *unit < INT32_MIN || *unit > INT32_MAX) return flush(unit);
+    std::int64_t mine = xsim::unit_for(xsim::separating_rank(), static_cast<std::int32_t>(*unit), false);
+    flush(&mine);
+}
+
+}  // extern "C"

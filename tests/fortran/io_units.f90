@@ -1,0 +1,52 @@
+! Fortran I/O units are per rank, as in a real run where each rank is a process: every rank
+! opens unit 10 to a file of its own and keeps it open while the others do the same, asks
+! INQUIRE about it, flushes it and reads it back; then rank 1 closes its standard output
+! (CLOSE(6)) before rank 0 prints the PASS line, which must still reach stdout.
+! The first argument is a prefix for the files (each test gets its own).
+program io_units
+  use mpi
+  implicit none
+  integer :: rank, size, ierr, first, second, ios
+  character(len=256) :: prefix, mine, named
+  logical :: opened
+
+  call MPI_Init(ierr)
+  call MPI_Comm_rank(MPI_COMM_WORLD, rank, ierr)
+  call MPI_Comm_size(MPI_COMM_WORLD, size, ierr)
+  call get_command_argument(1, prefix)
+  write(mine, '(A,I0,A)') trim(prefix), rank, '.txt'
+
+  open(unit=10, file=trim(mine), status='replace', action='readwrite', iostat=ios)
+  call check(ios == 0, 'open')
+  write(10, '(I0)') rank
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)  ! every rank has its unit 10 open now
+  inquire(unit=10, opened=opened, name=named)
+  call check(opened, 'inquire opened')
+  call check(index(named, trim(mine)) > 0, 'inquire name')
+  write(10, '(I0)') 100 * rank
+  call flush(10)
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  rewind(10)
+  read(10, *, iostat=ios) first
+  call check(ios == 0 .and. first == rank, 'first value read back')
+  read(10, *, iostat=ios) second
+  call check(ios == 0 .and. second == 100 * rank, 'second value read back')
+  close(10, status='delete')
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  inquire(unit=10, opened=opened)
+  call check(.not. opened, 'closed')
+
+  if (rank == 1) close(6)
+  call MPI_Barrier(MPI_COMM_WORLD, ierr)
+  if (rank == 0) print '(A,I0,A)', 'PASS io_units_f90 (', size, ' ranks)'
+  call MPI_Finalize(ierr)
+contains
+  subroutine check(ok, what)
+    logical, intent(in) :: ok
+    character(len=*), intent(in) :: what
+    integer :: e
+    if (ok) return
+    write(0, '(A,A,A,I0)') 'FAIL io_units_f90 ', what, ' on rank ', rank
+    call MPI_Abort(MPI_COMM_WORLD, 1, e)
+  end subroutine
+end program io_units
