@@ -14,6 +14,7 @@
 #   imb     Intel MPI Benchmarks (has src_cpp/, Makefile)        intel/mpi-benchmarks
 #   hpl     HPL 2.3 from its repository (has configure.ac,       icl-utk-edu/hpl
 #           testing/ptest/HPL.dat; needs autoconf, automake, libtool and libblas-dev)
+#   clover  CloverLeaf_ref (has clover.in, Makefile)           UK-MAC/CloverLeaf_ref
 # Options:
 #   --build DIR     xsim build directory holding libxsim/libxsim.so (default $XSIM_BUILD or
 #                   /tmp/benchbuild; configured and built from this repository if missing)
@@ -68,7 +69,7 @@ while [ $# -gt 0 ]; do
         --npb-kernels) npb_kernels=$2; shift 2 ;;
         --npb-class) npb_class=$2; shift 2 ;;
         --hpcg-ranks) hpcg_ranks=$2; shift 2 ;;
-        -h|--help) sed -n '2,45p' "$0"; exit 0 ;;
+        -h|--help) sed -n '2,46p' "$0"; exit 0 ;;
         *=*) codes+=("$1"); shift ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
@@ -183,6 +184,14 @@ build_hpl() {
     link=$(grep -E '^mpicc .* -o xhpl ' "$logs/build_hpl.log" | tail -n1)
     [ -n "$link" ] || die "could not find xhpl's link line in $logs/build_hpl.log"
     (cd "$d/testing" && eval "step \"$logs/build_hpl.log\" ${link/-o xhpl /-o xhpl.xsim } $XLINK")
+}
+
+build_clover() {
+    local d
+    for d in native xsim; do fresh_copy "$1" "$work/clover/$d"; clean "$work/clover/$d" clean; done
+    # OpenMP stays on as the Makefile has it; the runs set OMP_NUM_THREADS=1
+    step "$logs/build_clover.log" make -C "$work/clover/native" COMPILER=GNU
+    step "$logs/build_clover.log" make -C "$work/clover/xsim" COMPILER=GNU MPI_COMPILER="mpif90 $XLINK"
 }
 
 # ---- runs ----
@@ -350,11 +359,26 @@ run_hpl() {
     return 0
 }
 
+# CloverLeaf: its own deck (960x960 cells, 87 steps, test problem 2), whose kinetic energy it
+# checks against the known solution; the answer is its time-step lines (dt and the cell that
+# set it) and that check, which it prints on standard output.
+CLOVER_ANSWER="grep -E '^ Step +[0-9]|Test problem|considered'"
+run_clover() {
+    local rep="sed -n 's/^ *Wall clock *\\([0-9.E+-]*\\).*/\\1/p' | tail -n1" ver='This test is considered PASSED'
+    local d
+    export OMP_NUM_THREADS=1
+    for d in native xsim; do
+        has_stage $d && run_one clover 960x960 "$d" 4 4 "$work/clover/$d" "$ver" "$CLOVER_ANSWER" "$rep" -- -x OMP_NUM_THREADS ./clover_leaf
+    done
+    has_stage large && run_one clover 960x960 large "$large" "$large_procs" "$work/clover/xsim" "$ver" "" "$rep" -- -x OMP_NUM_THREADS ./clover_leaf
+    return 0
+}
+
 echo "| code | case | run | ranks | P | exit | verified | answer | reported s | simulated s | wall s |"
 echo "|---|---|---|---:|---:|---|---|---|---:|---:|---:|"
 for spec in "${codes[@]}"; do
     code=${spec%%=*}; src=$(cd "${spec#*=}" 2>/dev/null && pwd) || die "no directory '${spec#*=}' for $code"
-    case "$code" in npb|hpcg|lulesh|minimd|osu|imb|hpl) ;; *) die "unknown code '$code' (npb hpcg lulesh minimd osu imb hpl)" ;; esac
+    case "$code" in npb|hpcg|lulesh|minimd|osu|imb|hpl|clover) ;; *) die "unknown code '$code' (npb hpcg lulesh minimd osu imb hpl clover)" ;; esac
     if has_stage build; then "build_$code" "$src" >&2; fi
     "run_$code"
 done
