@@ -7,7 +7,9 @@
 //  - two ranks that OPEN the same unit number to their own files took the unit from each
 //    other (an OPEN of a connected unit closes it first), and wrote into each other's files.
 // Here every statement that names a unit (OPEN, CLOSE, READ, WRITE, INQUIRE, REWIND,
-// BACKSPACE, ENDFILE, FLUSH, and the FLUSH subroutine) is seen first. A unit number keeps
+// BACKSPACE, ENDFILE, FLUSH, WAIT, and the FLUSH subroutine) is seen first. The other GNU
+// extensions that take a unit number (FNUM, FSEEK, FTELL, FGETC, FPUTC, FSTAT, ISATTY,
+// TTYNAM) are not: they see the program's number. A unit number keeps
 // its own number for the first rank of the process that uses it (so a file a single rank
 // writes without OPEN is still fort.N); any other rank that uses the same number while that
 // one holds it gets a number of its own above 2^30, for as long as it keeps the unit.
@@ -187,6 +189,17 @@ void _gfortran_st_endfile(StatementHead* p) {
 
 void _gfortran_st_flush(StatementHead* p) {
     static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_flush");
+    xsim::run(statement, p, false);
+}
+
+// WAIT for asynchronous transfers (gfortran 8 and later call the second).
+void _gfortran_st_wait(StatementHead* p) {
+    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_wait");
+    xsim::run(statement, p, false);
+}
+
+void _gfortran_st_wait_async(StatementHead* p) {
+    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_wait_async");
     xsim::run(statement, p, false);
 }
 
