@@ -167,41 +167,21 @@ void _gfortran_st_write(StatementHead* p) {
     xsim::run(statement, p, true);
 }
 
-void _gfortran_st_inquire(StatementHead* p) {
-    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_inquire");
-    xsim::run(statement, p, false);
-}
-
-void _gfortran_st_rewind(StatementHead* p) {
-    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_rewind");
-    xsim::run(statement, p, false);
-}
-
-void _gfortran_st_backspace(StatementHead* p) {
-    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_backspace");
-    xsim::run(statement, p, false);
-}
-
-void _gfortran_st_endfile(StatementHead* p) {
-    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_endfile");
-    xsim::run(statement, p, true);
-}
-
-void _gfortran_st_flush(StatementHead* p) {
-    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_flush");
-    xsim::run(statement, p, false);
-}
-
-// WAIT for asynchronous transfers (gfortran 8 and later call the second).
-void _gfortran_st_wait(StatementHead* p) {
-    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_wait");
-    xsim::run(statement, p, false);
-}
-
-void _gfortran_st_wait_async(StatementHead* p) {
-    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_wait_async");
-    xsim::run(statement, p, false);
-}
+// The statements that only name a unit: INQUIRE, the positioning ones, FLUSH and WAIT
+// (newer gfortran calls st_wait_async). ENDFILE may create the file, so it uses it.
+#define XSIM_UNIT_STATEMENT(name, uses)                                                   \
+    void _gfortran_##name(StatementHead* p) {                                            \
+        static const auto statement = xsim::real<xsim::Statement>("_gfortran_" #name); \
+        xsim::run(statement, p, uses);                                                  \
+    }
+XSIM_UNIT_STATEMENT(st_inquire, false)
+XSIM_UNIT_STATEMENT(st_rewind, false)
+XSIM_UNIT_STATEMENT(st_backspace, false)
+XSIM_UNIT_STATEMENT(st_endfile, true)
+XSIM_UNIT_STATEMENT(st_flush, false)
+XSIM_UNIT_STATEMENT(st_wait, false)
+XSIM_UNIT_STATEMENT(st_wait_async, false)
+#undef XSIM_UNIT_STATEMENT
 
 // CALL FLUSH(unit), the GNU extension; no argument flushes every unit.
 void _gfortran_flush_i4(std::int32_t* unit) {
