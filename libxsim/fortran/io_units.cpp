@@ -155,17 +155,17 @@ void _gfortran_st_close(StatementHead* p) {
     xsim::closed(local, unit);
 }
 
-void _gfortran_st_read(StatementHead* p) {
-    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_read");
-    if (p->flags & xsim::kInternalUnit) return statement(p);
-    xsim::run(statement, p, true);
-}
-
-void _gfortran_st_write(StatementHead* p) {
-    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_write");
-    if (p->flags & xsim::kInternalUnit) return statement(p);
-    xsim::run(statement, p, true);
-}
+// READ and WRITE: a data transfer uses its unit (connecting fort.N when none is open);
+// one to a CHARACTER variable (an internal unit) names none.
+#define XSIM_TRANSFER_STATEMENT(name)                                                     \
+    void _gfortran_##name(StatementHead* p) {                                            \
+        static const auto statement = xsim::real<xsim::Statement>("_gfortran_" #name); \
+        if (p->flags & xsim::kInternalUnit) return statement(p);                        \
+        xsim::run(statement, p, true);                                                  \
+    }
+XSIM_TRANSFER_STATEMENT(st_read)
+XSIM_TRANSFER_STATEMENT(st_write)
+#undef XSIM_TRANSFER_STATEMENT
 
 // The statements that only name a unit: INQUIRE, the positioning ones, FLUSH and WAIT
 // (newer gfortran calls st_wait_async). ENDFILE may create the file, so it uses it.
