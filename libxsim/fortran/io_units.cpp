@@ -7,12 +7,12 @@
 //  - two ranks that OPEN the same unit number to their own files took the unit from each
 //    other (an OPEN of a connected unit closes it first), and wrote into each other's files.
 // Here every statement that names a unit (OPEN, CLOSE, READ, WRITE, INQUIRE, REWIND,
-// BACKSPACE, ENDFILE, FLUSH, WAIT, and the FLUSH subroutine) is seen first. The other GNU
-// extensions that take a unit number (FNUM, FSEEK, FTELL, FGETC, FPUTC, FSTAT, ISATTY,
-// TTYNAM) are not: they see the program's number. A unit number keeps
-// its own number for the first rank of the process that uses it (so a file a single rank
+// BACKSPACE, ENDFILE, FLUSH, WAIT, and the FLUSH subroutine) is seen first. A unit number
+// means itself for the first rank of the process that uses it (so a file a single rank
 // writes without OPEN is still fort.N); any other rank that uses the same number while that
-// one holds it gets a number of its own above 2^30, for as long as it keeps the unit.
+// one holds it gets a number of its own above 2^30, for as long as it keeps the unit. The
+// other GNU extensions that take a unit number (FNUM, FSEEK, FTELL, FGETC, FPUTC, FSTAT,
+// ISATTY, TTYNAM) are not seen: they get the program's number.
 // The preconnected units (0, 5 and 6: stderr, stdin, stdout) stay shared, as mpirun merges
 // the ranks' standard streams; a rank's CLOSE of one flushes it and leaves it open for the
 // others. Units made by NEWUNIT= are unique in the process already, and internal units
@@ -83,10 +83,8 @@ std::int32_t unit_for(int local, std::int32_t unit, bool uses) {
         return unit;
     }
     if (held->second == local) return unit;
-    if (units.next_own == INT32_MAX) {
-        std::fprintf(stderr, "xsim: the simulated ranks of this process used more Fortran unit numbers than it can tell apart\n");
-        std::exit(1);
-    }
+    if (units.next_own == INT32_MAX) [[unlikely]]
+        g_engine->abort_run(1, "the simulated ranks of this process used more Fortran unit numbers than xsim can tell apart");
     const std::int32_t number = units.next_own++;
     units.own.emplace(key(local, unit), number);
     return number;
@@ -113,14 +111,12 @@ Function real(const char* name) {
 
 using Statement = void (*)(StatementHead*);
 
-// Runs the real statement with the rank's number in place of the program's, then puts the
-// program's number back (the parameter block is the program's).
+// Runs the real statement with the rank's number in place of the program's. The compiled
+// statement fills its parameter block afresh each time, and a READ or WRITE goes on with the
+// same block (its items, its end), so the rank's number stays in it.
 void run(Statement statement, StatementHead* p, bool uses) {
-    const std::int32_t unit = p->unit;
-    const int local = separating_rank();
-    p->unit = unit_for(local, unit, uses);
+    p->unit = unit_for(separating_rank(), p->unit, uses);
     statement(p);
-    p->unit = unit;
 }
 
 }  // namespace
