@@ -76,8 +76,13 @@ def sweep(points, parameters, program, out, processes=1, jobs=1, mpirun=None, ti
         with tempfile.TemporaryDirectory(prefix="xsim-sweep-") as tmp:
             report = os.path.join(tmp, "report.json")
             command = run_command(mpirun, processes, program, ranks, point, keys_of, report)
+            # Each run's Open MPI session directory in its own folder: runs started together
+            # shared /tmp/ompi.HOST.UID, and one run's clean-up could remove it while another
+            # created its own inside ("orte_session_dir failed", seen once in CI).
+            run_env = dict(env)
+            run_env.setdefault("OMPI_MCA_orte_tmpdir_base", tmp)
             try:
-                proc = subprocess.run(command, capture_output=True, text=True, env=env, timeout=timeout)
+                proc = subprocess.run(command, capture_output=True, text=True, env=run_env, timeout=timeout)
                 output, code = proc.stdout + proc.stderr, proc.returncode
             except subprocess.TimeoutExpired:
                 output, code = f"timed out after {timeout} s", None
