@@ -51,6 +51,12 @@ constexpr std::int32_t kFirstOwnNumber = 1 << 30;   // units given to a rank's o
 
 bool preconnected(std::int32_t unit) { return unit == 0 || unit == 5 || unit == 6; }
 
+// Whether rank `local` (-1: none to tell apart) may get a number of its own for `unit`:
+// not for NEWUNIT numbers (negative), numbers already given out, or the shared streams.
+bool translated(int local, std::int32_t unit) {
+    return local >= 0 && unit >= 0 && unit < kFirstOwnNumber && !preconnected(unit);
+}
+
 struct Units final : LayerState {
     static constexpr LayerSlot kSlot = LayerSlot::FortranUnits;
     std::unordered_map<std::int32_t, int> holder;          // unit number -> the local rank that uses it
@@ -74,7 +80,7 @@ int separating_rank() {
 // transfer, ENDFILE): an unheld number becomes this rank's; INQUIRE and the positioning
 // statements only look.
 std::int32_t unit_for(int local, std::int32_t unit, bool uses) {
-    if (local < 0 || unit < 0 || unit >= kFirstOwnNumber || preconnected(unit)) return unit;
+    if (!translated(local, unit)) return unit;
     Units& units = layer_state<Units>(*g_engine);
     if (const auto own = units.own.find(key(local, unit)); own != units.own.end()) return own->second;
     const auto held = units.holder.find(unit);
@@ -92,7 +98,7 @@ std::int32_t unit_for(int local, std::int32_t unit, bool uses) {
 
 // After rank `local` closed `unit`: the number is free again.
 void closed(int local, std::int32_t unit) {
-    if (local < 0 || unit < 0 || unit >= kFirstOwnNumber || preconnected(unit)) return;
+    if (!translated(local, unit)) return;
     Units& units = layer_state<Units>(*g_engine);
     if (units.own.erase(key(local, unit)) > 0) return;
     if (const auto held = units.holder.find(unit); held != units.holder.end() && held->second == local)
