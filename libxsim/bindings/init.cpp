@@ -9,6 +9,7 @@
 
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/profiling_alias.hpp"
+#include "libxsim/mpi/attributes.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/p2p/bsend_buffer.hpp"
 
@@ -85,6 +86,12 @@ int PMPI_Finalized(int* flag) {
 XSIM_MPI_ALIAS(Finalize)
 int PMPI_Finalize(void) {
     XSIM_BEGIN_INITIALIZED("MPI_Finalize");
+    // First the equivalent of MPI_Comm_free on MPI_COMM_SELF: its attributes' delete
+    // callbacks run, newest first, while MPI is still initialized (MPI-4 section 11.2.4;
+    // libraries use them as at-exit hooks).
+    const Comm& self = *resolve_comm(MPI_COMM_SELF);
+    if (int e = delete_all_attributes(attributes_slot(self, scope.rank), MPI_COMM_SELF))
+        return scope.fail(&self, e, "an attribute delete callback on MPI_COMM_SELF failed with error " + std::to_string(e));
     // As if MPI_Buffer_detach: buffered messages still pending are sent first.
     void* buffer = nullptr;
     std::uint64_t size = 0;
