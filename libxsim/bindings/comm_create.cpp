@@ -28,11 +28,18 @@ int group_arg(CallScope& s, const Comm* c, MPI_Group handle, Group** out) {
     return s.fail(c, MPI_ERR_GROUP, "invalid group handle");
 }
 
-// Dup, split and create of intercommunicators are not implemented: say so.
+// MPI_Comm_idup, split and create of intercommunicators are not implemented: say so.
 int intracomm(CallScope& s, MPI_Comm handle, const Comm** out) {
     if (int e = checks::comm(s, handle, out)) return e;
     if (!(*out)->is_inter()) return MPI_SUCCESS;
     return s.fail(*out, MPI_ERR_COMM, std::string(s.call) + " of an intercommunicator is not supported by xsim");
+}
+
+// MPI_Comm_dup and MPI_Comm_dup_with_info, of an intra- or an intercommunicator.
+int dup(CallScope& scope, const Comm& c, MPI_Comm* newcomm) {
+    Comm* out = nullptr;
+    if (int e = c.is_inter() ? dup_intercomm(scope, c, &out) : dup_comm(scope, c, &out)) return e;
+    return give(newcomm, out);
 }
 
 int split(CallScope& scope, MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
@@ -54,11 +61,9 @@ XSIM_MPI_ALIAS(Comm_dup)
 int PMPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_dup");
     const Comm* c = nullptr;
-    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
-    Comm* out = nullptr;
-    if (int e = dup_comm(scope, *c, &out)) return e;
-    return give(newcomm, out);
+    return dup(scope, *c, newcomm);
 }
 
 XSIM_MPI_ALIAS(Comm_idup)
@@ -80,15 +85,13 @@ XSIM_MPI_ALIAS(Comm_dup_with_info)
 int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_dup_with_info");
     const Comm* c = nullptr;
-    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = checks::comm(scope, comm, &c)) return e;
     // MPI_INFO_NULL: no hints (Open MPI accepts it too); anything else must be a live info.
     int keys = 0;
     if (info != MPI_INFO_NULL && real_mpi.Info_get_nkeys(info, &keys) != MPI_SUCCESS)
         return scope.fail(c, MPI_ERR_INFO, "invalid info object");
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
-    Comm* out = nullptr;
-    if (int e = dup_comm(scope, *c, &out)) return e;
-    return give(newcomm, out);
+    return dup(scope, *c, newcomm);
 }
 
 XSIM_MPI_ALIAS(Comm_split)

@@ -6,12 +6,13 @@
 
 #include "libxsim/colls/schedule.hpp"
 #include "libxsim/colls/make_comm.hpp"
+#include "libxsim/mpi/attributes.hpp"
 #include "libxsim/mpi/group.hpp"
 
 namespace xsim {
 namespace {
 
-constexpr std::uint64_t kInter = 0x696e74, kLocal = 0x6c6f63, kMerge = 0x6d7267;
+constexpr std::uint64_t kInter = 0x696e74, kLocal = 0x6c6f63, kMerge = 0x6d7267, kInterDup = 0x696475;
 
 // [size, first, stride, explicit?, members...]: O(1) for regular groups.
 std::vector<std::int32_t> encode_group(const Group& g) {
@@ -114,6 +115,31 @@ int create_intercomm(CallScope& scope, const Comm& local, int local_leader, cons
     c->remote_group = remote;
     const ContextId local_id = derive_context(context, kLocal, 0);
     c->local = new_derived_comm(me, local, ref(local_group), c->my_rank, local_id);
+    *out = c;
+    return MPI_SUCCESS;
+}
+
+int dup_intercomm(CallScope& scope, const Comm& inter, Comm** out) {
+    *out = nullptr;
+    Rank& me = scope.rank;
+    // A barrier over both groups: each group gathers (a barrier of its own), the two local
+    // rank 0s exchange over the intercommunicator, and each group waits for its rank 0.
+    if (int e = agree_on_new_comm(scope, *inter.local, colls::CollKind::CommDup)) return e;
+    if (inter.my_rank == 0) {
+        std::vector<std::int32_t> mine{me.world}, theirs;
+        colls::Context ctx(scope.engine, me, inter, colls::CollKind::CommDup, 0, colls::CallForm::Leaders);
+        if (int e = run(scope, ctx, swap_with_remote_leader(ctx, 0, mine, theirs), inter)) return e;
+    }
+    if (int e = agree_on_new_comm(scope, *inter.local, colls::CollKind::CommDup)) return e;
+    // Every member of both groups counts the communicators made from `inter` alike.
+    const ContextId id = derive_context(inter.context, creation_counter(me, inter)++, kInterDup);
+    Comm* c = new_derived_comm(me, inter, ref(inter.group), inter.my_rank, id);
+    c->remote_group = ref(inter.remote_group);
+    c->local = new_derived_comm(me, inter, ref(inter.group), inter.my_rank, derive_context(id.context, kLocal, 0));
+    if (int e = copy_attributes(attributes_slot(inter, me), comm_handle(&inter), c->attributes)) {
+        unref(c);
+        return scope.fail(&inter, e, "an attribute copy callback failed with error " + std::to_string(e));
+    }
     *out = c;
     return MPI_SUCCESS;
 }

@@ -1,5 +1,5 @@
-// Intercommunicators: MPI_Intercomm_create and MPI_Intercomm_merge. Point-to-point on
-// an intercommunicator names ranks of the remote group (Comm::remote_group); collectives
+// Intercommunicators: MPI_Intercomm_create, MPI_Intercomm_merge and MPI_Comm_dup of one.
+// Point-to-point on an intercommunicator names ranks of the remote group (Comm::remote_group); collectives
 // on intercommunicators are not supported and fail with MPI_ERR_COMM.
 #pragma once
 #include "libxsim/engine/call_scope.hpp"
@@ -11,6 +11,10 @@ namespace xsim {
 // in its local communicator. Group descriptions are O(1) for regular groups.
 int create_intercomm(CallScope& scope, const Comm& local, int local_leader, const Comm* peer, int remote_leader,
                      int tag, Comm** out);
+
+// MPI_Comm_dup of an intercommunicator: collective over both groups (a barrier across
+// them), the same groups with a new context and a copy of the caller's attributes.
+int dup_intercomm(CallScope& scope, const Comm& inter, Comm** out);
 
 // Collective over both groups: the intracommunicator of both groups, the group that
 // passed high = false first (ties: the group of the lower leader world rank first).

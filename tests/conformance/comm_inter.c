@@ -1,7 +1,8 @@
 /* Intercommunicators: WORLD split into evens and odds joined by MPI_Intercomm_create
  * (leaders: world ranks 0 and 1), point-to-point across (ranks name the remote group,
  * statuses report the sender's local rank), remote size and group, MPI_Intercomm_merge
- * in both orders, and a clear error for a collective on the intercommunicator.
+ * in both orders, MPI_Comm_dup of the intercommunicator (same groups, its own messages),
+ * and a clear error for a collective on the intercommunicator.
  * Needs at least 2 ranks (CTest runs it from N=2): with fewer it fails. */
 #include "conformance.h"
 
@@ -47,6 +48,37 @@ int main(int argc, char** argv) {
         CONF_CALL(&t, MPI_Sendrecv(&mine, 1, MPI_INT, local_rank, 3, &theirs, 1, MPI_INT, MPI_ANY_SOURCE, 3, inter, &st));
         CONF_CHECK(&t, theirs == (even ? rank + 1 : rank - 1) && st.MPI_SOURCE == local_rank,
                    "got %d from %d", theirs, st.MPI_SOURCE);
+    }
+    /* A duplicate has the same groups, and its messages never match on the original: the
+     * message sent first on `inter` is received last, after the one sent on the copy. */
+    {
+        MPI_Comm dup, dup2;
+        int dup_remote = -1, dup_rank = -1, first = -1, second = -1;
+        CONF_CALL(&t, MPI_Comm_dup(inter, &dup));
+        CONF_CALL(&t, MPI_Comm_test_inter(dup, &flag));
+        CONF_CHECK(&t, flag, "the duplicate of an intercommunicator is not one");
+        CONF_CALL(&t, MPI_Comm_remote_size(dup, &dup_remote));
+        MPI_Comm_rank(dup, &dup_rank);
+        CONF_CHECK(&t, dup_remote == remote_size && dup_rank == local_rank, "duplicate: rank %d, remote size %d",
+                   dup_rank, dup_remote);
+        CONF_CALL(&t, MPI_Comm_compare(dup, inter, &cmp));
+        CONF_CHECK(&t, cmp == MPI_CONGRUENT, "duplicate compares %d with the original", cmp);
+        if (local_rank < size / 2) {
+            MPI_Request sends[2];
+            int a = rank, b = rank + 1000;
+            CONF_CALL(&t, MPI_Isend(&a, 1, MPI_INT, local_rank, 5, inter, &sends[0]));
+            CONF_CALL(&t, MPI_Isend(&b, 1, MPI_INT, local_rank, 5, dup, &sends[1]));
+            CONF_CALL(&t, MPI_Recv(&second, 1, MPI_INT, local_rank, 5, dup, MPI_STATUS_IGNORE));
+            CONF_CALL(&t, MPI_Recv(&first, 1, MPI_INT, local_rank, 5, inter, MPI_STATUS_IGNORE));
+            MPI_Waitall(2, sends, MPI_STATUSES_IGNORE);
+            CONF_CHECK(&t, first == (even ? rank + 1 : rank - 1) && second == first + 1000,
+                       "messages crossed between an intercommunicator and its duplicate: %d, %d", first, second);
+        }
+        CONF_CALL(&t, MPI_Comm_dup_with_info(dup, MPI_INFO_NULL, &dup2));
+        CONF_CALL(&t, MPI_Comm_remote_size(dup2, &dup_remote));
+        CONF_CHECK(&t, dup_remote == remote_size, "MPI_Comm_dup_with_info: remote size %d", dup_remote);
+        CONF_CALL(&t, MPI_Comm_free(&dup2));
+        CONF_CALL(&t, MPI_Comm_free(&dup));
     }
     /* Collectives on intercommunicators are refused loudly. */
     {
