@@ -18,6 +18,7 @@
 #include "libxsim/bindings/reduction_ops.hpp"
 #include "libxsim/colls/collective_call.hpp"
 #include "libxsim/colls/entry.hpp"
+#include "libxsim/colls/intercomm_collectives.hpp"
 #include "libxsim/mpi/datatype.hpp"
 
 using namespace xsim;
@@ -31,6 +32,15 @@ int root_in_range(CallScope& s, const Comm* c, int root) {
     if (root >= 0 && root < c->size) return MPI_SUCCESS;
     return s.fail(c, MPI_ERR_ROOT, "invalid root " + std::to_string(root) + " (communicator size " +
                                        std::to_string(c->size) + ")");
+}
+
+// The root argument on an intercommunicator: MPI_ROOT (the root), MPI_PROC_NULL (the other
+// members of its group) or the root's rank in the remote group (the receiving group).
+int inter_root_in_range(CallScope& s, const Comm* c, int root) {
+    if (root == MPI_ROOT || root == MPI_PROC_NULL || (root >= 0 && root < c->peer_size())) return MPI_SUCCESS;
+    return s.fail(c, MPI_ERR_ROOT, "invalid root " + std::to_string(root) +
+                                       " on an intercommunicator (MPI_ROOT, MPI_PROC_NULL or a rank of the "
+                                       "remote group, whose size is " + std::to_string(c->peer_size()) + ")");
 }
 
 int not_in_place(CallScope& s, const Comm* c, const void* buf, const char* which) {
@@ -348,6 +358,7 @@ int barrier(const char* call, MPI_Comm comm, MPI_Request* request, bool nonblock
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    if (c->is_inter() && !request) return colls::intercomm_barrier(scope, *c, CollKind::Barrier);
     return dispatch(scope, c, barrier_table(), 0, BarrierArgs{}, request);
 }
 
@@ -358,10 +369,11 @@ int bcast(const char* call, void* buf, int count, MPI_Datatype type, int root, M
     BcastArgs a;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
-    if (int e = root_in_range(scope, c, root)) return e;
+    if (int e = c->is_inter() ? inter_root_in_range(scope, c, root) : root_in_range(scope, c, root)) return e;
     if (int e = block(scope, c, buf, count, type, &a.data)) return e;
     if (a.data.bytes == 0) return nothing_moves(scope, c, CollKind::Bcast, request);
     a.root = root;
+    if (c->is_inter() && !request) return colls::intercomm_bcast(scope, *c, bcast_table(), a);
     return dispatch(scope, c, bcast_table(), root, a, request);
 }
 

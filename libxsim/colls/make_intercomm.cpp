@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <vector>
 
+#include "libxsim/colls/intercomm_collectives.hpp"
 #include "libxsim/colls/schedule.hpp"
 #include "libxsim/colls/make_comm.hpp"
 #include "libxsim/mpi/attributes.hpp"
@@ -122,15 +123,7 @@ int create_intercomm(CallScope& scope, const Comm& local, int local_leader, cons
 int dup_intercomm(CallScope& scope, const Comm& inter, Comm** out) {
     *out = nullptr;
     Rank& me = scope.rank;
-    // A barrier over both groups: each group gathers (a barrier of its own), the two local
-    // rank 0s exchange over the intercommunicator, and each group waits for its rank 0.
-    if (int e = agree_on_new_comm(scope, *inter.local, colls::CollKind::CommDup)) return e;
-    if (inter.my_rank == 0) {
-        std::vector<std::int32_t> mine{me.world}, theirs;
-        colls::Context ctx(scope.engine, me, inter, colls::CollKind::CommDup, 0, colls::CallForm::Leaders);
-        if (int e = run(scope, ctx, swap_with_remote_leader(ctx, 0, mine, theirs), inter)) return e;
-    }
-    if (int e = agree_on_new_comm(scope, *inter.local, colls::CollKind::CommDup)) return e;
+    if (int e = colls::intercomm_barrier(scope, inter, colls::CollKind::CommDup)) return e;
     // Every member of both groups counts the communicators made from `inter` alike.
     const ContextId id = derive_context(inter.context, creation_counter(me, inter)++, kInterDup);
     Comm* c = new_derived_comm(me, inter, ref(inter.group), inter.my_rank, id);

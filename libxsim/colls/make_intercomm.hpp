@@ -1,6 +1,6 @@
 // Intercommunicators: MPI_Intercomm_create, MPI_Intercomm_merge and MPI_Comm_dup of one.
-// Point-to-point on an intercommunicator names ranks of the remote group (Comm::remote_group); collectives
-// on intercommunicators are not supported and fail with MPI_ERR_COMM.
+// Point-to-point on an intercommunicator names ranks of the remote group (Comm::remote_group);
+// its collectives are in intercomm_collectives.hpp.
 #pragma once
 #include "libxsim/engine/call_scope.hpp"
 

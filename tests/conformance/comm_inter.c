@@ -2,7 +2,8 @@
  * (leaders: world ranks 0 and 1), point-to-point across (ranks name the remote group,
  * statuses report the sender's local rank), remote size and group, MPI_Intercomm_merge
  * in both orders, MPI_Comm_dup of the intercommunicator (same groups, its own messages),
- * and a clear error for a collective on the intercommunicator.
+ * MPI_Barrier and MPI_Bcast across the groups, and a clear error for a nonblocking
+ * collective on the intercommunicator.
  * Needs at least 2 ranks (CTest runs it from N=2): with fewer it fails. */
 #include "conformance.h"
 
@@ -80,13 +81,34 @@ int main(int argc, char** argv) {
         CONF_CALL(&t, MPI_Comm_free(&dup2));
         CONF_CALL(&t, MPI_Comm_free(&dup));
     }
-    /* Collectives on intercommunicators are refused loudly. */
+    /* MPI_Barrier and MPI_Bcast across the groups: from local rank 0 of the evens to every
+     * odd rank (the root passes MPI_ROOT, the other evens MPI_PROC_NULL, the odds the root's
+     * rank in their remote group), then from the last odd rank to the evens. */
+    CONF_CALL(&t, MPI_Barrier(inter));
+    {
+        long data[3] = {-1, -1, -1};
+        int root_side, root_local;
+        for (root_side = 1; root_side >= 0; root_side--) {
+            /* The evens' first rank, or the odds' last (the odds have size / 2 ranks). */
+            root_local = root_side ? 0 : size / 2 - 1;
+            data[0] = data[1] = data[2] = -1;
+            if (even == root_side) {
+                const int is_root = local_rank == root_local;
+                if (is_root) data[0] = 7, data[1] = rank, data[2] = 9;
+                CONF_CALL(&t, MPI_Bcast(data, 3, MPI_LONG, is_root ? MPI_ROOT : MPI_PROC_NULL, inter));
+                CONF_CHECK(&t, is_root ? data[1] == rank : data[0] == -1, "MPI_Bcast changed a buffer of the root's group");
+            } else {
+                const int root_world = root_side ? 0 : 2 * root_local + 1;
+                CONF_CALL(&t, MPI_Bcast(data, 3, MPI_LONG, root_local, inter));
+                CONF_CHECK(&t, data[0] == 7 && data[1] == root_world && data[2] == 9,
+                           "MPI_Bcast across: got %ld %ld %ld, expected 7 %d 9", data[0], data[1], data[2], root_world);
+            }
+        }
+    }
+    /* The nonblocking collectives on intercommunicators are refused loudly. */
     {
         int err, cls;
         MPI_Comm_set_errhandler(inter, MPI_ERRORS_RETURN);
-        err = MPI_Barrier(inter);
-        MPI_Error_class(err, &cls);
-        CONF_CHECK(&t, cls == MPI_ERR_COMM, "barrier on an intercommunicator: class %d", cls);
         {
             MPI_Request req = MPI_REQUEST_NULL;
             err = MPI_Ibarrier(inter, &req);
