@@ -43,6 +43,16 @@ int inter_root_in_range(CallScope& s, const Comm* c, int root) {
                                        "remote group, whose size is " + std::to_string(c->peer_size()) + ")");
 }
 
+// The nonblocking forms, and the collectives colls/intercomm_collectives.hpp does not have.
+int refuse_inter(CallScope& s, const Comm* c) {
+    return s.fail(c, MPI_ERR_COMM, std::string(s.call) + " on an intercommunicator is not supported by xsim");
+}
+
+int not_in_place_inter(CallScope& s, const Comm* c, const void* buf) {
+    if (buf != MPI_IN_PLACE) return MPI_SUCCESS;
+    return s.fail(c, MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is not allowed on an intercommunicator"));
+}
+
 int not_in_place(CallScope& s, const Comm* c, const void* buf, const char* which) {
     if (!in_place(buf)) return MPI_SUCCESS;
     return s.fail(c, MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is not allowed for ") + which + " here");
@@ -76,7 +86,7 @@ int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, cons
     const PayloadPolicy& payload = s.engine.options().payload;
     const std::uint64_t type_size = types ? 0 : type_size_of(type);
     bool moves = false;
-    for (int i = 0; i < c->size; ++i) {
+    for (int i = 0; i < c->peer_size(); ++i) {  // an intercommunicator's buffers: a block per remote rank
         if (counts[i] < 0) return s.fail(c, MPI_ERR_COUNT, "negative count " + std::to_string(counts[i]));
         std::uint64_t bytes = type_size * static_cast<std::uint64_t>(counts[i]);
         if (types) {
@@ -173,6 +183,12 @@ int reduce_or_scan(const char* call, const Collective<ReduceArgs>& table, const 
     ReduceArgs a;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    if (c->is_inter()) {
+        if (request || table.kind != CollKind::Allreduce) return refuse_inter(scope, c);
+        if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
+        if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, true, &a)) return e;
+        return colls::intercomm_allreduce(scope, *c, a);
+    }
     if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, true, &a)) return e;
     if (a.bytes == 0) return nothing_moves(scope, c, table.kind, request);
     return dispatch(scope, c, table, 0, a, request);
@@ -187,9 +203,31 @@ int rooted(const char* call, const Collective<RootedArgs>& table, const void* ro
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
-    if (int e = root_in_range(scope, c, root)) return e;
     RootedArgs a;
     a.root = root;
+    if (c->is_inter()) {
+        const bool gather = table.kind == CollKind::Gather || table.kind == CollKind::Gatherv;
+        const bool varying = table.kind == CollKind::Gatherv || table.kind == CollKind::Scatterv;
+        if (request) return refuse_inter(scope, c);
+        if (int e = inter_root_in_range(scope, c, root)) return e;
+        if (root == MPI_ROOT) {  // a block for each remote rank
+            if (int e = not_in_place_inter(scope, c, rooted_buf)) return e;
+            if (varying) {
+                if (int e = arrays(scope, c, rooted_buf, counts, displs, nullptr, rooted_type)) return e;
+                a.blocks = varying_blocks(rooted_buf, counts, displs, rooted_type);
+            } else {
+                Block one;
+                if (int e = block(scope, c, rooted_buf, rooted_count, rooted_type, &one)) return e;
+                a.blocks = uniform_blocks(rooted_buf, rooted_count, rooted_type);
+            }
+            mark_bottom(a.blocks, rooted_buf, c->peer_size());
+        } else if (root != MPI_PROC_NULL) {
+            if (int e = not_in_place_inter(scope, c, own_buf)) return e;
+            if (int e = block(scope, c, own_buf, own_count, own_type, &a.mine)) return e;
+        }
+        return colls::intercomm_rooted(scope, *c, a, gather);
+    }
+    if (int e = root_in_range(scope, c, root)) return e;
     const bool at_root = c->rank_of(scope.rank) == root;
     if (at_root) {
         if (int e = not_in_place(scope, c, rooted_buf, "the root's buffer of all blocks")) return e;
@@ -225,6 +263,21 @@ int allgather(const char* call, const Collective<AllgatherArgs>& table, const vo
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
     AllgatherArgs a;
+    if (c->is_inter()) {  // a block for each remote rank
+        if (request) return refuse_inter(scope, c);
+        if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
+        if (table.kind == CollKind::Allgatherv) {
+            if (int e = arrays(scope, c, recvbuf, counts, displs, nullptr, recvtype)) return e;
+            a.recv = varying_blocks(recvbuf, counts, displs, recvtype);
+        } else {
+            Block one;
+            if (int e = block(scope, c, recvbuf, recvcount, recvtype, &one)) return e;
+            a.recv = uniform_blocks(recvbuf, recvcount, recvtype);
+        }
+        mark_bottom(a.recv, recvbuf, c->peer_size());
+        if (int e = block(scope, c, sendbuf, sendcount, sendtype, &a.mine)) return e;
+        return colls::intercomm_allgather(scope, *c, a);
+    }
     const bool variable = table.kind == CollKind::Allgatherv;  // not a null counts array: that is an error
     if (variable) {
         if (int e = arrays(scope, c, recvbuf, counts, displs, nullptr, recvtype)) return e;
@@ -291,16 +344,23 @@ int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void
             Block one;
             if (int e = block(scope, c, buf, count, type, &one)) return e;
             *out = uniform_blocks(buf, count, type);
-            mark_bottom(*out, buf, c->size);
+            mark_bottom(*out, buf, c->peer_size());
             return MPI_SUCCESS;
         }
         if (typed)
             if (int e = checks::pointer(scope, c, types, "datatypes")) return e;
         if (int e = arrays(scope, c, buf, counts, displs, types, type)) return e;
         *out = typed ? typed_blocks(buf, counts, displs, types) : varying_blocks(buf, counts, displs, type);
-        mark_bottom(*out, buf, c->size);
+        mark_bottom(*out, buf, c->peer_size());
         return MPI_SUCCESS;
     };
+    if (c->is_inter()) {  // a block for each remote rank
+        if (request) return refuse_inter(scope, c);
+        if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
+        if (int e = describe(recvbuf, recvcount, recvcounts, rdispls, recvtype, recvtypes, &a.recv)) return e;
+        if (int e = describe(sendbuf, sendcount, sendcounts, sdispls, sendtype, sendtypes, &a.send)) return e;
+        return colls::intercomm_alltoall(scope, *c, a);
+    }
     if (int e = describe(recvbuf, recvcount, recvcounts, rdispls, recvtype, recvtypes, &a.recv)) return e;
     InPlaceCopy copy;
     if (in_place(sendbuf)) pack_receive_buffer(scope.engine.options().payload, a.recv, c->size, &copy, &a.send);
@@ -345,6 +405,11 @@ int reduce_scatter(const char* call, const Collective<ReduceScatterArgs>& table,
     a.type = type;
     a.op = op;
     a.bytes = in.bytes;
+    if (c->is_inter()) {  // counts describe the local group; both groups reduce `total` elements
+        if (request) return refuse_inter(scope, c);
+        if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
+        return colls::intercomm_reduce_scatter(scope, *c, a);
+    }
     if (in.bytes == 0) return nothing_moves(scope, c, table.kind, request);
     return dispatch(scope, c, table, 0, a, request, std::move(offsets));
 }
@@ -369,11 +434,18 @@ int bcast(const char* call, void* buf, int count, MPI_Datatype type, int root, M
     BcastArgs a;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
-    if (int e = c->is_inter() ? inter_root_in_range(scope, c, root) : root_in_range(scope, c, root)) return e;
+    if (c->is_inter()) {
+        if (request) return refuse_inter(scope, c);
+        if (int e = inter_root_in_range(scope, c, root)) return e;
+        if (root != MPI_PROC_NULL)  // the buffer of the root group's other members is not significant
+            if (int e = block(scope, c, buf, count, type, &a.data)) return e;
+        a.root = root;
+        return colls::intercomm_bcast(scope, *c, a);
+    }
+    if (int e = root_in_range(scope, c, root)) return e;
     if (int e = block(scope, c, buf, count, type, &a.data)) return e;
     if (a.data.bytes == 0) return nothing_moves(scope, c, CollKind::Bcast, request);
     a.root = root;
-    if (c->is_inter() && !request) return colls::intercomm_bcast(scope, *c, bcast_table(), a);
     return dispatch(scope, c, bcast_table(), root, a, request);
 }
 
@@ -384,6 +456,19 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
     ReduceArgs a;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    if (c->is_inter()) {
+        if (request) return refuse_inter(scope, c);
+        if (int e = inter_root_in_range(scope, c, root)) return e;
+        a.root = root;
+        if (root == MPI_PROC_NULL) return colls::intercomm_reduce(scope, *c, a);
+        if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
+        // The root receives (recvbuf), the other group sends (sendbuf).
+        if (int e = root == MPI_ROOT ? reduction(scope, c, recvbuf, recvbuf, count, type, op, true, &a)
+                                     : reduction(scope, c, sendbuf, recvbuf, count, type, op, false, &a))
+            return e;
+        a.root = root;
+        return colls::intercomm_reduce(scope, *c, a);
+    }
     if (int e = root_in_range(scope, c, root)) return e;
     const bool at_root = c->rank_of(scope.rank) == root;
     if (!at_root)

@@ -28,7 +28,7 @@ int group_arg(CallScope& s, const Comm* c, MPI_Group handle, Group** out) {
     return s.fail(c, MPI_ERR_GROUP, "invalid group handle");
 }
 
-// MPI_Comm_idup, split and create of intercommunicators are not implemented: say so.
+// MPI_Comm_idup, _split_type and _create_group of intercommunicators are not implemented: say so.
 int intracomm(CallScope& s, MPI_Comm handle, const Comm** out) {
     if (int e = checks::comm(s, handle, out)) return e;
     if (!(*out)->is_inter()) return MPI_SUCCESS;
@@ -42,14 +42,16 @@ int dup(CallScope& scope, const Comm& c, MPI_Comm* newcomm) {
     return give(newcomm, out);
 }
 
-int split(CallScope& scope, MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
+// MPI_Comm_split (of either kind of communicator; `intra_only`: MPI_Comm_split_type).
+int split(CallScope& scope, MPI_Comm comm, int color, int key, MPI_Comm* newcomm, bool intra_only) {
     const Comm* c = nullptr;
-    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = intra_only ? intracomm(scope, comm, &c) : checks::comm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
     if (color < 0 && color != MPI_UNDEFINED)
         return scope.fail(c, MPI_ERR_ARG, "color " + std::to_string(color) + " is negative and not MPI_UNDEFINED");
     Comm* out = nullptr;
-    if (int e = split_comm(scope, *c, color, key, &out)) return e;
+    if (int e = c->is_inter() ? split_intercomm(scope, *c, color, key, &out) : split_comm(scope, *c, color, key, &out))
+        return e;
     return give(newcomm, out);
 }
 
@@ -97,7 +99,7 @@ int PMPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
 XSIM_MPI_ALIAS(Comm_split)
 int PMPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_split");
-    return split(scope, comm, color, key, newcomm);
+    return split(scope, comm, color, key, newcomm, false);
 }
 
 // Shared memory is a simulated node of the machine model (its rank mapping).
@@ -110,19 +112,19 @@ int PMPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info, MPI_C
         return scope.fail(resolve_comm(comm), MPI_ERR_ARG,
                           "split type " + std::to_string(split_type) +
                               " is not supported (MPI_COMM_TYPE_SHARED and MPI_UNDEFINED are)");
-    return split(scope, comm, color, key, newcomm);
+    return split(scope, comm, color, key, newcomm, true);
 }
 
 XSIM_MPI_ALIAS(Comm_create)
 int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_create");
     const Comm* c = nullptr;
-    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = checks::comm(scope, comm, &c)) return e;
     Group* g = nullptr;
     if (int e = group_arg(scope, c, group, &g)) return e;
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
     Comm* out = nullptr;
-    if (int e = create_comm(scope, *c, *g, &out)) return e;
+    if (int e = c->is_inter() ? create_intercomm_from(scope, *c, *g, &out) : create_comm(scope, *c, *g, &out)) return e;
     return give(newcomm, out);
 }
 

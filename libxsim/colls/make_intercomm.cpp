@@ -7,13 +7,15 @@
 #include "libxsim/colls/intercomm_collectives.hpp"
 #include "libxsim/colls/schedule.hpp"
 #include "libxsim/colls/make_comm.hpp"
+#include "libxsim/colls/make_comm_split.hpp"
 #include "libxsim/mpi/attributes.hpp"
 #include "libxsim/mpi/group.hpp"
 
 namespace xsim {
 namespace {
 
-constexpr std::uint64_t kInter = 0x696e74, kLocal = 0x6c6f63, kMerge = 0x6d7267, kInterDup = 0x696475;
+constexpr std::uint64_t kInter = 0x696e74, kLocal = 0x6c6f63, kMerge = 0x6d7267, kInterDup = 0x696475,
+                        kInterSplit = 0x697370, kInterCreate = 0x696372;
 
 // [size, first, stride, explicit?, members...]: O(1) for regular groups.
 std::vector<std::int32_t> encode_group(const Group& g) {
@@ -64,6 +66,20 @@ colls::Steps broadcast_sized(colls::Context& c, int root, std::vector<std::int32
     std::int64_t length = 0;
     for (mask >>= 1; mask >= 1; mask >>= 1)
         if (rel + mask < c.size) send_sized(c, (rel + mask + root) % c.size, data, length);
+    co_await c.round();
+}
+
+// Linear gather of one pair of int32s per rank to rank 0 of c's communicator, in rank order.
+colls::Steps gather_pairs(colls::Context& c, const std::int32_t* mine, std::vector<std::int32_t>& all) {
+    if (c.rank != 0) {
+        c.send_bytes(0, mine, 8);
+        co_await c.round();
+        co_return;
+    }
+    all.assign(2 * static_cast<std::size_t>(c.size), 0);
+    all[0] = mine[0];
+    all[1] = mine[1];
+    for (int r = 1; r < c.size; ++r) c.recv_bytes(r, &all[2 * static_cast<std::size_t>(r)], 8);
     co_await c.round();
 }
 
@@ -134,6 +150,88 @@ int dup_intercomm(CallScope& scope, const Comm& inter, Comm** out) {
         return scope.fail(&inter, e, "an attribute copy callback failed with error " + std::to_string(e));
     }
     *out = c;
+    return MPI_SUCCESS;
+}
+
+namespace {
+
+// What the intercommunicator constructors share: local rank 0 of each group sends `mine`
+// (built by that leader) to the other group's leader, which broadcasts it in its group.
+// Returns the other group's `mine` at every member.
+int exchange_between_groups(CallScope& scope, const Comm& inter, colls::CollKind kind, std::vector<std::int32_t> mine,
+                            std::vector<std::int32_t>& theirs) {
+    if (inter.my_rank == 0) {
+        colls::Context ctx(scope.engine, scope.rank, inter, kind, 0, colls::CallForm::Leaders);
+        if (int e = run(scope, ctx, swap_with_remote_leader(ctx, 0, mine, theirs), inter)) return e;
+    }
+    colls::Context bcast(scope.engine, scope.rank, *inter.local, kind, 0);
+    return run(scope, bcast, broadcast_sized(bcast, 0, theirs), inter);
+}
+
+// The caller's intercommunicator between `local` (its own group's new intracommunicator,
+// taken over) and `remote`, under a context both groups derive alike.
+Comm* new_intercomm(Rank& me, const Comm& parent, Comm* local, Group* remote, const ContextId& id) {
+    Comm* c = new_derived_comm(me, parent, ref(local->group), local->my_rank, id);
+    c->remote_group = remote;
+    c->local = local;
+    return c;
+}
+
+}  // namespace
+
+int split_intercomm(CallScope& scope, const Comm& inter, int color, int key, Comm** out) {
+    *out = nullptr;
+    Rank& me = scope.rank;
+    // Each group splits on its own; then the leaders swap their groups' (color, key) lists.
+    Comm* local = nullptr;
+    if (int e = split_comm(scope, *inter.local, color, key, &local)) return e;
+    const std::int32_t mine[2] = {color, key};
+    std::vector<std::int32_t> pairs, theirs;
+    colls::Context gather(scope.engine, me, *inter.local, colls::CollKind::CommSplit, 0);
+    int e = run(scope, gather, gather_pairs(gather, mine, pairs), inter);
+    if (e == MPI_SUCCESS) e = exchange_between_groups(scope, inter, colls::CollKind::CommSplit, pairs, theirs);
+    // Every member counts the call, also those that get MPI_COMM_NULL.
+    const std::uint32_t made = creation_counter(me, inter)++;
+    if (e != MPI_SUCCESS || !local) {
+        unref(local);
+        return e;
+    }
+    // The remote members of my color, ordered by key, then by their rank (as a split orders).
+    std::vector<std::pair<std::int64_t, int>> members;
+    for (int r = 0; 2 * static_cast<std::size_t>(r) + 1 < theirs.size(); ++r)
+        if (theirs[2 * static_cast<std::size_t>(r)] == color)
+            members.emplace_back(static_cast<std::int64_t>(theirs[2 * static_cast<std::size_t>(r) + 1]) << 32 | r, r);
+    if (members.empty()) {  // no remote member of this color: MPI_COMM_NULL
+        unref(local);
+        return MPI_SUCCESS;
+    }
+    std::sort(members.begin(), members.end());
+    std::vector<int> worlds;
+    worlds.reserve(members.size());
+    for (const auto& m : members) worlds.push_back(inter.remote_group->world_of(m.second));
+    const ContextId id = derive_context(inter.context, made, kInterSplit << 32 | static_cast<std::uint32_t>(color));
+    *out = new_intercomm(me, inter, local, make_group(std::move(worlds)), id);
+    return MPI_SUCCESS;
+}
+
+int create_intercomm_from(CallScope& scope, const Comm& inter, Group& group, Comm** out) {
+    *out = nullptr;
+    Rank& me = scope.rank;
+    for (int i = 0; i < group.size; ++i)
+        if (inter.group->rank_of_world(group.world_of(i)) == MPI_UNDEFINED)
+            return scope.fail(&inter, MPI_ERR_GROUP, "the group has members outside the local group");
+    std::vector<std::int32_t> theirs;
+    if (int e = exchange_between_groups(scope, inter, colls::CollKind::CommCreate, encode_group(group), theirs))
+        return e;
+    const ContextId id = derive_context(inter.context, creation_counter(me, inter)++, kInterCreate);
+    const int my_rank = group.rank_of_world(me.world);
+    Group* remote = decode_group(theirs.data());
+    if (my_rank == MPI_UNDEFINED || remote->size == 0) {  // MPI_COMM_NULL
+        unref(remote);
+        return MPI_SUCCESS;
+    }
+    Comm* local = new_derived_comm(me, inter, ref(&group), my_rank, derive_context(id.context, kLocal, 0));
+    *out = new_intercomm(me, inter, local, remote, id);
     return MPI_SUCCESS;
 }
 
