@@ -14,6 +14,91 @@ namespace {
 std::unordered_map<MPI_Datatype, TypeLayout>& predefined_layouts() { return process_objects().predefined_layouts; }
 std::unordered_map<MPI_Datatype, PendingTypeUses>& pending_uses() { return process_objects().pending_type_uses; }
 
+bool in_memory_order(MPI_Datatype type, int depth);
+
+// One element of `type` is a single run of memory, [lb, lb + extent), with nothing left out.
+struct Extent {
+    MPI_Aint lb = 0, extent = 0;
+};
+bool dense(MPI_Datatype type, int depth, Extent* e) {
+    int size = 0;
+    MPI_Aint true_lb = 0, true_extent = 0;
+    real_mpi.Type_size(type, &size);
+    real_mpi.Type_get_extent(type, &e->lb, &e->extent);
+    real_mpi.Type_get_true_extent(type, &true_lb, &true_extent);
+    return size == e->extent && true_extent == size && true_lb == e->lb && in_memory_order(type, depth + 1);
+}
+
+// True when the type map of `type` lists its bytes front to back, block after block with no
+// gap: only then may an element whose size, extent and true extent agree be moved with one
+// memcpy. (A struct of an int at 0 and an int at -4 has all three equal to 8, yet packs its
+// second int first.) Decided from the constructors (MPI_Type_get_contents), exactly; the
+// kinds not analysed (subarray, darray) say false, and packing by the real library is
+// always right.
+bool in_memory_order(MPI_Datatype type, int depth) {
+    int ni = 0, na = 0, nt = 0, combiner = 0;
+    if (real_mpi.Type_get_envelope(type, &ni, &na, &nt, &combiner) != MPI_SUCCESS) return false;
+    if (combiner == MPI_COMBINER_NAMED || combiner == MPI_COMBINER_F90_REAL || combiner == MPI_COMBINER_F90_COMPLEX ||
+        combiner == MPI_COMBINER_F90_INTEGER)
+        return true;
+    if (depth > 32) return false;
+    std::vector<int> ints(static_cast<std::size_t>(ni));
+    std::vector<MPI_Aint> addrs(static_cast<std::size_t>(na));
+    std::vector<MPI_Datatype> types(static_cast<std::size_t>(nt));
+    if (real_mpi.Type_get_contents(type, ni, na, nt, ints.data(), addrs.data(), types.data()) != MPI_SUCCESS)
+        return false;
+    // Blocks of `count` elements of t at byte `at` (t's lb added) must follow each other.
+    bool ordered = true, started = false;
+    MPI_Aint end = 0;
+    auto block = [&](MPI_Datatype t, MPI_Aint count, MPI_Aint at, bool at_in_elements) {
+        if (!ordered || count == 0) return;
+        Extent e;
+        if (!dense(t, depth, &e)) {
+            ordered = false;
+            return;
+        }
+        const MPI_Aint start = (at_in_elements ? at * e.extent : at) + e.lb;
+        if (started && start != end) ordered = false;
+        started = true;
+        end = start + count * e.extent;
+    };
+    switch (combiner) {
+        case MPI_COMBINER_DUP:
+        case MPI_COMBINER_RESIZED: ordered = in_memory_order(types[0], depth + 1); break;
+        case MPI_COMBINER_CONTIGUOUS: block(types[0], ints[0], 0, true); break;
+        case MPI_COMBINER_VECTOR:
+            for (int i = 0; i < ints[0]; ++i) block(types[0], ints[1], static_cast<MPI_Aint>(i) * ints[2], true);
+            break;
+        case MPI_COMBINER_HVECTOR:
+            for (int i = 0; i < ints[0]; ++i) block(types[0], ints[1], i * addrs[0], false);
+            break;
+        case MPI_COMBINER_INDEXED:
+            for (int i = 0; i < ints[0]; ++i) block(types[0], ints[1 + i], ints[1 + ints[0] + i], true);
+            break;
+        case MPI_COMBINER_HINDEXED:
+            for (int i = 0; i < ints[0]; ++i) block(types[0], ints[1 + i], addrs[static_cast<std::size_t>(i)], false);
+            break;
+        case MPI_COMBINER_INDEXED_BLOCK:
+            for (int i = 0; i < ints[0]; ++i) block(types[0], ints[1], ints[2 + i], true);
+            break;
+        case MPI_COMBINER_HINDEXED_BLOCK:
+            for (int i = 0; i < ints[0]; ++i) block(types[0], ints[1], addrs[static_cast<std::size_t>(i)], false);
+            break;
+        case MPI_COMBINER_STRUCT:
+            for (int i = 0; i < ints[0]; ++i)
+                block(types[static_cast<std::size_t>(i)], ints[1 + i], addrs[static_cast<std::size_t>(i)], false);
+            break;
+        default: ordered = false;  // subarray, darray: packed by the real library
+    }
+    // Derived types Type_get_contents returns are new handles (MPI-4 section 5.1.13).
+    for (MPI_Datatype t : types) {
+        int tni = 0, tna = 0, tnt = 0, tc = 0;
+        if (real_mpi.Type_get_envelope(t, &tni, &tna, &tnt, &tc) == MPI_SUCCESS && tc != MPI_COMBINER_NAMED)
+            real_mpi.Type_free(&t);
+    }
+    return ordered;
+}
+
 void query_layout(MPI_Datatype type, TypeLayout* out) {
     int size = 0;
     MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
@@ -23,7 +108,7 @@ void query_layout(MPI_Datatype type, TypeLayout* out) {
     out->size = static_cast<std::uint64_t>(size);
     out->extent = extent;
     out->true_lb = true_lb;
-    out->contiguous = size == 0 || (true_extent == size && extent == size);
+    out->contiguous = size == 0 || (true_extent == size && extent == size && in_memory_order(type, 0));
 }
 
 // predefined_layout, inlined into this file's callers (pack_data and unpack_data run for

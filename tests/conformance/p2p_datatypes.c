@@ -1,5 +1,6 @@
 /* Derived datatypes end to end: every constructor (contiguous, vector, hvector, indexed,
- * hindexed, indexed_block, hindexed_block, struct, subarray, darray, resized, dup) in
+ * hindexed, indexed_block, hindexed_block, struct, subarray, darray, resized, dup, and a
+ * dense struct whose type map runs back to front) in
  * Send/Recv and Isend/Irecv around a ring, short (eager) and long (rendezvous) messages,
  * sender and receiver using different types of the same signature; MPI_Get_count and
  * MPI_Get_elements(_x) on the received status, a partial last element, MPI_ERR_TRUNCATE,
@@ -11,7 +12,7 @@
  * "short": no long messages (for large runs). */
 #include "conformance.h"
 
-enum { NTYPES = 13, MAXI = 64 };
+enum { NTYPES = 14, MAXI = 64 };
 /* The typemap of `count` elements of `type` (built on MPI_INT) as int offsets, in order:
  * packing a buffer whose ints hold their own index lists them. Returns how many. */
 static int offsets_of(MPI_Datatype type, int count, int* buf, int buf_ints, int* out) {
@@ -95,6 +96,16 @@ static MPI_Datatype make_type(int k, int rank, const char** name) {
             MPI_Type_dup(inner, &t); /* a duplicate of a committed type is committed */
             MPI_Type_free(&inner);
             return t;
+        case 12: {
+            /* Dense (size = extent = true extent) but listed back to front: packing takes the
+             * second int first, so moving it with one memcpy would swap them. */
+            int bl[2] = {1, 1};
+            MPI_Aint d[2] = {sizeof(int), 0};
+            MPI_Datatype ts[2] = {MPI_INT, MPI_INT};
+            *name = "struct_reversed";
+            MPI_Type_create_struct(2, bl, d, ts, &t);
+            break;
+        }
         default: *name = "MPI_INT"; return MPI_INT;
     }
     MPI_Type_commit(&t);
