@@ -21,11 +21,12 @@ struct Extent {
     MPI_Aint lb = 0, extent = 0;
 };
 bool dense(MPI_Datatype type, int depth, Extent* e) {
-    int size = 0;
-    MPI_Aint true_lb = 0, true_extent = 0;
-    real_mpi.Type_size(type, &size);
-    real_mpi.Type_get_extent(type, &e->lb, &e->extent);
-    real_mpi.Type_get_true_extent(type, &true_lb, &true_extent);
+    MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+    real_mpi.Type_size_x(type, &size);
+    real_mpi.Type_get_extent_x(type, &lb, &extent);
+    real_mpi.Type_get_true_extent_x(type, &true_lb, &true_extent);
+    e->lb = static_cast<MPI_Aint>(lb);
+    e->extent = static_cast<MPI_Aint>(extent);
     return size == e->extent && true_extent == size && true_lb == e->lb && in_memory_order(type, depth + 1);
 }
 
@@ -100,14 +101,14 @@ bool in_memory_order(MPI_Datatype type, int depth) {
 }
 
 void query_layout(MPI_Datatype type, TypeLayout* out) {
-    int size = 0;
-    MPI_Aint lb = 0, extent = 0, true_lb = 0, true_extent = 0;
-    real_mpi.Type_size(type, &size);
-    real_mpi.Type_get_extent(type, &lb, &extent);
-    real_mpi.Type_get_true_extent(type, &true_lb, &true_extent);
+    // The _x forms: a type of 2 GiB or more has no int size (MPI_Type_size gives MPI_UNDEFINED).
+    MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
+    real_mpi.Type_size_x(type, &size);
+    real_mpi.Type_get_extent_x(type, &lb, &extent);
+    real_mpi.Type_get_true_extent_x(type, &true_lb, &true_extent);
     out->size = static_cast<std::uint64_t>(size);
-    out->extent = extent;
-    out->true_lb = true_lb;
+    out->extent = static_cast<MPI_Aint>(extent);
+    out->true_lb = static_cast<MPI_Aint>(true_lb);
     out->contiguous = size == 0 || (true_extent == size && extent == size && in_memory_order(type, 0));
 }
 
