@@ -2,6 +2,7 @@
 
 #include <mpi.h>
 
+#include <algorithm>
 #include <cstring>
 #include <stdexcept>
 
@@ -93,24 +94,27 @@ void PmpiLink::exchange() {
     std::vector<long long> recv_offsets(n);
     long long recv_total = 0;
     for (std::size_t p = 0; p < n; ++p) {
-        if (send_sizes[p] > 0x7fffffffLL || recv_sizes[p] > 0x7fffffffLL)
-            engine_.abort_run(1, "more than 2 GiB of simulated traffic between two real processes in one window");
         recv_offsets[p] = recv_total;
         recv_total += recv_sizes[p];
     }
     recv_buffer_.resize(static_cast<std::size_t>(recv_total));
+    // A pair's bytes go in pieces of at most 1 GiB (MPI counts are ints; a window may carry
+    // a message of several GiB). Pieces of one pair match in order: same source and tag.
+    constexpr long long kPiece = 1LL << 30;
     std::vector<MPI_Request> transfers;
     for (std::size_t p = 0; p < n; ++p) {
-        if (recv_sizes[p] == 0) continue;
-        transfers.emplace_back();
-        real_mpi.Irecv(recv_buffer_.data() + recv_offsets[p], static_cast<int>(recv_sizes[p]), MPI_BYTE,
-                   static_cast<int>(p), kExchangeTag, MPI_COMM_WORLD, &transfers.back());
+        for (long long at = 0; at < recv_sizes[p]; at += kPiece) {
+            transfers.emplace_back();
+            real_mpi.Irecv(recv_buffer_.data() + recv_offsets[p] + at, static_cast<int>(std::min(kPiece, recv_sizes[p] - at)),
+                           MPI_BYTE, static_cast<int>(p), kExchangeTag, MPI_COMM_WORLD, &transfers.back());
+        }
     }
     for (std::size_t p = 0; p < n; ++p) {
-        if (send_sizes[p] == 0) continue;
-        transfers.emplace_back();
-        real_mpi.Isend(outboxes_[p].data(), static_cast<int>(send_sizes[p]), MPI_BYTE, static_cast<int>(p), kExchangeTag,
-                   MPI_COMM_WORLD, &transfers.back());
+        for (long long at = 0; at < send_sizes[p]; at += kPiece) {
+            transfers.emplace_back();
+            real_mpi.Isend(outboxes_[p].data() + at, static_cast<int>(std::min(kPiece, send_sizes[p] - at)), MPI_BYTE,
+                           static_cast<int>(p), kExchangeTag, MPI_COMM_WORLD, &transfers.back());
+        }
     }
     real_mpi.Waitall(static_cast<int>(transfers.size()), transfers.data(), MPI_STATUSES_IGNORE);
     for (auto& box : outboxes_) {
