@@ -50,8 +50,9 @@ int retire_listed(CallScope& s, int n, MPI_Request* handles, RequestList& reqs, 
             continue;
         }
         std::string why;
-        if (requests::retire(s, &handles[i], status_at(statuses, i), &why) != MPI_SUCCESS && failures++ == 0)
-            first = "request " + std::to_string(i) + ": " + why;
+        const int error = requests::retire(s, &handles[i], status_at(statuses, i), &why);
+        requests::set_error(status_at(statuses, i), error);  // a call of several statuses: each says
+        if (error != MPI_SUCCESS && failures++ == 0) first = "request " + std::to_string(i) + ": " + why;
     }
     return failures ? s.fail(nullptr, MPI_ERR_IN_STATUS, "a completed request failed (see its status); " + first)
                     : MPI_SUCCESS;
@@ -123,7 +124,9 @@ int PMPI_Waitsome(int n, MPI_Request handles[], int* outcount, int indices[], MP
     for (int i = 0; i < n; ++i) {
         if (!reqs[i] || !completion::complete(scope.rank, reqs[i])) continue;
         indices[done] = i;
-        if (requests::retire(scope, &handles[i], status_at(statuses, done)) != MPI_SUCCESS) ++failures;
+        const int error = requests::retire(scope, &handles[i], status_at(statuses, done));
+        requests::set_error(status_at(statuses, done), error);
+        if (error != MPI_SUCCESS) ++failures;
         ++done;
     }
     *outcount = done;
@@ -213,7 +216,9 @@ int PMPI_Testsome(int n, MPI_Request handles[], int* outcount, int indices[], MP
         any_active = true;
         if (!completion::complete(scope.rank, reqs[i])) continue;
         indices[done] = i;
-        if (requests::retire(scope, &handles[i], status_at(statuses, done)) != MPI_SUCCESS) ++failures;
+        const int error = requests::retire(scope, &handles[i], status_at(statuses, done));
+        requests::set_error(status_at(statuses, done), error);
+        if (error != MPI_SUCCESS) ++failures;
         ++done;
     }
     if (!any_active) {

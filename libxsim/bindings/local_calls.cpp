@@ -85,6 +85,7 @@ XSIM_LOCAL(Get_address, (const void* location, MPI_Aint* address), (location, ad
 XSIM_LOCAL(Get_elements, (const MPI_Status* s, MPI_Datatype t, int* n), (s, t, n))
 XSIM_LOCAL(Get_elements_x, (const MPI_Status* s, MPI_Datatype t, MPI_Count* n), (s, t, n))
 XSIM_LOCAL(Status_set_elements, (MPI_Status * s, MPI_Datatype t, int n), (s, t, n))
+XSIM_LOCAL(Status_set_elements_x, (MPI_Status * s, MPI_Datatype t, MPI_Count n), (s, t, n))
 XSIM_LOCAL(Status_set_cancelled, (MPI_Status * s, int flag), (s, flag))
 XSIM_LOCAL(Op_create, (MPI_User_function * f, int commute, MPI_Op* op), (f, commute, op))
 XSIM_LOCAL(Op_commutative, (MPI_Op op, int* commute), (op, commute))

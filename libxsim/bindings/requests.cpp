@@ -11,9 +11,12 @@ void fill_status(MPI_Status* status, const Request* r) {
     if (status == MPI_STATUS_IGNORE) return;
     status->MPI_SOURCE = r->kind == RequestKind::Recv ? r->status_source : MPI_ANY_SOURCE;
     status->MPI_TAG = r->kind == RequestKind::Recv ? r->status_tag : MPI_ANY_TAG;
-    status->MPI_ERROR = r->status_error;
     status->_cancelled = r->cancelled ? 1 : 0;
     status->_ucount = r->kind == RequestKind::Recv ? r->status_bytes : 0;
+}
+
+void set_error(MPI_Status* status, int error) {
+    if (status != MPI_STATUS_IGNORE) status->MPI_ERROR = error;
 }
 
 void empty_status(MPI_Status* status) {

@@ -8,7 +8,13 @@
 
 namespace xsim::requests {
 
+// Source, tag, count and cancelled flag of a completed request. Not the MPI_ERROR field:
+// "message-passing calls do not modify the value of the error code field of status
+// variables"; only the calls returning several statuses may (MPI-4 section 3.2.5), and they
+// set it with set_error.
 void fill_status(MPI_Status* status, const Request* r);
+void set_error(MPI_Status* status, int error);
+// The empty status of a null or inactive request (error MPI_SUCCESS included).
 void empty_status(MPI_Status* status);
 // Why a completed request failed (its status_error), for the error handler.
 std::string failure(const Request* r);

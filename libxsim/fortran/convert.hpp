@@ -23,6 +23,8 @@ MPI_Group group_f2c(MPI_Fint f);
 MPI_Fint group_c2f(MPI_Group c);
 MPI_Request request_f2c(MPI_Fint f);
 MPI_Fint request_c2f(MPI_Request c);
+MPI_Message message_f2c(MPI_Fint f);
+MPI_Fint message_c2f(MPI_Message c);
 MPI_Errhandler errhandler_f2c(MPI_Fint f);
 MPI_Fint errhandler_c2f(MPI_Errhandler c);
 inline MPI_Datatype type_f2c(MPI_Fint f) { return real_mpi.Type_f2c(f); }

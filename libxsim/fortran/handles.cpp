@@ -1,5 +1,5 @@
 // Fortran INTEGER handles of xsim's own objects (communicators, groups, requests, error
-// handlers), and the C API's MPI_*_f2c / MPI_*_c2f for every kind of handle. One table per
+// handlers, matched messages), and the C API's MPI_*_f2c / MPI_*_c2f for every kind of handle. One table per
 // kind and real process, shared by its simulated ranks: an object keeps one number while
 // it lives, numbers of freed objects are reused, lookups are O(1) both ways. Several ranks
 // may hold the same object (MPI_COMM_GROUP of one communicator gives every member the same
@@ -90,6 +90,7 @@ struct Tables final : LayerState {
     HandleTable<MPI_Group> groups{MPI_GROUP_NULL, MPI_GROUP_EMPTY};
     HandleTable<MPI_Request> requests{MPI_REQUEST_NULL};
     HandleTable<MPI_Errhandler> errhandlers{MPI_ERRHANDLER_NULL, MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN};
+    HandleTable<MPI_Message> messages{MPI_MESSAGE_NULL, MPI_MESSAGE_NO_PROC};
 };
 
 Tables& tables() {
@@ -119,6 +120,8 @@ MPI_Fint group_update(MPI_Fint before, MPI_Group now) { return tables().groups.u
 MPI_Request request_f2c(MPI_Fint f) { return tables().requests.f2c(f); }
 MPI_Fint request_c2f(MPI_Request c) { return tables().requests.c2f(c); }
 MPI_Fint request_update(MPI_Fint before, MPI_Request now) { return tables().requests.update(before, now); }
+MPI_Message message_f2c(MPI_Fint f) { return tables().messages.f2c(f); }
+MPI_Fint message_c2f(MPI_Message c) { return tables().messages.c2f(c); }
 MPI_Errhandler errhandler_f2c(MPI_Fint f) { return tables().errhandlers.f2c(f); }
 MPI_Fint errhandler_c2f(MPI_Errhandler c) { return tables().errhandlers.c2f(c); }
 MPI_Fint errhandler_update(MPI_Fint before, MPI_Errhandler now) { return tables().errhandlers.update(before, now); }
@@ -152,6 +155,10 @@ XSIM_MPI_ALIAS(Request_f2c)
 MPI_Request PMPI_Request_f2c(MPI_Fint f) { return request_f2c(f); }
 XSIM_MPI_ALIAS(Request_c2f)
 MPI_Fint PMPI_Request_c2f(MPI_Request c) { return request_c2f(c); }
+XSIM_MPI_ALIAS(Message_f2c)
+MPI_Message PMPI_Message_f2c(MPI_Fint f) { return message_f2c(f); }
+XSIM_MPI_ALIAS(Message_c2f)
+MPI_Fint PMPI_Message_c2f(MPI_Message c) { return message_c2f(c); }
 XSIM_MPI_ALIAS(Errhandler_f2c)
 MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint f) { return errhandler_f2c(f); }
 XSIM_MPI_ALIAS(Errhandler_c2f)

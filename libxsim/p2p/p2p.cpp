@@ -336,12 +336,16 @@ Request* start_send_unless_eager(Engine& engine, Rank& me, const Buffer& data, c
     return nullptr;
 }
 
+Message* take_unexpected(Rank& me, int source, int tag, std::uint32_t context) {
+    return me.unexpected.take_first([&](const Message& q) { return envelope_matches(q, source, tag, context); });
+}
+
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
                     int tag, std::uint32_t context, SimTime now, Request* into) {
     Request* r = new_request(engine, me, RequestKind::Recv, data, comm, source, tag, context, now, into);
     if (EventObserver* observer = engine.observer()) [[unlikely]]
         observer->on_receive_posted(me, *r);
-    Message* m = me.unexpected.take_first([&](const Message& q) { return envelope_matches(q, source, tag, context); });
+    Message* m = take_unexpected(me, source, tag, context);
     if (m) match(engine, me, r, m, now);
     else me.posted.push_back(r);
     return r;
@@ -371,6 +375,15 @@ Request* persistent_request(Engine& engine, Rank& me, RequestKind kind, const Bu
     Request* r = new_request(engine, me, kind, data, comm, peer, tag, context, me.clock, nullptr);
     r->persistent = true;
     r->active = false;
+    return r;
+}
+
+Request* start_recv_of(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, Message* m, SimTime now) {
+    Request* r = new_request(engine, me, RequestKind::Recv, data, comm, m->src_comm_rank, m->tag, m->context, now,
+                             nullptr);
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_receive_posted(me, *r);
+    match(engine, me, r, m, now);
     return r;
 }
 

@@ -54,6 +54,14 @@ Request* start_send_unless_eager(Engine& engine, Rank& me, const Buffer& data, c
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
                     int tag, std::uint32_t context, SimTime now, Request* into = nullptr);
 
+// MPI_Mprobe / MPI_Improbe: removes and returns the first message of `me`'s unexpected
+// queue that a receive (source, tag, context) would match, or null. Only a receive of that
+// message (start_recv_of) can then take it.
+Message* take_unexpected(Rank& me, int source, int tag, std::uint32_t context);
+// MPI_Mrecv / MPI_Imrecv: a receive into `data` of the message `m` taken by take_unexpected,
+// posted at `now` (what start_recv does once it has found its message).
+Request* start_recv_of(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, Message* m, SimTime now);
+
 // A request for MPI_PROC_NULL (or a buffered send, done once its data is buffered):
 // complete at the caller's clock, empty status.
 Request* null_peer_request(Engine& engine, Rank& me, RequestKind kind, Request* into = nullptr);
