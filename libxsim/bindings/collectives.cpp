@@ -18,7 +18,6 @@
 #include "libxsim/bindings/reduction_ops.hpp"
 #include "libxsim/colls/collective_call.hpp"
 #include "libxsim/colls/entry.hpp"
-#include "libxsim/colls/intercomm_collectives.hpp"
 #include "libxsim/mpi/datatype.hpp"
 
 using namespace xsim;
@@ -43,9 +42,9 @@ int inter_root_in_range(CallScope& s, const Comm* c, int root) {
                                        "remote group, whose size is " + std::to_string(c->peer_size()) + ")");
 }
 
-// The nonblocking forms, and the collectives colls/intercomm_collectives.hpp does not have.
+// Scan and Exscan, which MPI does not define on intercommunicators.
 int refuse_inter(CallScope& s, const Comm* c) {
-    return s.fail(c, MPI_ERR_COMM, std::string(s.call) + " on an intercommunicator is not supported by xsim");
+    return s.fail(c, MPI_ERR_COMM, std::string(s.call) + " is not defined on an intercommunicator");
 }
 
 int not_in_place_inter(CallScope& s, const Comm* c, const void* buf) {
@@ -111,15 +110,15 @@ void hold(HeldHandles& h, const Comm&, const ReduceArgs& a) {
 }
 void hold(HeldHandles& h, const Comm& c, const RootedArgs& a) {
     h.type(a.mine.type);
-    if (a.blocks.known()) h.blocks(a.blocks, c.size);  // the root's
+    if (a.blocks.known()) h.blocks(a.blocks, c.peer_size());  // the root's (a block per remote rank)
 }
 void hold(HeldHandles& h, const Comm& c, const AllgatherArgs& a) {
     h.type(a.mine.type);
-    h.blocks(a.recv, c.size);
+    h.blocks(a.recv, c.peer_size());
 }
 void hold(HeldHandles& h, const Comm& c, const AlltoallArgs& a) {
-    h.blocks(a.send, c.size);
-    h.blocks(a.recv, c.size);
+    h.blocks(a.send, c.peer_size());
+    h.blocks(a.recv, c.peer_size());
 }
 void hold(HeldHandles& h, const Comm&, const ReduceScatterArgs& a) {
     h.type(a.type);
@@ -132,9 +131,8 @@ void hold(HeldHandles& h, const Comm&, const ReduceScatterArgs& a) {
 template <class Args, class Keep = NothingKept>
 int dispatch(CallScope& s, const Comm* c, const Collective<Args>& table, int root, const Args& args,
              MPI_Request* request, Keep&& keep = {}) {
+    if (c->is_inter()) root = 0;  // MPI_ROOT, MPI_PROC_NULL or a remote rank: not one signature
     if (request) {
-        if (c->is_inter())  // as colls::run reports it for the blocking forms
-            return s.fail(c, MPI_ERR_COMM, std::string(s.call) + " on an intercommunicator is not supported by xsim");
         KeptWithHandles<std::remove_reference_t<Keep>> kept{std::move(keep), {}};
         hold(kept.handles, *c, args);
         *request = request_handle(colls::start(table, s.engine, s.rank, *c, root, args, std::move(kept)));
@@ -184,10 +182,10 @@ int reduce_or_scan(const char* call, const Collective<ReduceArgs>& table, const 
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (c->is_inter()) {
-        if (request || table.kind != CollKind::Allreduce) return refuse_inter(scope, c);
+        if (table.kind != CollKind::Allreduce) return refuse_inter(scope, c);  // no scans across groups
         if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
         if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, true, &a)) return e;
-        return colls::intercomm_allreduce(scope, *c, a);
+        return dispatch(scope, c, table, 0, a, request);
     }
     if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, true, &a)) return e;
     if (a.bytes == 0) return nothing_moves(scope, c, table.kind, request);
@@ -206,9 +204,7 @@ int rooted(const char* call, const Collective<RootedArgs>& table, const void* ro
     RootedArgs a;
     a.root = root;
     if (c->is_inter()) {
-        const bool gather = table.kind == CollKind::Gather || table.kind == CollKind::Gatherv;
         const bool varying = table.kind == CollKind::Gatherv || table.kind == CollKind::Scatterv;
-        if (request) return refuse_inter(scope, c);
         if (int e = inter_root_in_range(scope, c, root)) return e;
         if (root == MPI_ROOT) {  // a block for each remote rank
             if (int e = not_in_place_inter(scope, c, rooted_buf)) return e;
@@ -225,7 +221,7 @@ int rooted(const char* call, const Collective<RootedArgs>& table, const void* ro
             if (int e = not_in_place_inter(scope, c, own_buf)) return e;
             if (int e = block(scope, c, own_buf, own_count, own_type, &a.mine)) return e;
         }
-        return colls::intercomm_rooted(scope, *c, a, gather);
+        return dispatch(scope, c, table, root, a, request);
     }
     if (int e = root_in_range(scope, c, root)) return e;
     const bool at_root = c->rank_of(scope.rank) == root;
@@ -264,7 +260,6 @@ int allgather(const char* call, const Collective<AllgatherArgs>& table, const vo
     if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
     AllgatherArgs a;
     if (c->is_inter()) {  // a block for each remote rank
-        if (request) return refuse_inter(scope, c);
         if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
         if (table.kind == CollKind::Allgatherv) {
             if (int e = arrays(scope, c, recvbuf, counts, displs, nullptr, recvtype)) return e;
@@ -276,7 +271,9 @@ int allgather(const char* call, const Collective<AllgatherArgs>& table, const vo
         }
         mark_bottom(a.recv, recvbuf, c->peer_size());
         if (int e = block(scope, c, sendbuf, sendcount, sendtype, &a.mine)) return e;
-        return colls::intercomm_allgather(scope, *c, a);
+        if (a.mine.count > 0 && c->size > INT_MAX / a.mine.count)
+            return scope.fail(c, MPI_ERR_COUNT, "the group's blocks exceed INT_MAX elements");
+        return dispatch(scope, c, table, 0, a, request);
     }
     const bool variable = table.kind == CollKind::Allgatherv;  // not a null counts array: that is an error
     if (variable) {
@@ -355,11 +352,10 @@ int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void
         return MPI_SUCCESS;
     };
     if (c->is_inter()) {  // a block for each remote rank
-        if (request) return refuse_inter(scope, c);
         if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
         if (int e = describe(recvbuf, recvcount, recvcounts, rdispls, recvtype, recvtypes, &a.recv)) return e;
         if (int e = describe(sendbuf, sendcount, sendcounts, sdispls, sendtype, sendtypes, &a.send)) return e;
-        return colls::intercomm_alltoall(scope, *c, a);
+        return dispatch(scope, c, table, 0, a, request);
     }
     if (int e = describe(recvbuf, recvcount, recvcounts, rdispls, recvtype, recvtypes, &a.recv)) return e;
     InPlaceCopy copy;
@@ -406,9 +402,8 @@ int reduce_scatter(const char* call, const Collective<ReduceScatterArgs>& table,
     a.op = op;
     a.bytes = in.bytes;
     if (c->is_inter()) {  // counts describe the local group; both groups reduce `total` elements
-        if (request) return refuse_inter(scope, c);
         if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
-        return colls::intercomm_reduce_scatter(scope, *c, a);
+        return dispatch(scope, c, table, 0, a, request, std::move(offsets));
     }
     if (in.bytes == 0) return nothing_moves(scope, c, table.kind, request);
     return dispatch(scope, c, table, 0, a, request, std::move(offsets));
@@ -423,7 +418,6 @@ int barrier(const char* call, MPI_Comm comm, MPI_Request* request, bool nonblock
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
-    if (c->is_inter() && !request) return colls::intercomm_barrier(scope, *c, CollKind::Barrier);
     return dispatch(scope, c, barrier_table(), 0, BarrierArgs{}, request);
 }
 
@@ -435,12 +429,11 @@ int bcast(const char* call, void* buf, int count, MPI_Datatype type, int root, M
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (c->is_inter()) {
-        if (request) return refuse_inter(scope, c);
         if (int e = inter_root_in_range(scope, c, root)) return e;
         if (root != MPI_PROC_NULL)  // the buffer of the root group's other members is not significant
             if (int e = block(scope, c, buf, count, type, &a.data)) return e;
         a.root = root;
-        return colls::intercomm_bcast(scope, *c, a);
+        return dispatch(scope, c, bcast_table(), root, a, request);
     }
     if (int e = root_in_range(scope, c, root)) return e;
     if (int e = block(scope, c, buf, count, type, &a.data)) return e;
@@ -457,17 +450,17 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (c->is_inter()) {
-        if (request) return refuse_inter(scope, c);
         if (int e = inter_root_in_range(scope, c, root)) return e;
+        // The root receives (recvbuf), the other group sends (sendbuf), the root's group
+        // otherwise passes nothing significant.
+        if (root != MPI_PROC_NULL) {
+            if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
+            if (int e = root == MPI_ROOT ? reduction(scope, c, recvbuf, recvbuf, count, type, op, true, &a)
+                                         : reduction(scope, c, sendbuf, recvbuf, count, type, op, false, &a))
+                return e;
+        }
         a.root = root;
-        if (root == MPI_PROC_NULL) return colls::intercomm_reduce(scope, *c, a);
-        if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
-        // The root receives (recvbuf), the other group sends (sendbuf).
-        if (int e = root == MPI_ROOT ? reduction(scope, c, recvbuf, recvbuf, count, type, op, true, &a)
-                                     : reduction(scope, c, sendbuf, recvbuf, count, type, op, false, &a))
-            return e;
-        a.root = root;
-        return colls::intercomm_reduce(scope, *c, a);
+        return dispatch(scope, c, reduce_table(), root, a, request);
     }
     if (int e = root_in_range(scope, c, root)) return e;
     const bool at_root = c->rank_of(scope.rank) == root;

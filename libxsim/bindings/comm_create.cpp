@@ -28,7 +28,7 @@ int group_arg(CallScope& s, const Comm* c, MPI_Group handle, Group** out) {
     return s.fail(c, MPI_ERR_GROUP, "invalid group handle");
 }
 
-// MPI_Comm_idup, _split_type and _create_group of intercommunicators are not implemented: say so.
+// MPI_Comm_split_type and _create_group are for intracommunicators: say so of an intercommunicator.
 int intracomm(CallScope& s, MPI_Comm handle, const Comm** out) {
     if (int e = checks::comm(s, handle, out)) return e;
     if (!(*out)->is_inter()) return MPI_SUCCESS;
@@ -72,12 +72,12 @@ XSIM_MPI_ALIAS(Comm_idup)
 int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_idup");
     const Comm* c = nullptr;
-    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
     if (int e = checks::pointer(scope, c, request, "request")) return e;
     Comm* out = nullptr;
     Request* r = nullptr;
-    if (int e = idup_comm(scope, *c, &out, &r)) return e;
+    if (int e = c->is_inter() ? idup_intercomm(scope, *c, &out, &r) : idup_comm(scope, *c, &out, &r)) return e;
     *request = request_handle(r);
     return give(newcomm, out);
 }

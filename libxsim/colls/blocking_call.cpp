@@ -11,10 +11,6 @@ namespace xsim::colls {
 template <class Args>
 int run(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& comm, int root, const Args& args,
         std::string* error) {
-    if (comm.is_inter()) {
-        *error = std::string(names(table.kind).mpi) + " on an intercommunicator is not supported by xsim";
-        return MPI_ERR_COMM;
-    }
     // Driven like a nonblocking call (rounds advance from the scheduler as their messages
     // are decided) while the rank waits once for the whole call: one fiber switch per call
     // instead of one per round, and the same virtual times as run_blocking would give.

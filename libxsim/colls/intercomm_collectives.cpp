@@ -1,160 +1,190 @@
 #include "libxsim/colls/intercomm_collectives.hpp"
 
-#include <climits>
-#include <string>
+#include <utility>
 #include <vector>
 
-#include "libxsim/colls/algorithms.hpp"
 #include "libxsim/colls/schedule.hpp"
 
 namespace xsim::colls {
 namespace {
 
-// One round of messages between the groups: receive `in` from `from` and send `out` to `to`
-// (either may be absent: a peer < 0).
-Steps exchange(Context& c, int from, Block in, int to, Block out) {
-    if (from >= 0) c.recv(from, in);
-    if (to >= 0) c.send(to, out);
+// c.rank and c.size are the caller's rank and size in its own group; c.send / c.recv name
+// ranks of the remote group, c.send_local / c.recv_local ranks of the caller's group.
+
+Block nothing() { return Block{nullptr, 0, MPI_BYTE, 0}; }
+int remote_size(const Context& c) { return c.comm.peer_size(); }
+
+// Binomial broadcast of `data` from local rank 0 within the group.
+Steps group_bcast(Context& c, Block data) {
+    int mask = 1;
+    for (; mask < c.size; mask <<= 1) {
+        if (c.rank & mask) {
+            c.recv_local(c.rank - mask, data);
+            co_await c.round();
+            break;
+        }
+    }
+    for (mask >>= 1; mask > 0; mask >>= 1)
+        if (c.rank + mask < c.size) c.send_local(c.rank + mask, data);
     co_await c.round();
 }
-// Gather (receive block i from remote rank i) or Scatter at the root, in one round.
-Steps with_every_remote(Context& c, int remote_size, const Blocks& blocks, bool receive) {
-    for (int i = 0; i < remote_size; ++i) {
-        if (receive) c.recv(i, blocks.block(i));
-        else c.send(i, blocks.block(i));
+
+// Binomial reduction of the group's a.sendbuf (a.count elements) into `result` at local
+// rank 0, lower ranks' data on the left (any op).
+Steps group_reduce(Context& c, ReduceArgs a, void* result) {
+    const BlocksOfShape whole(a.count, a.type);
+    TypedScratch scratch(c.payload, 2 * a.count, a.type);
+    void* acc = scratch.data();
+    void* tmp = scratch.element(a.count);
+    copy_block(c.payload, whole(a.sendbuf), whole(acc));
+    for (int mask = 1; mask < c.size; mask <<= 1) {
+        if (c.rank & mask) {
+            c.send_local(c.rank - mask, whole(acc));
+            co_await c.round();
+            break;
+        }
+        if (c.rank + mask < c.size) {
+            c.recv_local(c.rank + mask, whole(tmp));
+            co_await c.round();
+            combine(c.payload, acc, tmp, a.count, a.type, a.op);  // tmp = acc op tmp
+            std::swap(acc, tmp);
+        }
+    }
+    if (c.rank == 0) copy_block(c.payload, whole(acc), whole(result));
+}
+
+// Every member's `mine` gathered at local rank 0 into `blocks` (in rank order), in one round.
+Steps group_gather(Context& c, Block mine, Blocks blocks) {
+    if (c.rank != 0) {
+        c.send_local(0, mine);
+        co_await c.round();
+        co_return;
+    }
+    copy_block(c.payload, mine, blocks.block(0));
+    for (int r = 1; r < c.size; ++r) c.recv_local(r, blocks.block(r));
+    co_await c.round();
+}
+
+// No member leaves before every member of both groups has entered: each group gathers at
+// its leader, the leaders swap, each leader releases its group.
+Steps barrier(Context& c, const BarrierArgs&) {
+    if (c.rank != 0) {
+        c.send_local(0, nothing());
+        co_await c.round();
+        c.recv_local(0, nothing());
+        co_await c.round();
+        co_return;
+    }
+    for (int r = 1; r < c.size; ++r) c.recv_local(r, nothing());
+    co_await c.round();
+    c.recv(0, nothing());
+    c.send(0, nothing());
+    co_await c.round();
+    for (int r = 1; r < c.size; ++r) c.send_local(r, nothing());
+    co_await c.round();
+}
+
+// The root sends to the other group's leader, which broadcasts in its group.
+Steps bcast(Context& c, const BcastArgs& a) {
+    if (a.root == MPI_PROC_NULL) co_return;
+    if (a.root == MPI_ROOT) {
+        c.send(0, a.data);
+        co_await c.round();
+        co_return;
+    }
+    if (c.rank == 0) {
+        c.recv(a.root, a.data);
+        co_await c.round();
+    }
+    XSIM_CO_RUN(c, group_bcast(c, a.data));
+}
+
+// The sending group reduces at its leader, which sends the result to the root.
+Steps reduce(Context& c, const ReduceArgs& a) {
+    if (a.root == MPI_PROC_NULL) co_return;
+    const BlocksOfShape whole(a.count, a.type);
+    if (a.root == MPI_ROOT) {
+        c.recv(0, whole(a.recvbuf));
+        co_await c.round();
+        co_return;
+    }
+    TypedScratch sum(c.payload && c.rank == 0, a.count, a.type);
+    XSIM_CO_RUN(c, group_reduce(c, a, sum.data()));
+    if (c.rank == 0) {
+        c.send(a.root, whole(sum.data()));
+        co_await c.round();
+    }
+}
+
+// Each group reduces at its leader, the leaders swap, each broadcasts what it got.
+Steps allreduce(Context& c, const ReduceArgs& a) {
+    const BlocksOfShape whole(a.count, a.type);
+    TypedScratch sum(c.payload && c.rank == 0, a.count, a.type);
+    XSIM_CO_RUN(c, group_reduce(c, a, sum.data()));
+    if (c.rank == 0) {
+        c.recv(0, whole(a.recvbuf));
+        c.send(0, whole(sum.data()));
+        co_await c.round();
+    }
+    XSIM_CO_RUN(c, group_bcast(c, whole(a.recvbuf)));
+}
+
+// Gather(v) and Scatter(v): directly between the root and the other group, one round.
+Steps gather(Context& c, const RootedArgs& a) {
+    if (a.root == MPI_PROC_NULL) co_return;
+    if (a.root == MPI_ROOT) {
+        for (int i = 0; i < remote_size(c); ++i) c.recv(i, a.blocks.block(i));
+    } else {
+        c.send(a.root, a.mine);
     }
     co_await c.round();
 }
-Steps to_every_remote(Context& c, int remote_size, const AllgatherArgs& a) {
-    for (int i = 0; i < remote_size; ++i) c.recv(i, a.recv.block(i));
-    for (int i = 0; i < remote_size; ++i) c.send(i, a.mine);
+Steps scatter(Context& c, const RootedArgs& a) {
+    if (a.root == MPI_PROC_NULL) co_return;
+    if (a.root == MPI_ROOT) {
+        for (int i = 0; i < remote_size(c); ++i) c.send(i, a.blocks.block(i));
+    } else {
+        c.recv(a.root, a.mine);
+    }
     co_await c.round();
 }
-Steps all_to_all(Context& c, int remote_size, const AlltoallArgs& a) {
-    for (int i = 0; i < remote_size; ++i) c.recv(i, a.recv.block(i));
-    for (int i = 0; i < remote_size; ++i) c.send(i, a.send.block(i));
-    co_await c.round();
-}
 
-int run_steps(CallScope& scope, Context& ctx, Steps steps, const Comm& inter) {
-    const int e = run_blocking(ctx, std::move(steps));
-    return e == MPI_SUCCESS ? e : scope.fail(&inter, e, ctx.error);
-}
-
-// A collective of the caller's own group (inter.local), selected as on any communicator.
-template <class Args>
-int in_group(CallScope& scope, const Comm& inter, const Collective<Args>& table, const Args& a) {
-    std::string why;
-    const int rc = run(table, scope.engine, scope.rank, *inter.local, 0, a, &why);
-    return rc == MPI_SUCCESS ? rc : scope.fail(&inter, rc, why);
-}
-
-// The messages of this call between the groups (the call's number on the
-// intercommunicator is taken here, by every member).
-struct Across {
-    Across(CallScope& scope, const Comm& inter, CollKind kind) : ctx(scope.engine, scope.rank, inter, kind, 0) {}
-    Context ctx;
-};
-
-// Reduces the group's sendbufs into `result` at its leader (local rank 0).
-int reduce_to_leader(CallScope& scope, const Comm& inter, const ReduceArgs& a, void* result) {
-    ReduceArgs local = a;
-    local.recvbuf = result;
-    local.root = 0;
-    local.in_place = false;
-    return in_group(scope, inter, reduce_table(), local);
-}
-
-Block whole(void* buf, int count, MPI_Datatype type, std::uint64_t bytes) { return Block{buf, count, type, bytes}; }
-
-}  // namespace
-
-int intercomm_barrier(CallScope& scope, const Comm& inter, CollKind kind) {
-    BarrierArgs none;
-    if (int e = in_group(scope, inter, barrier_table(), none)) return e;
-    Across across(scope, inter, kind);
-    if (inter.my_rank == 0)
-        if (int e = run_steps(scope, across.ctx, exchange(across.ctx, 0, Block{}, 0, Block{}), inter)) return e;
-    return in_group(scope, inter, barrier_table(), none);
-}
-
-int intercomm_bcast(CallScope& scope, const Comm& inter, const BcastArgs& a) {
-    Across across(scope, inter, CollKind::Bcast);
-    if (a.root == MPI_PROC_NULL) return MPI_SUCCESS;
-    if (a.root == MPI_ROOT) return run_steps(scope, across.ctx, exchange(across.ctx, -1, {}, 0, a.data), inter);
-    if (inter.my_rank == 0)
-        if (int e = run_steps(scope, across.ctx, exchange(across.ctx, a.root, a.data, -1, {}), inter)) return e;
-    BcastArgs local = a;
-    local.root = 0;
-    return in_group(scope, inter, bcast_table(), local);
-}
-
-int intercomm_reduce(CallScope& scope, const Comm& inter, const ReduceArgs& a) {
-    Across across(scope, inter, CollKind::Reduce);
-    if (a.root == MPI_PROC_NULL) return MPI_SUCCESS;
-    const Block result_at_root = whole(a.recvbuf, a.count, a.type, a.bytes);
-    if (a.root == MPI_ROOT) return run_steps(scope, across.ctx, exchange(across.ctx, 0, result_at_root, -1, {}), inter);
-    const bool leader = inter.my_rank == 0;
-    TypedScratch result(across.ctx.payload && leader, a.count, a.type);
-    if (int e = reduce_to_leader(scope, inter, a, result.data())) return e;
-    if (!leader) return MPI_SUCCESS;
-    const Block out = whole(result.data(), a.count, a.type, a.bytes);
-    return run_steps(scope, across.ctx, exchange(across.ctx, -1, {}, a.root, out), inter);
-}
-
-int intercomm_allreduce(CallScope& scope, const Comm& inter, const ReduceArgs& a) {
-    Across across(scope, inter, CollKind::Allreduce);
-    const bool leader = inter.my_rank == 0;
-    TypedScratch mine(across.ctx.payload && leader, a.count, a.type);
-    if (int e = reduce_to_leader(scope, inter, a, mine.data())) return e;
-    const Block result = whole(a.recvbuf, a.count, a.type, a.bytes);
+// Allgather: each group gathers at its leader (in its own send type: the members' types may
+// differ, their signatures may not), the leaders swap, each broadcasts. Allgatherv: the
+// blocks differ in size and only their receivers know the sizes, so every member sends
+// its block to every remote rank.
+Steps allgather(Context& c, const AllgatherArgs& a) {
+    if (!a.recv.uniform()) {
+        for (int i = 0; i < remote_size(c); ++i) c.recv(i, a.recv.block(i));
+        for (int i = 0; i < remote_size(c); ++i) c.send(i, a.mine);
+        co_await c.round();
+        co_return;
+    }
+    const bool leader = c.rank == 0;
+    TypedScratch group(c.payload && leader, a.mine.count * c.size, a.mine.type);
+    XSIM_CO_RUN(c, group_gather(c, a.mine, uniform_blocks(group.data(), a.mine.count, a.mine.type)));
+    const Block theirs = a.recv.run(0, remote_size(c));
     if (leader) {
-        const Block out = whole(mine.data(), a.count, a.type, a.bytes);
-        if (int e = run_steps(scope, across.ctx, exchange(across.ctx, 0, result, 0, out), inter)) return e;
+        c.recv(0, theirs);
+        c.send(0, Block{group.data(), a.mine.count * c.size, a.mine.type, a.mine.bytes * static_cast<std::uint64_t>(c.size)});
+        co_await c.round();
     }
-    return in_group(scope, inter, bcast_table(), BcastArgs{result, 0});
+    XSIM_CO_RUN(c, group_bcast(c, theirs));
 }
 
-int intercomm_rooted(CallScope& scope, const Comm& inter, const RootedArgs& a, bool gather) {
-    // (Gather and Gatherv, Scatter and Scatterv run alike: the signature need only tell them
-    // from the other collectives.)
-    Across across(scope, inter, gather ? CollKind::Gather : CollKind::Scatter);
-    if (a.root == MPI_PROC_NULL) return MPI_SUCCESS;
-    if (a.root == MPI_ROOT)
-        return run_steps(scope, across.ctx, with_every_remote(across.ctx, inter.peer_size(), a.blocks, gather), inter);
-    Steps steps = gather ? exchange(across.ctx, -1, {}, a.root, a.mine) : exchange(across.ctx, a.root, a.mine, -1, {});
-    return run_steps(scope, across.ctx, std::move(steps), inter);
+// Alltoall(v, w): block i to and from remote rank i, one round.
+Steps alltoall(Context& c, const AlltoallArgs& a) {
+    for (int i = 0; i < remote_size(c); ++i) c.recv(i, a.recv.block(i));
+    for (int i = 0; i < remote_size(c); ++i) c.send(i, a.send.block(i));
+    co_await c.round();
 }
 
-int intercomm_allgather(CallScope& scope, const Comm& inter, const AllgatherArgs& a) {
-    Across across(scope, inter, a.recv.uniform() ? CollKind::Allgather : CollKind::Allgatherv);
-    // Allgatherv: the blocks differ in size, and only their receivers know the sizes: each
-    // member sends its block to every remote rank (O(remote size) messages per rank).
-    if (!a.recv.uniform()) return run_steps(scope, across.ctx, to_every_remote(across.ctx, inter.peer_size(), a), inter);
-    const bool leader = inter.my_rank == 0;
-    const std::int64_t total = static_cast<std::int64_t>(a.mine.count) * inter.size;
-    if (total > INT_MAX) return scope.fail(&inter, MPI_ERR_COUNT, "the group's blocks exceed INT_MAX elements");
-    // The group's blocks, gathered at its leader in rank order (its own send type: the
-    // members' types may differ, their signatures may not).
-    TypedScratch group(across.ctx.payload && leader, static_cast<int>(total), a.mine.type);
-    RootedArgs g;
-    g.root = 0;
-    g.mine = a.mine;
-    if (leader) g.blocks = uniform_blocks(group.data(), a.mine.count, a.mine.type);
-    if (int e = in_group(scope, inter, gather_table(), g)) return e;
-    const Block theirs = a.recv.run(0, inter.peer_size());
-    if (leader) {
-        const Block out = whole(group.data(), static_cast<int>(total), a.mine.type, a.mine.bytes * inter.size);
-        if (int e = run_steps(scope, across.ctx, exchange(across.ctx, 0, theirs, 0, out), inter)) return e;
-    }
-    return in_group(scope, inter, bcast_table(), BcastArgs{theirs, 0});
-}
-
-int intercomm_reduce_scatter(CallScope& scope, const Comm& inter, const ReduceScatterArgs& a) {
-    Across across(scope, inter, a.counts ? CollKind::ReduceScatter : CollKind::ReduceScatterBlock);
-    const bool leader = inter.my_rank == 0;
+// Reduce_scatter(_block): each group reduces its a.total elements at its leader, the leaders
+// swap, each leader hands its members their parts (a.counts / a.block describe its group).
+Steps reduce_scatter(Context& c, const ReduceScatterArgs& a) {
+    const bool leader = c.rank == 0;
     const int total = static_cast<int>(a.total);  // at most INT_MAX (checked by the binding)
-    TypedScratch mine(across.ctx.payload && leader, total, a.type), theirs(across.ctx.payload && leader, total, a.type);
+    TypedScratch mine(c.payload && leader, total, a.type), theirs(c.payload && leader, total, a.type);
     ReduceArgs r;
     r.sendbuf = a.sendbuf;
     r.count = total;
@@ -162,31 +192,77 @@ int intercomm_reduce_scatter(CallScope& scope, const Comm& inter, const ReduceSc
     r.op = a.op;
     r.commutative = a.commutative;
     r.bytes = a.bytes;
-    if (int e = reduce_to_leader(scope, inter, r, mine.data())) return e;
+    XSIM_CO_RUN(c, group_reduce(c, r, mine.data()));
+    const std::uint64_t type_size = a.total > 0 ? a.bytes / static_cast<std::uint64_t>(a.total) : 0;
+    // Member i's part of the result at `base` (its elements from offset_of(i)).
+    auto part = [&](void* base, int i) {
+        return Block{element(base, a.type, a.offset_of(i)), a.count_of(i), a.type,
+                     type_size * static_cast<std::uint64_t>(a.count_of(i))};
+    };
+    const Block my_part{a.recvbuf, a.count_of(c.rank), a.type, type_size * static_cast<std::uint64_t>(a.count_of(c.rank))};
     if (leader) {
-        const Block in = whole(theirs.data(), total, a.type, a.bytes), out = whole(mine.data(), total, a.type, a.bytes);
-        if (int e = run_steps(scope, across.ctx, exchange(across.ctx, 0, in, 0, out), inter)) return e;
+        c.recv(0, Block{theirs.data(), total, a.type, a.bytes});
+        c.send(0, Block{mine.data(), total, a.type, a.bytes});
+        co_await c.round();
+        copy_block(c.payload, part(theirs.data(), 0), my_part);
+        for (int i = 1; i < c.size; ++i) c.send_local(i, part(theirs.data(), i));
+    } else {
+        c.recv_local(0, my_part);
     }
-    // The leader scatters the other group's result in its own group.
-    std::vector<int> displs;
-    RootedArgs g;
-    g.root = 0;
-    g.mine = whole(a.recvbuf, a.count_of(inter.my_rank), a.type, 0);
-    g.mine.bytes = make_block(nullptr, g.mine.count, a.type).bytes;
-    if (!a.counts) {
-        if (leader) g.blocks = uniform_blocks(theirs.data(), a.block, a.type);
-        return in_group(scope, inter, scatter_table(), g);
-    }
-    if (leader) {
-        for (int i = 0; i < inter.size; ++i) displs.push_back(static_cast<int>(a.offset_of(i)));
-        g.blocks = varying_blocks(theirs.data(), a.counts, displs.data(), a.type);
-    }
-    return in_group(scope, inter, scatterv_table(), g);
+    co_await c.round();
 }
 
-int intercomm_alltoall(CallScope& scope, const Comm& inter, const AlltoallArgs& a) {
-    Across across(scope, inter, CollKind::Alltoall);  // Alltoallv and w alike
-    return run_steps(scope, across.ctx, all_to_all(across.ctx, inter.peer_size(), a), inter);
+}  // namespace
+
+template <>
+const Algorithm<BarrierArgs>* intercomm_algorithm(CollKind) {
+    static const Algorithm<BarrierArgs> a{{"intercommunicator", "gather at each leader, leaders swap, release"}, barrier,
+                                          nullptr, nullptr};
+    return &a;
+}
+template <>
+const Algorithm<BcastArgs>* intercomm_algorithm(CollKind) {
+    static const Algorithm<BcastArgs> a{{"intercommunicator", "root to the other leader, binomial in its group"}, bcast,
+                                        nullptr, nullptr};
+    return &a;
+}
+template <>
+const Algorithm<ReduceArgs>* intercomm_algorithm(CollKind kind) {
+    static const Algorithm<ReduceArgs> r{{"intercommunicator", "binomial in the sending group, its leader to the root"},
+                                         reduce, nullptr, nullptr};
+    static const Algorithm<ReduceArgs> ar{{"intercommunicator", "reduce at each leader, leaders swap, broadcast"},
+                                          allreduce, nullptr, nullptr};
+    return kind == CollKind::Reduce ? &r : kind == CollKind::Allreduce ? &ar : nullptr;  // no Scan, Exscan
+}
+template <>
+const Algorithm<RootedArgs>* intercomm_algorithm(CollKind kind) {
+    static const Algorithm<RootedArgs> g{{"intercommunicator", "the other group to the root, one round"}, gather,
+                                         nullptr, nullptr};
+    static const Algorithm<RootedArgs> s{{"intercommunicator", "the root to the other group, one round"}, scatter,
+                                         nullptr, nullptr};
+    return kind == CollKind::Gather || kind == CollKind::Gatherv ? &g : &s;
+}
+template <>
+const Algorithm<AllgatherArgs>* intercomm_algorithm(CollKind) {
+    static const Algorithm<AllgatherArgs> a{{"intercommunicator", "gather at each leader, leaders swap, broadcast"},
+                                            allgather, nullptr, nullptr};
+    return &a;
+}
+template <>
+const Algorithm<AlltoallArgs>* intercomm_algorithm(CollKind) {
+    static const Algorithm<AlltoallArgs> a{{"intercommunicator", "every pair of ranks across, one round"}, alltoall,
+                                           nullptr, nullptr};
+    return &a;
+}
+template <>
+const Algorithm<ReduceScatterArgs>* intercomm_algorithm(CollKind) {
+    static const Algorithm<ReduceScatterArgs> a{{"intercommunicator", "reduce at each leader, leaders swap, scatter"},
+                                                reduce_scatter, nullptr, nullptr};
+    return &a;
+}
+template <>
+const Algorithm<NeighborArgs>* intercomm_algorithm(CollKind) {
+    return nullptr;  // topologies are on intracommunicators only
 }
 
 }  // namespace xsim::colls

@@ -65,16 +65,15 @@ int copy_comm(CallScope& scope, const Comm& parent, Comm** out) {
     return MPI_SUCCESS;
 }
 
-// The agreement of MPI_Comm_idup: a dissemination barrier tagged as MPI_Comm_dup.
-const colls::Collective<colls::BarrierArgs>& idup_table() {
+}  // namespace
+
+const colls::Collective<colls::BarrierArgs>& dup_agreement() {
     static const colls::Collective<colls::BarrierArgs> t{
         colls::CollKind::CommDup,
         {&colls::barrier_dissemination},
         [](const colls::Context&, const colls::BarrierArgs&) { return &colls::barrier_dissemination; }};
     return t;
 }
-
-}  // namespace
 
 int dup_comm(CallScope& scope, const Comm& parent, Comm** out) {
     *out = nullptr;
@@ -85,7 +84,7 @@ int dup_comm(CallScope& scope, const Comm& parent, Comm** out) {
 int idup_comm(CallScope& scope, const Comm& parent, Comm** out, Request** request) {
     *out = nullptr;
     if (int e = copy_comm(scope, parent, out)) return e;
-    *request = colls::start(idup_table(), scope.engine, scope.rank, parent, 0, colls::BarrierArgs{});
+    *request = colls::start(dup_agreement(), scope.engine, scope.rank, parent, 0, colls::BarrierArgs{});
     return MPI_SUCCESS;
 }
 

@@ -7,6 +7,7 @@
 // through scope.fail with the parent communicator.
 #pragma once
 #include "libxsim/engine/call_scope.hpp"
+#include "libxsim/colls/algorithm.hpp"
 #include "libxsim/colls/collective_kind.hpp"
 #include "libxsim/mpi/context_ids.hpp"
 
@@ -20,6 +21,10 @@ Comm* new_derived_comm(Rank& me, const Comm& parent, Group* group, int my_rank, 
 
 // A dissemination barrier over `comm` tagged as `kind` (the agreement on a new context).
 int agree_on_new_comm(CallScope& scope, const Comm& comm, colls::CollKind kind);
+
+// The agreement of MPI_Comm_idup (and of MPI_Comm_dup of an intercommunicator): a barrier
+// tagged as MPI_Comm_dup (on an intercommunicator, its algorithm: intercomm_collectives.hpp).
+const colls::Collective<colls::BarrierArgs>& dup_agreement();
 
 int dup_comm(CallScope& scope, const Comm& parent, Comm** out);
 // MPI_Comm_idup: the communicator is made now (usable once *request completes); the

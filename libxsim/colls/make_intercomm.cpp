@@ -2,9 +2,10 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <string>
 #include <vector>
 
-#include "libxsim/colls/intercomm_collectives.hpp"
+#include "libxsim/colls/collective_call.hpp"
 #include "libxsim/colls/schedule.hpp"
 #include "libxsim/colls/make_comm.hpp"
 #include "libxsim/colls/make_comm_split.hpp"
@@ -136,10 +137,11 @@ int create_intercomm(CallScope& scope, const Comm& local, int local_leader, cons
     return MPI_SUCCESS;
 }
 
-int dup_intercomm(CallScope& scope, const Comm& inter, Comm** out) {
-    *out = nullptr;
+namespace {
+
+// The caller's copy of `inter` under a new context, without agreement.
+int copy_intercomm(CallScope& scope, const Comm& inter, Comm** out) {
     Rank& me = scope.rank;
-    if (int e = colls::intercomm_barrier(scope, inter, colls::CollKind::CommDup)) return e;
     // Every member of both groups counts the communicators made from `inter` alike.
     const ContextId id = derive_context(inter.context, creation_counter(me, inter)++, kInterDup);
     Comm* c = new_derived_comm(me, inter, ref(inter.group), inter.my_rank, id);
@@ -150,6 +152,23 @@ int dup_intercomm(CallScope& scope, const Comm& inter, Comm** out) {
         return scope.fail(&inter, e, "an attribute copy callback failed with error " + std::to_string(e));
     }
     *out = c;
+    return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int dup_intercomm(CallScope& scope, const Comm& inter, Comm** out) {
+    *out = nullptr;
+    std::string why;
+    const int rc = colls::run(dup_agreement(), scope.engine, scope.rank, inter, 0, colls::BarrierArgs{}, &why);
+    if (rc != MPI_SUCCESS) return scope.fail(&inter, rc, why);
+    return copy_intercomm(scope, inter, out);
+}
+
+int idup_intercomm(CallScope& scope, const Comm& inter, Comm** out, Request** request) {
+    *out = nullptr;
+    if (int e = copy_intercomm(scope, inter, out)) return e;
+    *request = colls::start(dup_agreement(), scope.engine, scope.rank, inter, 0, colls::BarrierArgs{});
     return MPI_SUCCESS;
 }
 

@@ -18,6 +18,9 @@ int create_intercomm(CallScope& scope, const Comm& local, int local_leader, cons
 // MPI_Comm_dup of an intercommunicator: collective over both groups (a barrier across
 // them), the same groups with a new context and a copy of the caller's attributes.
 int dup_intercomm(CallScope& scope, const Comm& inter, Comm** out);
+// MPI_Comm_idup of one: the communicator is made now, the barrier runs as a nonblocking
+// collective on `inter`.
+int idup_intercomm(CallScope& scope, const Comm& inter, Comm** out, Request** request);
 
 // MPI_Comm_split of an intercommunicator: each group splits on its own (color >= 0 or
 // MPI_UNDEFINED, ties of key broken by rank); the caller's new intercommunicator joins its

@@ -10,6 +10,7 @@
 #include "libxsim/colls/entry.hpp"
 #include "libxsim/colls/collective_call.hpp"
 #include "libxsim/colls/default_choice.hpp"
+#include "libxsim/colls/intercomm_collectives.hpp"
 #include "libxsim/p2p/completion.hpp"
 
 namespace xsim::colls {
@@ -143,6 +144,8 @@ const Algorithm<Args>* choose_algorithm(const Collective<Args>& table, Engine& e
             engine.abort_run(2, e.what());
         }
     }
+    // On an intercommunicator, its own algorithm (forced choices are for intracommunicators).
+    if (ctx.comm.is_inter()) return intercomm_algorithm<Args>(table.kind);
     return pick(table, ctx, args);
 }
 

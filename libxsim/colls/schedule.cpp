@@ -53,25 +53,27 @@ void Context::post(Request* request, int peer, std::uint64_t bytes, bool receive
     pending_.emplace_back(request, peer, bytes, receive, signature);
 }
 
-void Context::send(int peer, const Block& data, std::uint32_t message_signature) {
+void Context::send_on(const Comm& lane, std::uint32_t lane_context, int peer, const Block& data,
+                      std::uint32_t message_signature) {
     const p2p::Carry carry = carries_data || carries(data.bytes) ? p2p::Carry::Always : p2p::Carry::Never;
     const p2p::Buffer b{data.buf, data.count, data.type, data.bytes, carry};
     last_send_buffer_ = data.buf;
-    const int peer_world = comm.world_rank(peer, me);
+    const int peer_world = lane.world_rank(peer, me);
     Request* r = told_of_completions
-                     ? p2p::start_send_unless_eager(engine, me, b, comm, peer, peer_world, tag,
-                                                    comm.collective_context(), now, message_signature, &stamp)
-                     : p2p::start_send(engine, me, b, comm, peer, peer_world, tag, comm.collective_context(), false,
-                                       now, nullptr, message_signature, &stamp);
+                     ? p2p::start_send_unless_eager(engine, me, b, lane, peer, peer_world, tag, lane_context, now,
+                                                    message_signature, &stamp)
+                     : p2p::start_send(engine, me, b, lane, peer, peer_world, tag, lane_context, false, now, nullptr,
+                                       message_signature, &stamp);
     ++engine.stats().internal_messages;
     if (r) post(r, peer, data.bytes, false, message_signature);
     else sent_untracked_ = true;  // complete at `now`: nothing for the round to wait for
 }
 
-void Context::recv(int peer, const Block& data, std::uint32_t message_signature) {
+void Context::recv_on(const Comm& lane, std::uint32_t lane_context, int peer, const Block& data,
+                      std::uint32_t message_signature) {
     const p2p::Buffer b{data.buf, data.count, data.type, data.bytes};  // whether data comes is the sender's
     // This call's tag from this peer; the signature is checked on completion (collective_kind.hpp).
-    Request* r = p2p::start_recv(engine, me, b, comm, peer, tag, comm.collective_context(), now);
+    Request* r = p2p::start_recv(engine, me, b, lane, peer, tag, lane_context, now);
     post(r, peer, data.bytes, true, message_signature);
 }
 

@@ -130,6 +130,11 @@ public:
     }
     void send_bytes(int peer, const void* buf, std::uint64_t bytes);
     void recv_bytes(int peer, void* buf, std::uint64_t bytes);
+    // On an intercommunicator (intercomm_collectives.cpp): messages within the caller's own
+    // group, `peer` a local rank. They go over the internal intracommunicator Comm::local, on
+    // its point-to-point context (no user message can use it), with this call's tag.
+    void send_local(int peer, const Block& data) { send_on(*comm.local, comm.local->context, peer, data, signature); }
+    void recv_local(int peer, const Block& data) { recv_on(*comm.local, comm.local->context, peer, data, signature); }
     // Adds modeled time to this rank's part (analytic algorithms).
     void delay(SimTime t) { delay_ += t; }
 
@@ -162,8 +167,18 @@ public:
     std::string error;
 
 private:
-    void send(int peer, const Block& data, std::uint32_t message_signature);
-    void recv(int peer, const Block& data, std::uint32_t message_signature);
+    void send(int peer, const Block& data, std::uint32_t message_signature) {
+        send_on(comm, comm.collective_context(), peer, data, message_signature);
+    }
+    void recv(int peer, const Block& data, std::uint32_t message_signature) {
+        recv_on(comm, comm.collective_context(), peer, data, message_signature);
+    }
+    // A message on `lane` (this call's communicator, or an intercommunicator's local one)
+    // and its context `lane_context`.
+    void send_on(const Comm& lane, std::uint32_t lane_context, int peer, const Block& data,
+                 std::uint32_t message_signature);
+    void recv_on(const Comm& lane, std::uint32_t lane_context, int peer, const Block& data,
+                 std::uint32_t message_signature);
     // Fields, not a Transfer: one built on the stack and copied into the list was read back
     // 16 bytes at a time before its field stores had retired (a failed store forwarding: the
     // load held 2% of the samples of a ring_allreduce profile, in send and in recv each).

@@ -4,7 +4,8 @@
  * Every rank contributes values derived from its world rank, so each result is checked
  * against the other group's members exactly: Bcast, Reduce and Gather(v) / Scatter(v) from
  * a root in each group in turn (MPI_ROOT / MPI_PROC_NULL / the root's remote rank),
- * Allreduce, Allgather(v), Alltoall(v,w), Reduce_scatter(_block), Barrier; then an
+ * Allreduce, Allgather(v), Alltoall(v,w), Reduce_scatter(_block), Barrier, four nonblocking
+ * ones outstanding at once; then an
  * intercommunicator split by world rank modulo 3 and one created from each group's first
  * half, with an Allreduce across each. Needs at least 2 ranks (CTest runs it from N=2). */
 #include "conformance.h"
@@ -161,6 +162,33 @@ int main(int argc, char** argv) {
         free(in), free(out), free(rcounts);
     }
     CONF_CALL(&t, MPI_Barrier(inter));
+
+    /* Nonblocking forms, several outstanding at once and completed together: Iallreduce,
+     * Ibcast from the evens' first rank, Ialltoall, Ireduce_scatter_block. */
+    {
+        long v = rank, sum = -1, data[2] = {-1, -1};
+        long* send = (long*)conf_alloc(sizeof(long) * (size_t)remote_size);
+        long* got = (long*)conf_alloc(sizeof(long) * (size_t)remote_size);
+        long* in = (long*)conf_alloc(sizeof(long) * (size_t)(local_size * remote_size));
+        long* out = (long*)conf_alloc(sizeof(long) * (size_t)remote_size);
+        MPI_Request reqs[4];
+        const int root = even ? (local_rank == 0 ? MPI_ROOT : MPI_PROC_NULL) : 0;
+        for (i = 0; i < remote_size; i++) send[i] = 100L * rank + i, got[i] = -1;
+        for (i = 0; i < local_size * remote_size; i++) in[i] = rank + i;
+        if (root == MPI_ROOT) data[0] = 5, data[1] = 6;
+        CONF_CALL(&t, MPI_Iallreduce(&v, &sum, 1, MPI_LONG, MPI_SUM, inter, &reqs[0]));
+        CONF_CALL(&t, MPI_Ibcast(data, 2, MPI_LONG, root, inter, &reqs[1]));
+        CONF_CALL(&t, MPI_Ialltoall(send, 1, MPI_LONG, got, 1, MPI_LONG, inter, &reqs[2]));
+        CONF_CALL(&t, MPI_Ireduce_scatter_block(in, out, remote_size, MPI_LONG, MPI_SUM, inter, &reqs[3]));
+        CONF_CALL(&t, MPI_Waitall(4, reqs, MPI_STATUSES_IGNORE));
+        check_sum(&t, "Iallreduce", sum, remote_sum);
+        if (!even) CONF_CHECK(&t, data[0] == 5 && data[1] == 6, "Ibcast: got %ld %ld", data[0], data[1]);
+        for (i = 0; i < remote_size; i++)
+            CONF_CHECK(&t, got[i] == 100L * remote_world(even, i) + local_rank, "Ialltoall block %d: %ld", i, got[i]);
+        for (i = 0; i < remote_size; i++)
+            check_sum(&t, "Ireduce_scatter_block", out[i], remote_sum + (long)remote_size * (local_rank * remote_size + i));
+        free(send), free(got), free(in), free(out);
+    }
 
     /* MPI_Comm_split of the intercommunicator by world rank modulo 3: each part joins the
      * remote members of its color (none: MPI_COMM_NULL); key = -rank reverses the order. */
