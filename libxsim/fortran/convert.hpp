@@ -25,6 +25,7 @@ MPI_Request request_f2c(MPI_Fint f);
 MPI_Fint request_c2f(MPI_Request c);
 MPI_Message message_f2c(MPI_Fint f);
 MPI_Fint message_c2f(MPI_Message c);
+MPI_Fint message_update(MPI_Fint before, MPI_Message now);
 MPI_Errhandler errhandler_f2c(MPI_Fint f);
 MPI_Fint errhandler_c2f(MPI_Errhandler c);
 inline MPI_Datatype type_f2c(MPI_Fint f) { return real_mpi.Type_f2c(f); }

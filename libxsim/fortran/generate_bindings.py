@@ -23,9 +23,10 @@ HAND_WRITTEN = {
 }
 
 NULLS = {"comm": "MPI_COMM_NULL", "group": "MPI_GROUP_NULL", "type": "MPI_DATATYPE_NULL", "op": "MPI_OP_NULL",
-         "info": "MPI_INFO_NULL", "errhandler": "MPI_ERRHANDLER_NULL", "request": "MPI_REQUEST_NULL"}
+         "info": "MPI_INFO_NULL", "errhandler": "MPI_ERRHANDLER_NULL", "request": "MPI_REQUEST_NULL",
+         "message": "MPI_MESSAGE_NULL"}
 HANDLES = {"comm": "MPI_Comm", "group": "MPI_Group", "type": "MPI_Datatype", "op": "MPI_Op",
-           "info": "MPI_Info", "errhandler": "MPI_Errhandler", "request": "MPI_Request"}
+           "info": "MPI_Info", "errhandler": "MPI_Errhandler", "request": "MPI_Request", "message": "MPI_Message"}
 
 
 class Arg:

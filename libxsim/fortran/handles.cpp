@@ -122,6 +122,7 @@ MPI_Fint request_c2f(MPI_Request c) { return tables().requests.c2f(c); }
 MPI_Fint request_update(MPI_Fint before, MPI_Request now) { return tables().requests.update(before, now); }
 MPI_Message message_f2c(MPI_Fint f) { return tables().messages.f2c(f); }
 MPI_Fint message_c2f(MPI_Message c) { return tables().messages.c2f(c); }
+MPI_Fint message_update(MPI_Fint before, MPI_Message now) { return tables().messages.update(before, now); }
 MPI_Errhandler errhandler_f2c(MPI_Fint f) { return tables().errhandlers.f2c(f); }
 MPI_Fint errhandler_c2f(MPI_Errhandler c) { return tables().errhandlers.c2f(c); }
 MPI_Fint errhandler_update(MPI_Fint before, MPI_Errhandler now) { return tables().errhandlers.update(before, now); }

@@ -1,5 +1,6 @@
 ! A `use mpi` program: nonblocking exchange with MPI_WAITALL and a status array (and
-! MPI_STATUSES_IGNORE), MPI_WAITANY, a send from MPI_BOTTOM with an absolute address, communicator split/dup/free and names, groups, a Cartesian topology,
+! MPI_STATUSES_IGNORE), MPI_WAITANY, a matched probe (MPI_MPROBE, MPI_IMRECV, MPI_IMPROBE, MPI_MRECV),
+! a send from MPI_BOTTOM with an absolute address, communicator split/dup/free and names, groups, a Cartesian topology,
 ! a vector datatype, attributes with Fortran callbacks, MPI_TAG_UB, CHARACTER results, a Fortran error handler, MPI_ERRORS_RETURN and
 ! MPI_ERROR_STRING, and the command line a rank sees (no -xsim-* options).
 module checks
@@ -51,7 +52,7 @@ program module_program
   integer :: world_group, first_group, first_size, cart, vec, src, dst
   integer :: dims(1), matrix(3, 4), row(4), errclass, namelen, arglen
   integer(kind=MPI_ADDRESS_KIND) :: tag_ub, address(1)
-  integer :: mine, got, absolute, handler, watched, key_plus, key_dup, copy
+  integer :: mine, got, absolute, handler, watched, key_plus, key_dup, copy, msg
   integer(kind=MPI_ADDRESS_KIND) :: value
   logical :: periods(1), found
   character(len=MPI_MAX_PROCESSOR_NAME) :: host
@@ -89,6 +90,20 @@ program module_program
   call MPI_Isend(rank, 1, MPI_INTEGER, right, 5, MPI_COMM_WORLD, requests(2), ierr)
   call MPI_Waitall(2, requests, MPI_STATUSES_IGNORE, ierr)
   call check(all(requests(1:2) == MPI_REQUEST_NULL) .and. from_left == left, 'waitall, statuses ignored')
+
+  ! A matched probe: MPI_MPROBE takes the message from the left, MPI_IMRECV receives it
+  ! (the message handle becomes MPI_MESSAGE_NULL), MPI_IMPROBE of nobody gives MPI_MESSAGE_NO_PROC.
+  call MPI_Isend(rank, 1, MPI_INTEGER, right, 8, MPI_COMM_WORLD, requests(1), ierr)
+  call MPI_Mprobe(left, 8, MPI_COMM_WORLD, msg, status, ierr)
+  call check(ierr == MPI_SUCCESS .and. msg /= MPI_MESSAGE_NULL .and. status(MPI_SOURCE) == left, 'MPI_MPROBE')
+  call MPI_Imrecv(from_left, 1, MPI_INTEGER, msg, requests(2), ierr)
+  call check(msg == MPI_MESSAGE_NULL, 'MPI_IMRECV message handle')
+  call MPI_Waitall(2, requests, MPI_STATUSES_IGNORE, ierr)
+  call check(from_left == left, 'MPI_IMRECV value')
+  call MPI_Improbe(MPI_PROC_NULL, 8, MPI_COMM_WORLD, found, msg, status, ierr)
+  call check(found .and. msg == MPI_MESSAGE_NO_PROC, 'MPI_IMPROBE of MPI_PROC_NULL')
+  call MPI_Mrecv(got, 1, MPI_INTEGER, msg, MPI_STATUS_IGNORE, ierr)
+  call check(msg == MPI_MESSAGE_NULL, 'MPI_MRECV of MPI_MESSAGE_NO_PROC')
 
   ! MPI_BOTTOM plus a datatype holding the absolute address of `mine`.
   mine = 7 * rank
