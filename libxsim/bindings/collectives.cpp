@@ -101,6 +101,22 @@ int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, cons
     return MPI_SUCCESS;
 }
 
+// A buffer of a block per rank (per remote rank on an intercommunicator): `count` elements
+// each, or, `varying`, counts[i] at displs[i] (checked by arrays()).
+int many_blocks(CallScope& s, const Comm* c, const void* buf, int count, const int* counts, const int* displs,
+                MPI_Datatype type, bool varying, Blocks* out) {
+    if (varying) {
+        if (int e = arrays(s, c, buf, counts, displs, nullptr, type)) return e;
+        *out = varying_blocks(buf, counts, displs, type);
+    } else {
+        Block one;
+        if (int e = block(s, c, buf, count, type, &one)) return e;
+        *out = uniform_blocks(buf, count, type);
+    }
+    mark_bottom(*out, buf, c->peer_size());
+    return MPI_SUCCESS;
+}
+
 // The derived types and user op a nonblocking call's arguments use (held_handles.hpp).
 void hold(HeldHandles&, const Comm&, const BarrierArgs&) {}
 void hold(HeldHandles& h, const Comm&, const BcastArgs& a) { h.type(a.data.type); }
@@ -203,20 +219,14 @@ int rooted(const char* call, const Collective<RootedArgs>& table, const void* ro
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     RootedArgs a;
     a.root = root;
+    // The v forms by their kind, not by a null array (a null one is an error, MPI_ERR_ARG).
+    const bool varying = table.kind == CollKind::Gatherv || table.kind == CollKind::Scatterv;
     if (c->is_inter()) {
-        const bool varying = table.kind == CollKind::Gatherv || table.kind == CollKind::Scatterv;
         if (int e = inter_root_in_range(scope, c, root)) return e;
-        if (root == MPI_ROOT) {  // a block for each remote rank
+        if (root == MPI_ROOT) {
             if (int e = not_in_place_inter(scope, c, rooted_buf)) return e;
-            if (varying) {
-                if (int e = arrays(scope, c, rooted_buf, counts, displs, nullptr, rooted_type)) return e;
-                a.blocks = varying_blocks(rooted_buf, counts, displs, rooted_type);
-            } else {
-                Block one;
-                if (int e = block(scope, c, rooted_buf, rooted_count, rooted_type, &one)) return e;
-                a.blocks = uniform_blocks(rooted_buf, rooted_count, rooted_type);
-            }
-            mark_bottom(a.blocks, rooted_buf, c->peer_size());
+            if (int e = many_blocks(scope, c, rooted_buf, rooted_count, counts, displs, rooted_type, varying, &a.blocks))
+                return e;
         } else if (root != MPI_PROC_NULL) {
             if (int e = not_in_place_inter(scope, c, own_buf)) return e;
             if (int e = block(scope, c, own_buf, own_count, own_type, &a.mine)) return e;
@@ -227,17 +237,8 @@ int rooted(const char* call, const Collective<RootedArgs>& table, const void* ro
     const bool at_root = c->rank_of(scope.rank) == root;
     if (at_root) {
         if (int e = not_in_place(scope, c, rooted_buf, "the root's buffer of all blocks")) return e;
-        // The v forms by their kind, not by a null array (a null one is an error, MPI_ERR_ARG).
-        if (table.kind == CollKind::Gatherv || table.kind == CollKind::Scatterv) {
-            if (int e = arrays(scope, c, rooted_buf, counts, displs, nullptr, rooted_type)) return e;
-            a.blocks = varying_blocks(rooted_buf, counts, displs, rooted_type);
-            mark_bottom(a.blocks, rooted_buf, c->size);
-        } else {
-            Block one;
-            if (int e = block(scope, c, rooted_buf, rooted_count, rooted_type, &one)) return e;
-            a.blocks = uniform_blocks(rooted_buf, rooted_count, rooted_type);
-            mark_bottom(a.blocks, rooted_buf, c->size);
-        }
+        if (int e = many_blocks(scope, c, rooted_buf, rooted_count, counts, displs, rooted_type, varying, &a.blocks))
+            return e;
         a.in_place = in_place(own_buf);
     } else if (int e = not_in_place(scope, c, own_buf, "a rank other than the root")) {
         return e;
@@ -259,33 +260,16 @@ int allgather(const char* call, const Collective<AllgatherArgs>& table, const vo
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
     AllgatherArgs a;
-    if (c->is_inter()) {  // a block for each remote rank
+    const bool variable = table.kind == CollKind::Allgatherv;  // not a null counts array: that is an error
+    if (c->is_inter()) {
         if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
-        if (table.kind == CollKind::Allgatherv) {
-            if (int e = arrays(scope, c, recvbuf, counts, displs, nullptr, recvtype)) return e;
-            a.recv = varying_blocks(recvbuf, counts, displs, recvtype);
-        } else {
-            Block one;
-            if (int e = block(scope, c, recvbuf, recvcount, recvtype, &one)) return e;
-            a.recv = uniform_blocks(recvbuf, recvcount, recvtype);
-        }
-        mark_bottom(a.recv, recvbuf, c->peer_size());
+        if (int e = many_blocks(scope, c, recvbuf, recvcount, counts, displs, recvtype, variable, &a.recv)) return e;
         if (int e = block(scope, c, sendbuf, sendcount, sendtype, &a.mine)) return e;
         if (a.mine.count > 0 && c->size > INT_MAX / a.mine.count)
             return scope.fail(c, MPI_ERR_COUNT, "the group's blocks exceed INT_MAX elements");
         return dispatch(scope, c, table, 0, a, request);
     }
-    const bool variable = table.kind == CollKind::Allgatherv;  // not a null counts array: that is an error
-    if (variable) {
-        if (int e = arrays(scope, c, recvbuf, counts, displs, nullptr, recvtype)) return e;
-        a.recv = varying_blocks(recvbuf, counts, displs, recvtype);
-        mark_bottom(a.recv, recvbuf, c->size);
-    } else {
-        Block one;
-        if (int e = block(scope, c, recvbuf, recvcount, recvtype, &one)) return e;
-        a.recv = uniform_blocks(recvbuf, recvcount, recvtype);
-        mark_bottom(a.recv, recvbuf, c->size);
-    }
+    if (int e = many_blocks(scope, c, recvbuf, recvcount, counts, displs, recvtype, variable, &a.recv)) return e;
     const int me = c->rank_of(scope.rank);
     a.in_place = in_place(sendbuf);
     if (a.in_place) a.mine = a.recv.block(me);

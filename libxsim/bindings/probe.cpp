@@ -41,6 +41,16 @@ int check_probe(CallScope& s, int source, int tag, MPI_Comm comm, const Comm** c
     return checks::tag(s, *c, tag, true);
 }
 
+// What a nonblocking probe sees: the first matching message that has arrived by the rank's
+// time, or null (an unsuccessful poll, which costs processor.poll_cost).
+const Message* poll_for(CallScope& s, const Comm& c, int source, int tag) {
+    s.engine.catch_up(s.rank);
+    const Message* m =
+        s.rank.unexpected.find_first([&](const Message& q) { return envelope_matches(q, source, tag, c.context); });
+    if (!m) s.rank.clock += s.engine.machine().poll_cost;
+    return m;
+}
+
 // What an MPI_Message handle of a matched probe points to: the message, out of the
 // unexpected queue, until MPI_Mrecv or MPI_Imrecv of the rank that probed receives it.
 struct MatchedMessage {
@@ -119,12 +129,9 @@ int PMPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* statu
         proc_null_status(status);
         return MPI_SUCCESS;
     }
-    scope.engine.catch_up(scope.rank);
-    const Message* m = scope.rank.unexpected.find_first(
-        [&](const Message& q) { return envelope_matches(q, source, tag, c->context); });
+    const Message* m = poll_for(scope, *c, source, tag);
     *flag = m ? 1 : 0;
     if (m) status_of_message(status, *m);
-    else scope.rank.clock += scope.engine.machine().poll_cost;
     return MPI_SUCCESS;
 }
 
@@ -157,12 +164,8 @@ int PMPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* mes
         proc_null_status(status);
         return MPI_SUCCESS;
     }
-    scope.engine.catch_up(scope.rank);
-    const Message* m = scope.rank.unexpected.find_first(
-        [&](const Message& q) { return envelope_matches(q, source, tag, c->context); });
-    *flag = m ? 1 : 0;
-    if (m) take(scope, *c, source, tag, message, status);
-    else scope.rank.clock += scope.engine.machine().poll_cost;
+    *flag = poll_for(scope, *c, source, tag) ? 1 : 0;
+    if (*flag) take(scope, *c, source, tag, message, status);
     return MPI_SUCCESS;
 }
 

@@ -16,15 +16,10 @@ int main(int argc, char** argv) {
     conf_init(&t, "comm_inter");
     rank = t.rank;
     size = t.size;
-    if (size < 2) {
-        conf_fail(&t, "needs at least 2 ranks, got %d", size);
-        return conf_finish(&t);
-    }
+    if (!conf_evens_and_odds(&t, &side, &inter)) return conf_finish(&t);
     even = rank % 2 == 0;
-    CONF_CALL(&t, MPI_Comm_split(MPI_COMM_WORLD, even, rank, &side));
     MPI_Comm_rank(side, &local_rank);
     MPI_Comm_size(side, &local_size);
-    CONF_CALL(&t, MPI_Intercomm_create(side, 0, MPI_COMM_WORLD, even ? 1 : 0, 42, &inter));
     CONF_CALL(&t, MPI_Comm_test_inter(inter, &flag));
     CONF_CHECK(&t, flag, "test_inter is false");
     CONF_CALL(&t, MPI_Comm_remote_size(inter, &remote_size));

@@ -86,6 +86,23 @@ static inline void* conf_alloc(size_t bytes) {
     return p;
 }
 
+/* WORLD's even and odd ranks as two groups (*side, the caller's) joined by
+ * MPI_Intercomm_create (leaders: world ranks 0 and 1) into *inter. 0 when WORLD has fewer
+ * than 2 ranks (then it has failed the test): one group would be empty. */
+static inline int conf_evens_and_odds(conf_t* t, MPI_Comm* side, MPI_Comm* inter) {
+    const int even = t->rank % 2 == 0;
+    if (t->size < 2) {
+        conf_fail(t, "needs at least 2 ranks, got %d", t->size);
+        return 0;
+    }
+    if (MPI_Comm_split(MPI_COMM_WORLD, even, t->rank, side) != MPI_SUCCESS ||
+        MPI_Intercomm_create(*side, 0, MPI_COMM_WORLD, even ? 1 : 0, 42, inter) != MPI_SUCCESS) {
+        conf_fail(t, "MPI_Comm_split or MPI_Intercomm_create failed");
+        return 0;
+    }
+    return 1;
+}
+
 /* Prints VTIME, PASS/FAIL at rank 0, finalizes; returns the exit status. */
 static inline int conf_finish(conf_t* t) {
     long total = t->failures;
