@@ -50,4 +50,6 @@ CallPayload call_payload(const Context& c, const ReduceScatterArgs& a) { return 
 
 CallPayload call_payload(const Context& c, const NeighborArgs&) { return per_block(policy_of(c)); }
 
+CallPayload intercomm_payload(const Context& c) { return whole(policy_of(c), 0); }  // moves unless off
+
 }  // namespace xsim::colls

@@ -38,4 +38,9 @@ CallPayload call_payload(const Context& c, const AlltoallArgs& a);
 CallPayload call_payload(const Context& c, const ReduceScatterArgs& a);
 CallPayload call_payload(const Context& c, const NeighborArgs& a);
 
+// A call on an intercommunicator: the two groups know different sizes (each the other's
+// blocks), so no size-based decision would agree at both ends. All of its data moves,
+// unless -xsim-payload off.
+CallPayload intercomm_payload(const Context& c);
+
 }  // namespace xsim::colls

@@ -81,7 +81,7 @@ public:
                     const Args& args, Keep&& keep, CallForm form = CallForm::Nonblocking)
         : CollectiveCall(engine, me, comm, table.kind, root, form), args_(args), keep_(std::move(keep)) {
         ArenaScope in_arena(arena_);
-        const CallPayload decided = call_payload(ctx_, args_);
+        const CallPayload decided = ctx_.comm.is_inter() ? intercomm_payload(ctx_) : call_payload(ctx_, args_);
         ctx_.payload = decided.any;
         ctx_.carry_below = decided.carry_below;
         steps_ = choose_algorithm(table, engine, ctx_, args_)->run(ctx_, args_);
