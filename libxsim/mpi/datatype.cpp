@@ -100,6 +100,19 @@ bool in_memory_order(MPI_Datatype type, int depth) {
     return ordered;
 }
 
+// in_memory_order of a type, asked once per handle (every message with the type comes here).
+bool front_to_back(MPI_Datatype type) {
+    auto& known = process_objects().dense_type_order;
+    if (auto it = known.find(type); it != known.end()) return it->second;
+    return known.emplace(type, in_memory_order(type, 0)).first->second;
+}
+
+// The real library frees `type` now: its handle may name another type next.
+int really_free(MPI_Datatype type) {
+    process_objects().dense_type_order.erase(type);
+    return real_mpi.Type_free(&type);
+}
+
 void query_layout(MPI_Datatype type, TypeLayout* out) {
     // The _x forms: a type of 2 GiB or more has no int size (MPI_Type_size gives MPI_UNDEFINED).
     MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
@@ -109,7 +122,7 @@ void query_layout(MPI_Datatype type, TypeLayout* out) {
     out->size = static_cast<std::uint64_t>(size);
     out->extent = static_cast<MPI_Aint>(extent);
     out->true_lb = static_cast<MPI_Aint>(true_lb);
-    out->contiguous = size == 0 || (true_extent == size && extent == size && in_memory_order(type, 0));
+    out->contiguous = size == 0 || (true_extent == size && extent == size && front_to_back(type));
 }
 
 // predefined_layout, inlined into this file's callers (pack_data and unpack_data run for
@@ -160,10 +173,7 @@ void release_type(MPI_Datatype type) {
     auto& uses = pending_uses();
     auto it = uses.find(type);
     if (it == uses.end() || --it->second.operations > 0) return;
-    for (int i = 0; i < it->second.deferred_frees; ++i) {
-        MPI_Datatype handle = type;
-        real_mpi.Type_free(&handle);
-    }
+    for (int i = 0; i < it->second.deferred_frees; ++i) really_free(type);
     uses.erase(it);
 }
 
@@ -173,7 +183,7 @@ int free_type(MPI_Datatype type) {
         ++it->second.deferred_frees;
         return MPI_SUCCESS;
     }
-    return real_mpi.Type_free(&type);
+    return really_free(type);
 }
 
 bool predefined_op(MPI_Op op) {

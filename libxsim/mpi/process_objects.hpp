@@ -75,6 +75,9 @@ struct ProcessObjects {
     };
     std::array<RecentLayout, 8> recent_layouts{};
     std::unordered_map<MPI_Datatype, PendingTypeUses> pending_type_uses;
+    // Whether a dense derived type's map runs front to back (datatype.cpp, in_memory_order),
+    // asked at its first message and forgotten when it is freed (a handle may be reused).
+    std::unordered_map<MPI_Datatype, bool> dense_type_order;
     // ... and user ops in use by pending nonblocking reductions (MPI_Op_free waits for them).
     std::unordered_map<MPI_Op, PendingTypeUses> pending_op_uses;
     // comm.cpp: WORLD's and SELF's extras per rank (key: world rank << 1 | is SELF), and
