@@ -47,10 +47,8 @@ int refuse_inter(CallScope& s, const Comm* c) {
     return s.fail(c, MPI_ERR_COMM, std::string(s.call) + " is not defined on an intercommunicator");
 }
 
-int not_in_place_inter(CallScope& s, const Comm* c, const void* buf) {
-    if (buf != MPI_IN_PLACE) return MPI_SUCCESS;
-    return s.fail(c, MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is not allowed on an intercommunicator"));
-}
+// What not_in_place names on an intercommunicator, where no buffer may be MPI_IN_PLACE.
+constexpr const char* kIntercommCall = "a collective on an intercommunicator";
 
 int not_in_place(CallScope& s, const Comm* c, const void* buf, const char* which) {
     if (!in_place(buf)) return MPI_SUCCESS;
@@ -199,7 +197,7 @@ int reduce_or_scan(const char* call, const Collective<ReduceArgs>& table, const 
     if (int e = request_pointer(scope, c, request, nonblocking)) return e;
     if (c->is_inter()) {
         if (table.kind != CollKind::Allreduce) return refuse_inter(scope, c);  // no scans across groups
-        if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
+        if (int e = not_in_place(scope, c, sendbuf, kIntercommCall)) return e;
         if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, true, &a)) return e;
         return dispatch(scope, c, table, 0, a, request);
     }
@@ -224,11 +222,11 @@ int rooted(const char* call, const Collective<RootedArgs>& table, const void* ro
     if (c->is_inter()) {
         if (int e = inter_root_in_range(scope, c, root)) return e;
         if (root == MPI_ROOT) {
-            if (int e = not_in_place_inter(scope, c, rooted_buf)) return e;
+            if (int e = not_in_place(scope, c, rooted_buf, kIntercommCall)) return e;
             if (int e = many_blocks(scope, c, rooted_buf, rooted_count, counts, displs, rooted_type, varying, &a.blocks))
                 return e;
         } else if (root != MPI_PROC_NULL) {
-            if (int e = not_in_place_inter(scope, c, own_buf)) return e;
+            if (int e = not_in_place(scope, c, own_buf, kIntercommCall)) return e;
             if (int e = block(scope, c, own_buf, own_count, own_type, &a.mine)) return e;
         }
         return dispatch(scope, c, table, root, a, request);
@@ -262,7 +260,7 @@ int allgather(const char* call, const Collective<AllgatherArgs>& table, const vo
     AllgatherArgs a;
     const bool variable = table.kind == CollKind::Allgatherv;  // not a null counts array: that is an error
     if (c->is_inter()) {
-        if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
+        if (int e = not_in_place(scope, c, sendbuf, kIntercommCall)) return e;
         if (int e = many_blocks(scope, c, recvbuf, recvcount, counts, displs, recvtype, variable, &a.recv)) return e;
         if (int e = block(scope, c, sendbuf, sendcount, sendtype, &a.mine)) return e;
         if (a.mine.count > 0 && c->size > INT_MAX / a.mine.count)
@@ -336,7 +334,7 @@ int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void
         return MPI_SUCCESS;
     };
     if (c->is_inter()) {  // a block for each remote rank
-        if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
+        if (int e = not_in_place(scope, c, sendbuf, kIntercommCall)) return e;
         if (int e = describe(recvbuf, recvcount, recvcounts, rdispls, recvtype, recvtypes, &a.recv)) return e;
         if (int e = describe(sendbuf, sendcount, sendcounts, sdispls, sendtype, sendtypes, &a.send)) return e;
         return dispatch(scope, c, table, 0, a, request);
@@ -386,7 +384,7 @@ int reduce_scatter(const char* call, const Collective<ReduceScatterArgs>& table,
     a.op = op;
     a.bytes = in.bytes;
     if (c->is_inter()) {  // counts describe the local group; both groups reduce `total` elements
-        if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
+        if (int e = not_in_place(scope, c, sendbuf, kIntercommCall)) return e;
         return dispatch(scope, c, table, 0, a, request, std::move(offsets));
     }
     if (in.bytes == 0) return nothing_moves(scope, c, table.kind, request);
@@ -438,7 +436,7 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
         // The root receives (recvbuf), the other group sends (sendbuf), the root's group
         // otherwise passes nothing significant.
         if (root != MPI_PROC_NULL) {
-            if (int e = not_in_place_inter(scope, c, sendbuf)) return e;
+            if (int e = not_in_place(scope, c, sendbuf, kIntercommCall)) return e;
             if (int e = root == MPI_ROOT ? reduction(scope, c, recvbuf, recvbuf, count, type, op, true, &a)
                                          : reduction(scope, c, sendbuf, recvbuf, count, type, op, false, &a))
                 return e;

@@ -16,18 +16,19 @@ std::unordered_map<MPI_Datatype, PendingTypeUses>& pending_uses() { return proce
 
 bool in_memory_order(MPI_Datatype type, int depth);
 
-// One element of `type` is a single run of memory, [lb, lb + extent), with nothing left out.
-struct Extent {
-    MPI_Aint lb = 0, extent = 0;
-};
-bool dense(MPI_Datatype type, int depth, Extent* e) {
+// Size and extents of a type, from the _x forms: a type of 2 GiB or more has no int size
+// (MPI_Type_size gives MPI_UNDEFINED).
+struct Shape {
     MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
-    real_mpi.Type_size_x(type, &size);
-    real_mpi.Type_get_extent_x(type, &lb, &extent);
-    real_mpi.Type_get_true_extent_x(type, &true_lb, &true_extent);
-    e->lb = static_cast<MPI_Aint>(lb);
-    e->extent = static_cast<MPI_Aint>(extent);
-    return size == e->extent && true_extent == size && true_lb == e->lb && in_memory_order(type, depth + 1);
+    // Its data fills [lb, lb + extent) with nothing left out.
+    bool solid() const { return extent == size && true_extent == size && true_lb == lb; }
+};
+Shape shape_of(MPI_Datatype type) {
+    Shape s;
+    real_mpi.Type_size_x(type, &s.size);
+    real_mpi.Type_get_extent_x(type, &s.lb, &s.extent);
+    real_mpi.Type_get_true_extent_x(type, &s.true_lb, &s.true_extent);
+    return s;
 }
 
 // True when the type map of `type` lists its bytes front to back, block after block with no
@@ -48,20 +49,30 @@ bool in_memory_order(MPI_Datatype type, int depth) {
     std::vector<MPI_Datatype> types(static_cast<std::size_t>(nt));
     if (real_mpi.Type_get_contents(type, ni, na, nt, ints.data(), addrs.data(), types.data()) != MPI_SUCCESS)
         return false;
-    // Blocks of `count` elements of t at byte `at` (t's lb added) must follow each other.
+    // Blocks of `count` elements of t at byte `at` (t's lb added) must follow each other, and
+    // t must be solid and in order itself. All blocks but a struct's share one t: it is
+    // asked about once, not once per block.
     bool ordered = true, started = false;
     MPI_Aint end = 0;
+    MPI_Datatype asked = MPI_DATATYPE_NULL;
+    Shape t_shape;
+    bool t_ok = false;
     auto block = [&](MPI_Datatype t, MPI_Aint count, MPI_Aint at, bool at_in_elements) {
         if (!ordered || count == 0) return;
-        Extent e;
-        if (!dense(t, depth, &e)) {
+        if (t != asked) {
+            asked = t;
+            t_shape = shape_of(t);
+            t_ok = t_shape.solid() && in_memory_order(t, depth + 1);
+        }
+        if (!t_ok) {
             ordered = false;
             return;
         }
-        const MPI_Aint start = (at_in_elements ? at * e.extent : at) + e.lb;
+        const auto extent = static_cast<MPI_Aint>(t_shape.extent);
+        const MPI_Aint start = (at_in_elements ? at * extent : at) + static_cast<MPI_Aint>(t_shape.lb);
         if (started && start != end) ordered = false;
         started = true;
-        end = start + count * e.extent;
+        end = start + count * extent;
     };
     switch (combiner) {
         case MPI_COMBINER_DUP:
@@ -114,15 +125,12 @@ int really_free(MPI_Datatype type) {
 }
 
 void query_layout(MPI_Datatype type, TypeLayout* out) {
-    // The _x forms: a type of 2 GiB or more has no int size (MPI_Type_size gives MPI_UNDEFINED).
-    MPI_Count size = 0, lb = 0, extent = 0, true_lb = 0, true_extent = 0;
-    real_mpi.Type_size_x(type, &size);
-    real_mpi.Type_get_extent_x(type, &lb, &extent);
-    real_mpi.Type_get_true_extent_x(type, &true_lb, &true_extent);
-    out->size = static_cast<std::uint64_t>(size);
-    out->extent = static_cast<MPI_Aint>(extent);
-    out->true_lb = static_cast<MPI_Aint>(true_lb);
-    out->contiguous = size == 0 || (true_extent == size && extent == size && front_to_back(type));
+    const Shape shape = shape_of(type);
+    out->size = static_cast<std::uint64_t>(shape.size);
+    out->extent = static_cast<MPI_Aint>(shape.extent);
+    out->true_lb = static_cast<MPI_Aint>(shape.true_lb);
+    out->contiguous =
+        shape.size == 0 || (shape.true_extent == shape.size && shape.extent == shape.size && front_to_back(type));
 }
 
 // predefined_layout, inlined into this file's callers (pack_data and unpack_data run for
