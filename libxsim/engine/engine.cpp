@@ -107,6 +107,11 @@ void prefetch_lines(const void* p, std::size_t bytes, bool write = false) {
     }
 }
 
+// Marks a function that only prefetches as having an effect: the compiler, which may prove
+// such a function pure when it sees its body (-fno-semantic-interposition, LTO), would
+// otherwise drop calls whose result is unused, and with them the prefetches.
+inline void keep_prefetching() { asm volatile(""); }
+
 // A message is line-aligned (message.hpp): its three lines.
 void prefetch_message(const Message* m) { prefetch_lines(m, sizeof(Message)); }
 
@@ -122,6 +127,7 @@ const Request* Engine::first_posted_receive(const Message& m) const {
 // ran since it was last touched). Asking for it now overlaps those cache and TLB misses
 // with the processing of the current event instead of stalling on them one by one.
 void Engine::prefetch(const Event& next) const {
+    keep_prefetching();
     if (event_class(next.key.order) == EventClass::Message) {
         const auto* m = static_cast<const Message*>(next.object);
         prefetch_message(m);  // already asked for unless it came from the heap
@@ -139,6 +145,7 @@ void Engine::prefetch(const Event& next) const {
 // The frames a resumed fiber of local rank `local` returns through: from where it suspended
 // up to main.
 void Engine::prefetch_resume_frames(std::size_t local) const {
+    keep_prefetching();
     prefetch_lines(stacks_.top(local) - resume_bytes_, resume_bytes_, true);
 }
 
@@ -147,6 +154,7 @@ void Engine::prefetch_resume_frames(std::size_t local) const {
 // then the receiver's first posted receive, then the collective call that receive belongs
 // to (colls/collective_call.hpp).
 void Engine::prefetch_ahead() const {
+    keep_prefetching();
     constexpr std::size_t s = 2;  // events between stages (1 and 3 measured no better)
     auto message_at = [&](std::size_t k) -> const Message* {
         const Event* e = queue_.peek(k);
