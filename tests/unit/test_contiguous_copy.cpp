@@ -38,36 +38,34 @@ void expect_exactly(Canvas& c, const unsigned char* want, std::uint64_t n) {
     }
 }
 
-TEST(ContiguousCopy, PackMovesExactlyTheBytes) {
-    testing::run_ranks(1, [](Engine&, Rank&) {
+// For every size n: `move(src, dst, n)` must write exactly src's first n bytes at dst.
+template <class Move>
+void check_every_size(Move move) {
+    testing::run_ranks(1, [&](Engine&, Rank&) {
         const auto src = pattern();
         for (std::uint64_t n = 0; n <= kLargest; ++n) {
             Canvas out;
-            pack_data(src.data(), static_cast<int>(n), MPI_BYTE, reinterpret_cast<char*>(out.at()), n);
+            move(src.data(), out.at(), n);
             expect_exactly(out, src.data(), n);
         }
+    });
+}
+
+TEST(ContiguousCopy, PackMovesExactlyTheBytes) {
+    check_every_size([](const unsigned char* src, unsigned char* dst, std::uint64_t n) {
+        pack_data(src, static_cast<int>(n), MPI_BYTE, reinterpret_cast<char*>(dst), n);
     });
 }
 
 TEST(ContiguousCopy, UnpackMovesExactlyTheBytes) {
-    testing::run_ranks(1, [](Engine&, Rank&) {
-        const auto src = pattern();
-        for (std::uint64_t n = 0; n <= kLargest; ++n) {
-            Canvas out;
-            unpack_data(reinterpret_cast<const char*>(src.data()), n, out.at(), static_cast<int>(n), MPI_BYTE);
-            expect_exactly(out, src.data(), n);
-        }
+    check_every_size([](const unsigned char* src, unsigned char* dst, std::uint64_t n) {
+        unpack_data(reinterpret_cast<const char*>(src), n, dst, static_cast<int>(n), MPI_BYTE);
     });
 }
 
 TEST(ContiguousCopy, SameProcessCopyMovesExactlyTheBytes) {
-    testing::run_ranks(1, [](Engine&, Rank&) {
-        const auto src = pattern();
-        for (std::uint64_t n = 0; n <= kLargest; ++n) {
-            Canvas out;
-            copy_data(src.data(), static_cast<int>(n), MPI_BYTE, n, out.at(), static_cast<int>(n), MPI_BYTE);
-            expect_exactly(out, src.data(), n);
-        }
+    check_every_size([](const unsigned char* src, unsigned char* dst, std::uint64_t n) {
+        copy_data(src, static_cast<int>(n), MPI_BYTE, n, dst, static_cast<int>(n), MPI_BYTE);
     });
 }
 
