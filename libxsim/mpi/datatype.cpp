@@ -228,26 +228,25 @@ int free_op(MPI_Op op) {
 
 namespace {
 
+// Copies [s, s + n) for sizeof(Word) <= n <= 2 sizeof(Word): its first and its last Word,
+// both loaded before either is stored, so that they cover the range between them.
+template <class Word>
+void copy_ends(char* d, const char* s, std::uint64_t n) {
+    Word first, last;
+    std::memcpy(&first, s, sizeof(Word));
+    std::memcpy(&last, s + n - sizeof(Word), sizeof(Word));
+    std::memcpy(d, &first, sizeof(Word));
+    std::memcpy(d + n - sizeof(Word), &last, sizeof(Word));
+}
+
 // memcpy for the few bytes most messages carry (a reduction's double, a halo's ints): loads
-// of fixed size, all before the stores, instead of a call into the C library.
+// of fixed size instead of a call into the C library.
 void copy_bytes(void* to, const void* from, std::uint64_t n) {
     auto* d = static_cast<char*>(to);
     const auto* s = static_cast<const char*>(from);
-    if (n >= 8 && n <= 16) {
-        std::uint64_t first, last;
-        std::memcpy(&first, s, 8);
-        std::memcpy(&last, s + n - 8, 8);
-        std::memcpy(d, &first, 8);
-        std::memcpy(d + n - 8, &last, 8);
-    } else if (n >= 4 && n < 8) {
-        std::uint32_t first, last;
-        std::memcpy(&first, s, 4);
-        std::memcpy(&last, s + n - 4, 4);
-        std::memcpy(d, &first, 4);
-        std::memcpy(d + n - 4, &last, 4);
-    } else {
-        std::memcpy(d, s, n);
-    }
+    if (n >= 8 && n <= 16) copy_ends<std::uint64_t>(d, s, n);
+    else if (n >= 4 && n < 8) copy_ends<std::uint32_t>(d, s, n);
+    else std::memcpy(d, s, n);
 }
 
 // The layout pack/unpack/copy work from: the predefined cache's entry, read in place (every
