@@ -41,7 +41,7 @@ int start_buffered(CallScope& s, const Operation& op, Request** out, Request* in
     if (storage) pack_data(op.data.buf, op.data.count, op.data.type, storage, op.data.bytes);
     const p2p::Buffer packed{storage, static_cast<int>(op.data.bytes), MPI_BYTE, op.data.bytes};
     Request* send = p2p::start_send(s.engine, s.rank, packed, c, op.peer, c.world_rank(op.peer, s.rank), op.tag,
-                                    c.context, false, s.rank.clock);
+                                    c.context, false, s.rank.clock, s.rank.path);
     bsend::track(s.engine, s.rank, send);
     *out = p2p::null_peer_request(s.engine, s.rank, RequestKind::Send, into);
     return MPI_SUCCESS;
@@ -63,13 +63,14 @@ int start_send(CallScope& s, const Operation& op, SendMode mode, Request** out, 
     // what a standard send costs.
     const Comm& c = *op.comm;
     *out = p2p::start_send(s.engine, s.rank, op.data, c, op.peer, c.world_rank(op.peer, s.rank), op.tag, c.context,
-                           mode == SendMode::Synchronous, s.rank.clock, into);
+                           mode == SendMode::Synchronous, s.rank.clock, s.rank.path, into);
     return MPI_SUCCESS;
 }
 
 Request* start_recv(CallScope& s, const Operation& op, Request* into) {
     if (op.peer == MPI_PROC_NULL) return p2p::null_peer_request(s.engine, s.rank, RequestKind::Recv, into);
-    return p2p::start_recv(s.engine, s.rank, op.data, *op.comm, op.peer, op.tag, op.comm->context, s.rank.clock, into);
+    return p2p::start_recv(s.engine, s.rank, op.data, *op.comm, op.peer, op.tag, op.comm->context, s.rank.clock, s.rank.path,
+                           into);
 }
 
 int send(CallScope& s, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm handle,

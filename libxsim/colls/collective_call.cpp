@@ -31,6 +31,7 @@ CollectiveCall::CollectiveCall(Engine& engine, Rank& me, const Comm& comm, CollK
     ctx_.told_of_completions = true;  // child_decided()
     path_ = me.path;
     path_.settle(ctx_.now);
+    ctx_.from = &path_;  // what the steps post leaves from the call's progress, not the rank's clock
     if (EventObserver* observer = engine.observer()) [[unlikely]]
         observer->on_collective_begin(me, this, *request_, comm, static_cast<int>(kind), names(kind).rooted ? root : -1,
                                       form == CallForm::Nonblocking, ctx_.now);
@@ -60,10 +61,7 @@ void CollectiveCall::advance() {
                                           ctx_.engine.current() != nullptr);
     for (;;) {
         posting_ = true;
-        // What the steps post leaves from the call's progress (ctx_.now), not the rank's clock.
-        ctx_.me.path.swap_with(path_);
         more_ = steps_.resume();
-        ctx_.me.path.swap_with(path_);
         posting_ = false;
         if (EventObserver* observer = ctx_.engine.observer()) [[unlikely]]
             observe_round(*observer);

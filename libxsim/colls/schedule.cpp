@@ -44,7 +44,7 @@ Context::Context(Engine& e, Rank& m, const Comm& c, CollKind k, int root, CallFo
       carry_below(e.options().payload.carry_below), kind(k),
       nonblocking(form == CallForm::Nonblocking), signature(collective_signature(k, root, nonblocking)),
       tag(form == CallForm::Leaders ? kLeadersTag : sequence_tag(collective_sequence(m, c)++)), now(m.clock),
-      entry(m.clock), wait_kind(wait_kind_of(k, rank, root)) {
+      from(&m.path), entry(m.clock), wait_kind(wait_kind_of(k, rank, root)) {
     if (entry_counts(k, rank, root)) stamp.merge(entry, m.world);
 }
 
@@ -61,8 +61,8 @@ void Context::send_on(const Comm& lane, std::uint32_t lane_context, int peer, co
     const int peer_world = lane.world_rank(peer, me);
     Request* r = told_of_completions
                      ? p2p::start_send_unless_eager(engine, me, b, lane, peer, peer_world, tag, lane_context, now,
-                                                    message_signature, &stamp)
-                     : p2p::start_send(engine, me, b, lane, peer, peer_world, tag, lane_context, false, now, nullptr,
+                                                    *from, message_signature, &stamp)
+                     : p2p::start_send(engine, me, b, lane, peer, peer_world, tag, lane_context, false, now, *from, nullptr,
                                        message_signature, &stamp);
     ++engine.stats().internal_messages;
     if (r) post(r, peer, data.bytes, false, message_signature);
@@ -73,7 +73,7 @@ void Context::recv_on(const Comm& lane, std::uint32_t lane_context, int peer, co
                       std::uint32_t message_signature) {
     const p2p::Buffer b{data.buf, data.count, data.type, data.bytes};  // whether data comes is the sender's
     // This call's tag from this peer; the signature is checked on completion (collective_kind.hpp).
-    Request* r = p2p::start_recv(engine, me, b, lane, peer, tag, lane_context, now);
+    Request* r = p2p::start_recv(engine, me, b, lane, peer, tag, lane_context, now, *from);
     post(r, peer, data.bytes, true, message_signature);
 }
 

@@ -102,6 +102,9 @@ public:
     // the rank's clock for a blocking call, the collective's own progress for a
     // nonblocking one (independent of what the owner computes meanwhile).
     SimTime now;
+    // The critical path of `now` (engine/critical_path.hpp), what messages are posted along:
+    // the rank's for a blocking caller (run_blocking), the call's own for a driven call.
+    const CriticalPath* from;
     // Messages move their data whatever -xsim-payload says (xsim's own data, such as the
     // colors and keys of MPI_Comm_split); local steps still follow `payload`.
     bool carries_data = false;

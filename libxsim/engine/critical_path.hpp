@@ -59,12 +59,6 @@ struct CriticalPath {
     // Makes the path describe time `at`: what the model added beyond the known terms
     // (queueing, contention, poll costs) is `other`.
     void settle(SimTime at) { other += at - total(); }
-    // Through general registers, as operator= (no whole copy is kept on a small rank stack).
-    void swap_with(CriticalPath& o) {
-        const CriticalPath mine = *this;
-        *this = o;
-        o = mine;
-    }
 };
 
 // `path` (describing its own time) extended by one message's terms, then settled at `at`,

@@ -207,11 +207,12 @@ void reset_for_start(Request* r) {
 }
 
 Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& data, const Comm& comm,
-                     int peer, int tag, std::uint32_t context, SimTime now, Request* into) {
+                     int peer, int tag, std::uint32_t context, SimTime now, const CriticalPath& from,
+                     Request* into) {
     if (into) {  // a persistent request keeps its arguments (and its retained datatype)
         reset_for_start(into);
         into->posted_at = now;
-        into->path = me.path;
+        into->path = from;
         into->path.settle(now);
         return into;
     }
@@ -228,7 +229,7 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     r->tag = tag;
     r->context = context;
     r->posted_at = now;
-    r->path = me.path;  // decided at posting unless a message decides it later
+    r->path = from;  // decided at posting unless a message decides it later
     r->path.settle(now);
     if (data.derived) {
         retain_type(data.type);
@@ -255,8 +256,8 @@ bool send_carries_data(Engine& engine, const Buffer& data) {
 // The message a send puts on the wire when it leaves `me` at `now` along `path`: the
 // envelope with the payload (eager) or a request-to-send.
 Message* send_message(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest_world, int tag,
-                      std::uint32_t context, SimTime now, const net::Path& path, bool eager, bool carries_data,
-                      std::uint32_t signature, const WaitStamp* stamp) {
+                      std::uint32_t context, SimTime now, const CriticalPath& from, const net::Path& path, bool eager,
+                      bool carries_data, std::uint32_t signature, const WaitStamp* stamp) {
     const net::Transfer transfer = NicModel::transfer(path, data.bytes);
     Message* m;
     SimTime start;
@@ -284,7 +285,7 @@ Message* send_message(Engine& engine, Rank& me, const Buffer& data, const Comm& 
     m->signature = signature;
     m->stamp_time = stamp ? stamp->time : now;
     m->stamp_rank = stamp ? stamp->rank : me.world;
-    m->path = me.path;  // the sender's at `now` (what its request holds), then waiting for its NIC
+    m->path = from;  // the sender's at `now` (what its request holds), then waiting for its NIC
     m->path.settle(now);
     queued(m->path, start - now, transfer, data.bytes);
     return m;
@@ -292,14 +293,14 @@ Message* send_message(Engine& engine, Rank& me, const Buffer& data, const Comm& 
 
 // start_send, with the network's answer for this pair already asked.
 Request* start_send_along(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest, int dest_world,
-                          int tag, std::uint32_t context, bool synchronous, SimTime now, Request* into,
-                          std::uint32_t signature, const WaitStamp* stamp, const net::Path& path) {
-    Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, now, into);
+                          int tag, std::uint32_t context, bool synchronous, SimTime now, const CriticalPath& from,
+                          Request* into, std::uint32_t signature, const WaitStamp* stamp, const net::Path& path) {
+    Request* s = new_request(engine, me, RequestKind::Send, data, comm, dest, tag, context, now, from, into);
     s->synchronous = synchronous;
     count_send(engine, me, dest_world, data.bytes);
     s->carries_data = send_carries_data(engine, data);
     const bool eager = data.bytes <= path.eager_limit;
-    Message* m = send_message(engine, me, data, comm, dest_world, tag, context, now, path, eager, s->carries_data,
+    Message* m = send_message(engine, me, data, comm, dest_world, tag, context, now, from, path, eager, s->carries_data,
                               signature, stamp);
     // Eager sends complete now unless synchronous; the others learn their completion from
     // the receiver (clear-to-send or acknowledgement), which finds them by this address.
@@ -315,23 +316,23 @@ Request* start_send_along(Engine& engine, Rank& me, const Buffer& data, const Co
 
 Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
                     int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
-                    Request* into, std::uint32_t signature, const WaitStamp* stamp) {
+                    const CriticalPath& from, Request* into, std::uint32_t signature, const WaitStamp* stamp) {
     // The one question to the network for this message; its answer travels with it.
     const net::Path path = engine.machine().network->path(me.world, dest_world);
-    return start_send_along(engine, me, data, comm, dest, dest_world, tag, context, synchronous, now, into, signature,
+    return start_send_along(engine, me, data, comm, dest, dest_world, tag, context, synchronous, now, from, into, signature,
                             stamp, path);
 }
 
 Request* start_send_unless_eager(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
                                  int dest_world, int tag, std::uint32_t context, SimTime now,
-                                 std::uint32_t signature, const WaitStamp* stamp) {
+                                 const CriticalPath& from, std::uint32_t signature, const WaitStamp* stamp) {
     const net::Path path = engine.machine().network->path(me.world, dest_world);
     // A trace sees every send with its request (EventObserver::on_send).
     if (data.bytes > path.eager_limit || engine.observer())
-        return start_send_along(engine, me, data, comm, dest, dest_world, tag, context, false, now, nullptr,
+        return start_send_along(engine, me, data, comm, dest, dest_world, tag, context, false, now, from, nullptr,
                                 signature, stamp, path);
     count_send(engine, me, dest_world, data.bytes);
-    engine.emit(send_message(engine, me, data, comm, dest_world, tag, context, now, path, true,
+    engine.emit(send_message(engine, me, data, comm, dest_world, tag, context, now, from, path, true,
                              send_carries_data(engine, data), signature, stamp));
     return nullptr;
 }
@@ -341,8 +342,8 @@ Message* take_unexpected(Rank& me, int source, int tag, std::uint32_t context) {
 }
 
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
-                    int tag, std::uint32_t context, SimTime now, Request* into) {
-    Request* r = new_request(engine, me, RequestKind::Recv, data, comm, source, tag, context, now, into);
+                    int tag, std::uint32_t context, SimTime now, const CriticalPath& from, Request* into) {
+    Request* r = new_request(engine, me, RequestKind::Recv, data, comm, source, tag, context, now, from, into);
     if (EventObserver* observer = engine.observer()) [[unlikely]]
         observer->on_receive_posted(me, *r);
     Message* m = take_unexpected(me, source, tag, context);
@@ -372,7 +373,7 @@ Request* null_peer_request(Engine& engine, Rank& me, RequestKind kind, Request* 
 
 Request* persistent_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& data, const Comm& comm,
                             int peer, int tag, std::uint32_t context) {
-    Request* r = new_request(engine, me, kind, data, comm, peer, tag, context, me.clock, nullptr);
+    Request* r = new_request(engine, me, kind, data, comm, peer, tag, context, me.clock, me.path, nullptr);
     r->persistent = true;
     r->active = false;
     return r;
@@ -380,7 +381,7 @@ Request* persistent_request(Engine& engine, Rank& me, RequestKind kind, const Bu
 
 Request* start_recv_of(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, Message* m, SimTime now) {
     Request* r = new_request(engine, me, RequestKind::Recv, data, comm, m->src_comm_rank, m->tag, m->context, now,
-                             nullptr);
+                             me.path, nullptr);
     if (EventObserver* observer = engine.observer()) [[unlikely]]
         observer->on_receive_posted(me, *r);
     match(engine, me, r, m, now);

@@ -31,14 +31,14 @@ struct Buffer {
 };
 
 // Starts a send from rank `me` to communicator rank `dest` (world rank `dest_world`) on
-// `context` at virtual time `now` (the rank's clock, or a nonblocking collective's own
-// progress). Returns the request (complete for eager sends). `into`: an inactive
+// `context` at virtual time `now` (the rank's clock, or a collective call's own progress),
+// whose critical path is `from` (the rank's, or the call's). Returns the request (complete for eager sends). `into`: an inactive
 // persistent request to start instead of allocating a new one. `signature` travels with
 // the message (collectives check it on receipt). `stamp`: a collective's latest entry so
 // far, carried for wait states (wait_states.hpp); null for user sends (the send's start).
 Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
                     int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
-                    Request* into = nullptr, std::uint32_t signature = 0,
+                    const CriticalPath& from, Request* into = nullptr, std::uint32_t signature = 0,
                     const WaitStamp* stamp = nullptr);
 
 // start_send for a sender that is told of each send's completion, not waiting on it (a
@@ -47,12 +47,12 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
 // run) returns its request as start_send does. Never synchronous, never persistent.
 Request* start_send_unless_eager(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
                                  int dest_world, int tag, std::uint32_t context, SimTime now,
-                                 std::uint32_t signature, const WaitStamp* stamp);
+                                 const CriticalPath& from, std::uint32_t signature, const WaitStamp* stamp);
 
 // Starts a receive into `data` from communicator rank `source` (or MPI_ANY_SOURCE), posted
-// at virtual time `now`.
+// at virtual time `now` along critical path `from` (as start_send).
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
-                    int tag, std::uint32_t context, SimTime now, Request* into = nullptr);
+                    int tag, std::uint32_t context, SimTime now, const CriticalPath& from, Request* into = nullptr);
 
 // MPI_Mprobe / MPI_Improbe: removes and returns the first message of `me`'s unexpected
 // queue that a receive (source, tag, context) would match, or null. Only a receive of that

@@ -40,13 +40,14 @@ RunResult run_ranks(int ranks, const RankBody& body, Options options, const std:
 
 void send_bytes(Engine& e, Rank& me, const void* buf, std::uint64_t bytes, int dest, int tag, bool synchronous) {
     const p2p::Buffer data{buf, static_cast<int>(bytes), MPI_BYTE, bytes};
-    Request* r = p2p::start_send(e, me, data, e.world_comm(), dest, dest, tag, e.world_comm().context, synchronous, me.clock);
+    Request* r = p2p::start_send(e, me, data, e.world_comm(), dest, dest, tag, e.world_comm().context, synchronous,
+                                 me.clock, me.path);
     wait(e, me, r);
 }
 
 Request* post_recv(Engine& e, Rank& me, void* buf, std::uint64_t capacity, int source, int tag) {
     const p2p::Buffer data{buf, static_cast<int>(capacity), MPI_BYTE, capacity};
-    return p2p::start_recv(e, me, data, e.world_comm(), source, tag, e.world_comm().context, me.clock);
+    return p2p::start_recv(e, me, data, e.world_comm(), source, tag, e.world_comm().context, me.clock, me.path);
 }
 
 void wait(Engine& e, Rank& me, Request* r) {

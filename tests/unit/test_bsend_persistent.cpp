@@ -24,7 +24,8 @@ int buffered_send(Engine& e, Rank& me, const void* data, std::uint64_t bytes, in
     if (int rc = bsend::reserve(e, me, bytes, &storage, &why)) return rc;
     if (storage) std::memcpy(storage, data, bytes);
     const p2p::Buffer packed{storage, static_cast<int>(bytes), MPI_BYTE, bytes};
-    bsend::track(e, me, p2p::start_send(e, me, packed, e.world_comm(), dest, dest, tag, e.world_comm().context, false, me.clock));
+    bsend::track(e, me, p2p::start_send(e, me, packed, e.world_comm(), dest, dest, tag, e.world_comm().context, false,
+                                        me.clock, me.path));
     return MPI_SUCCESS;
 }
 
@@ -87,7 +88,7 @@ TEST(PersistentRequest, EachStartReusesTheRequestAndCostsWhatAFreshOneCosts) {
             Request* r = p2p::persistent_request(e, me, RequestKind::Send, data, world, 1, 7, world.context);
             for (int round = 0; round < 3; ++round) {
                 out = 10 + round;
-                EXPECT_EQ(p2p::start_send(e, me, data, world, 1, 1, 7, world.context, false, me.clock, r), r);
+                EXPECT_EQ(p2p::start_send(e, me, data, world, 1, 1, 7, world.context, false, me.clock, me.path, r), r);
                 wait(e, me, r);
                 me.clock += us(50);
             }
@@ -96,7 +97,7 @@ TEST(PersistentRequest, EachStartReusesTheRequestAndCostsWhatAFreshOneCosts) {
             const p2p::Buffer data{&in, 4, MPI_BYTE, 4};
             Request* r = p2p::persistent_request(e, me, RequestKind::Recv, data, world, 0, 7, world.context);
             for (int round = 0; round < 3; ++round) {
-                EXPECT_EQ(p2p::start_recv(e, me, data, world, 0, 7, world.context, me.clock, r), r);
+                EXPECT_EQ(p2p::start_recv(e, me, data, world, 0, 7, world.context, me.clock, me.path, r), r);
                 wait(e, me, r);
                 received.push_back(in);
                 receive_times.push_back(me.clock);
