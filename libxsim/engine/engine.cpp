@@ -187,10 +187,19 @@ void Engine::prefetch_ahead() const {
         return e && event_class(e->key.order) == EventClass::Message ? static_cast<const Message*>(e->object) : nullptr;
     };
     if (const Message* m = message_at(4 * s)) prefetch_message(m);
-    if (const Message* m = message_at(3 * s); m && is_local(m->dst)) prefetch_object<Rank, kRankMessageBytes>(&ranks_[m->dst - first_]);
-    if (const Message* m = message_at(2 * s)) {
-        if (const Request* q = first_posted_receive(*m)) prefetch_object<Request, sizeof(Request), 1>(q);
-        if (m->payload) __builtin_prefetch(m->payload);
+    if (const Message* m = message_at(3 * s); m && is_local(m->dst))
+        prefetch_object<Rank, kRankMessageBytes>(&ranks_[m->dst - first_]);
+    if (const Event* e = queue_.peek(2 * s)) {
+        if (event_class(e->key.order) == EventClass::Message) {
+            const auto* m = static_cast<const Message*>(e->object);
+            if (const Request* q = first_posted_receive(*m)) prefetch_object<Request, sizeof(Request), 1>(q);
+            if (m->payload) __builtin_prefetch(m->payload);
+        } else if (event_class(e->key.order) == EventClass::RankRun) {
+            // A rank that runs soon: the top line of its stack, so that the page walk to its
+            // stack page (one page per rank, 1 MiB apart by default) is done before prefetch()
+            // asks for the frames it resumes through.
+            __builtin_prefetch(stacks_.top(e->owner - static_cast<std::uint32_t>(first_)) - 64, 1);
+        }
     }
     if (const Message* m = message_at(s)) {
         if (const Request* q = first_posted_receive(*m)) {
@@ -202,15 +211,11 @@ void Engine::prefetch_ahead() const {
                 // the message ends its wait (the rank's lines past kRankMessageBytes).
                 const auto local = static_cast<std::size_t>(m->dst - first_);
                 prefetch_resume_frames(local);
-                prefetch_span<sizeof(Rank) - kRankMessageBytes, 0, true>(reinterpret_cast<const char*>(&ranks_[local]) + kRankMessageBytes);
+                prefetch_span<sizeof(Rank) - kRankMessageBytes, 0, true>(reinterpret_cast<const char*>(&ranks_[local]) +
+                                                                         kRankMessageBytes);
             }
         }
     }
-    // A rank that runs soon: the top line of its stack, so that the page walk to its stack
-    // page (one page per rank, 1 MiB apart by default) is done before prefetch() asks for the
-    // frames it resumes through.
-    if (const Event* e = queue_.peek(2 * s); e && event_class(e->key.order) == EventClass::RankRun)
-        __builtin_prefetch(stacks_.top(e->owner - static_cast<std::uint32_t>(first_)) - 64, 1);
 }
 
 void Engine::note_suspend_depth(const Rank& rank) {
