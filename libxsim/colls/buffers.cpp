@@ -21,14 +21,6 @@ MPI_Aint extent_of(MPI_Datatype type) {
     return extent;
 }
 
-bool is_predefined_op(MPI_Op op) {
-    const MPI_Op predefined[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
-                                 MPI_BOR,  MPI_LXOR, MPI_BXOR, MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP};
-    for (MPI_Op p : predefined)
-        if (op == p) return true;
-    return false;
-}
-
 }  // namespace
 
 Block make_block(const void* buf, int count, MPI_Datatype type) {
@@ -154,7 +146,7 @@ void combine(bool payload, const void* in, void* inout, int count, MPI_Datatype 
     if (!payload || count == 0) return;
     // A user-defined operation is application code: it sees its rank's globals, also when
     // it runs as a message arrives, outside the rank's fiber (see CollectiveCall::advance).
-    if (g_engine && (!is_predefined_op(op) || g_engine->privatization().may_hold(in) ||
+    if (g_engine && (!predefined_op(op) || g_engine->privatization().may_hold(in) ||
                      g_engine->privatization().may_hold(inout)))
         g_engine->privatization().load_for_callback();
     real_mpi.Reduce_local(in, inout, count, type, op);
