@@ -194,14 +194,6 @@ int free_type(MPI_Datatype type) {
     return really_free(type);
 }
 
-bool predefined_op(MPI_Op op) {
-    static const MPI_Op predefined[] = {MPI_MAX,  MPI_MIN,  MPI_SUM,  MPI_PROD,   MPI_LAND,   MPI_BAND,    MPI_LOR,
-                                        MPI_BOR,  MPI_LXOR, MPI_BXOR, MPI_MAXLOC, MPI_MINLOC, MPI_REPLACE, MPI_NO_OP};
-    for (MPI_Op p : predefined)
-        if (op == p) return true;
-    return false;
-}
-
 void retain_op(MPI_Op op) {
     if (op != MPI_OP_NULL && !predefined_op(op)) ++process_objects().pending_op_uses[op].operations;
 }
