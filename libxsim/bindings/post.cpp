@@ -69,8 +69,8 @@ int start_send(CallScope& s, const Operation& op, SendMode mode, Request** out, 
 
 Request* start_recv(CallScope& s, const Operation& op, Request* into) {
     if (op.peer == MPI_PROC_NULL) return p2p::null_peer_request(s.engine, s.rank, RequestKind::Recv, into);
-    return p2p::start_recv(s.engine, s.rank, op.data, *op.comm, op.peer, op.tag, op.comm->context, s.rank.clock, s.rank.path,
-                           into);
+    return p2p::start_recv(s.engine, s.rank, op.data, *op.comm, op.peer, op.tag, op.comm->context, s.rank.clock,
+                           s.rank.path, into);
 }
 
 int send(CallScope& s, const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm handle,

@@ -62,8 +62,8 @@ void Context::send_on(const Comm& lane, std::uint32_t lane_context, int peer, co
     Request* r = told_of_completions
                      ? p2p::start_send_unless_eager(engine, me, b, lane, peer, peer_world, tag, lane_context, now,
                                                     *from, message_signature, &stamp)
-                     : p2p::start_send(engine, me, b, lane, peer, peer_world, tag, lane_context, false, now, *from, nullptr,
-                                       message_signature, &stamp);
+                     : p2p::start_send(engine, me, b, lane, peer, peer_world, tag, lane_context, false, now, *from,
+                                       nullptr, message_signature, &stamp);
     ++engine.stats().internal_messages;
     if (r) post(r, peer, data.bytes, false, message_signature);
     else sent_untracked_ = true;  // complete at `now`: nothing for the round to wait for

@@ -319,8 +319,8 @@ Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& co
                     const CriticalPath& from, Request* into, std::uint32_t signature, const WaitStamp* stamp) {
     // The one question to the network for this message; its answer travels with it.
     const net::Path path = engine.machine().network->path(me.world, dest_world);
-    return start_send_along(engine, me, data, comm, dest, dest_world, tag, context, synchronous, now, from, into, signature,
-                            stamp, path);
+    return start_send_along(engine, me, data, comm, dest, dest_world, tag, context, synchronous, now, from, into,
+                            signature, stamp, path);
 }
 
 Request* start_send_unless_eager(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,

@@ -32,10 +32,11 @@ struct Buffer {
 
 // Starts a send from rank `me` to communicator rank `dest` (world rank `dest_world`) on
 // `context` at virtual time `now` (the rank's clock, or a collective call's own progress),
-// whose critical path is `from` (the rank's, or the call's). Returns the request (complete for eager sends). `into`: an inactive
-// persistent request to start instead of allocating a new one. `signature` travels with
-// the message (collectives check it on receipt). `stamp`: a collective's latest entry so
-// far, carried for wait states (wait_states.hpp); null for user sends (the send's start).
+// whose critical path is `from` (the rank's, or the call's). Returns the request (complete
+// for eager sends). `into`: an inactive persistent request to start instead of allocating a
+// new one. `signature` travels with the message (collectives check it on receipt). `stamp`:
+// a collective's latest entry so far, carried for wait states (wait_states.hpp); null for
+// user sends (the send's start).
 Request* start_send(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest,
                     int dest_world, int tag, std::uint32_t context, bool synchronous, SimTime now,
                     const CriticalPath& from, Request* into = nullptr, std::uint32_t signature = 0,
