@@ -97,15 +97,13 @@ constexpr std::size_t kCallPrefetchBytes = 640;
 
 namespace {
 
-// Asks for every cache line of [p, p + bytes) (for writing when `write`): an object that
-// does not start on a line has one more than bytes / 64 (a request, a rank, a call).
-void prefetch_lines(const void* p, std::size_t bytes, bool write = false) {
+// Asks for every cache line of [p, p + bytes), for writing, when `bytes` is known only at run
+// time (a rank's stack frames; objects of fixed size go through prefetch_span below).
+void prefetch_lines_for_write(const void* p, std::size_t bytes) {
     const auto begin = reinterpret_cast<std::uintptr_t>(p);
     const std::uintptr_t end = begin + bytes;
-    for (std::uintptr_t at = begin & ~std::uintptr_t{63}; at < end; at += 64) {
-        if (write) __builtin_prefetch(reinterpret_cast<const void*>(at), 1);
-        else __builtin_prefetch(reinterpret_cast<const void*>(at));
-    }
+    for (std::uintptr_t at = begin & ~std::uintptr_t{63}; at < end; at += 64)
+        __builtin_prefetch(reinterpret_cast<const void*>(at), 1);
 }
 
 // Marks a function that only prefetches as having an effect: the compiler, which may prove
@@ -122,7 +120,7 @@ template <int ForWrite, std::size_t... Line>
 }
 
 // Asks for every line of the `Bytes` bytes at `p`, with one prefetch instruction per line and
-// no loop: the engine asks for some 25 lines per message, and the loop of prefetch_lines
+// no loop: the engine asks for some 25 lines per message, and a loop over them
 // (compare, branch, add) cost three instructions more per line, about 4% of a message's.
 // Line-aligned objects (a message, a request, a rank) need no prefetch of their last byte.
 template <std::size_t Bytes, int ForWrite, bool LineAligned>
@@ -172,7 +170,7 @@ void Engine::prefetch(const Event& next) const {
 // up to main.
 void Engine::prefetch_resume_frames(std::size_t local) const {
     keep_prefetching();
-    prefetch_lines(stacks_.top(local) - resume_bytes_, resume_bytes_, true);
+    prefetch_lines_for_write(stacks_.top(local) - resume_bytes_, resume_bytes_);
 }
 
 // Deeper lookahead for message events, in stages some events apart so that each stage

@@ -253,8 +253,9 @@ bool send_carries_data(Engine& engine, const Buffer& data) {
     return data.carry == Carry::BySize ? engine.options().payload.carries(data.bytes) : data.carry == Carry::Always;
 }
 
-// The message a send puts on the wire when it leaves `me` at `now` along `path`: the
-// envelope with the payload (eager) or a request-to-send.
+// The message a send puts on the wire when it leaves `me` at `now` along network path `path`,
+// `from` being the critical path of `now`: the envelope with the payload (eager) or a
+// request-to-send.
 Message* send_message(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int dest_world, int tag,
                       std::uint32_t context, SimTime now, const CriticalPath& from, const net::Path& path, bool eager,
                       bool carries_data, std::uint32_t signature, const WaitStamp* stamp) {
