@@ -74,7 +74,10 @@ public:
     // Placement: ranks are spread in contiguous blocks, the first (N mod P) blocks one larger.
     int world_size() const { return placement_.world_size; }
     int process_of(int world) const;
-    bool is_local(int world) const { return world >= first_ && world < first_ + count_; }
+    // One unsigned compare: a world rank below first_ wraps around to a large offset.
+    bool is_local(int world) const {
+        return static_cast<unsigned>(world) - static_cast<unsigned>(first_) < static_cast<unsigned>(count_);
+    }
     Rank& local(int world) { return ranks_[world - first_]; }
     int first_local() const { return first_; }
     int local_count() const { return count_; }
