@@ -133,17 +133,33 @@ void query_layout(MPI_Datatype type, TypeLayout* out) {
         shape.size == 0 || (shape.true_extent == shape.size && shape.extent == shape.size && front_to_back(type));
 }
 
-// predefined_layout, inlined into this file's callers (pack_data and unpack_data run for
-// every message with data).
-inline const TypeLayout* find_predefined(MPI_Datatype type) {
-    ProcessObjects& objects = process_objects();
+// The predefined type found last first (a collective's rounds and a halo exchange's messages
+// ask for one type again and again), then slots indexed by the handle, then the map. An empty
+// entry holds MPI_DATATYPE_NULL and no layout: the right answer for it too.
+
+// After the type found last: out of line, so that the callers' fast path saves no register.
+[[gnu::noinline]] const TypeLayout* find_predefined_again(ProcessObjects& objects, MPI_Datatype type) {
     const auto handle = reinterpret_cast<std::uintptr_t>(type);
     auto& recent = objects.recent_layouts[((handle >> 6) ^ (handle >> 9)) % objects.recent_layouts.size()];
-    if (recent.type == type && type != MPI_DATATYPE_NULL) return recent.layout;
-    auto it = objects.predefined_layouts.find(type);
-    if (it == objects.predefined_layouts.end()) return nullptr;
-    recent = {type, &it->second};
-    return &it->second;
+    if (recent.type != type) {
+        auto it = objects.predefined_layouts.find(type);
+        if (it == objects.predefined_layouts.end()) return nullptr;
+        recent = {type, &it->second};
+    }
+    objects.last_layout = recent;
+    return recent.layout;
+}
+
+// The layout of `type` when it is the predefined type found last, else null.
+inline const TypeLayout* found_last(const ProcessObjects& objects, MPI_Datatype type) {
+    return objects.last_layout.type == type ? objects.last_layout.layout : nullptr;
+}
+
+// predefined_layout, inlined into this file's callers.
+inline const TypeLayout* find_predefined(MPI_Datatype type) {
+    ProcessObjects& objects = process_objects();
+    if (objects.last_layout.type == type) return objects.last_layout.layout;
+    return find_predefined_again(objects, type);
 }
 
 }  // namespace
@@ -250,10 +266,8 @@ const TypeLayout& layout_for_data(MPI_Datatype type, TypeLayout& derived) {
     return derived;
 }
 
-}  // namespace
-
-void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::uint64_t bytes) {
-    if (bytes == 0) return;
+// pack_data and unpack_data of anything but the contiguous predefined type found last.
+[[gnu::noinline]] void pack_any(const void* buf, int count, MPI_Datatype type, char* out, std::uint64_t bytes) {
     TypeLayout derived;
     const TypeLayout& layout = layout_for_data(type, derived);
     if (layout.contiguous) {
@@ -264,8 +278,7 @@ void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::ui
     real_mpi.Pack(buf, count, type, out, static_cast<int>(bytes), &position, MPI_COMM_SELF);
 }
 
-void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type) {
-    if (bytes == 0) return;
+[[gnu::noinline]] void unpack_any(const char* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type) {
     TypeLayout derived;
     const TypeLayout& layout = layout_for_data(type, derived);
     if (layout.contiguous) {
@@ -289,6 +302,24 @@ void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_
         at = 0;
         real_mpi.Unpack(staging.data(), static_cast<int>(layout.size), &at, element, 1, type, MPI_COMM_SELF);
     }
+}
+
+}  // namespace
+
+// Most messages carry a contiguous predefined type, the one found last: copied here, and the
+// rest in pack_any and unpack_any (their calls are tail calls, and the fast path saves no register).
+void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::uint64_t bytes) {
+    if (bytes == 0) return;
+    if (const TypeLayout* known = found_last(process_objects(), type); known && known->contiguous)
+        return copy_bytes(out, static_cast<const char*>(buf) + known->true_lb, bytes);
+    pack_any(buf, count, type, out, bytes);
+}
+
+void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type) {
+    if (bytes == 0) return;
+    if (const TypeLayout* known = found_last(process_objects(), type); known && known->contiguous)
+        return copy_bytes(static_cast<char*>(buf) + known->true_lb, in, bytes);
+    unpack_any(in, bytes, buf, count, type);
 }
 
 void copy_data(const void* send_buf, int send_count, MPI_Datatype send_type, std::uint64_t bytes,

@@ -74,6 +74,9 @@ struct ProcessObjects {
         const TypeLayout* layout = nullptr;  // in predefined_layouts (its nodes never move)
     };
     std::array<RecentLayout, 8> recent_layouts{};
+    // The one found last, asked before the slots: a collective's rounds and a halo
+    // exchange's messages ask for one type again and again.
+    RecentLayout last_layout{};
     std::unordered_map<MPI_Datatype, PendingTypeUses> pending_type_uses;
     // Whether a dense derived type's map runs front to back (datatype.cpp, in_memory_order),
     // asked at its first message and forgotten when it is freed (a handle may be reused).
