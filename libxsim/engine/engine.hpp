@@ -251,7 +251,9 @@ private:
     char** envp_ = nullptr;
 };
 
-extern Engine* g_engine;
+// Hidden, as real_mpi and the current ProcessObjects: read on every message, each by a direct
+// load rather than through the GOT (libxsim's data otherwise stays preemptible).
+[[gnu::visibility("hidden")]] extern Engine* g_engine;
 
 // The engine's instance of an upper layer's state (a LayerState with a static kSlot),
 // made on first use.

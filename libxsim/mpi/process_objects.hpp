@@ -92,7 +92,7 @@ struct ProcessObjects {
 };
 
 namespace detail {
-extern ProcessObjects* g_current_objects;
+[[gnu::visibility("hidden")]] extern ProcessObjects* g_current_objects;
 [[noreturn, gnu::cold]] void no_current_objects();
 }  // namespace detail
 

@@ -40,7 +40,7 @@ struct RealMpi {
 // Filled before any other static initializer of libxsim runs (real_mpi.cpp), or earlier by
 // load_real_mpi() when another library's static initializer calls MPI first (Open MPI's C++
 // bindings call MPI_Initialized from theirs, and may run before libxsim's).
-extern RealMpi real_mpi;
+[[gnu::visibility("hidden")]] extern RealMpi real_mpi;
 
 // Fills real_mpi if it is still empty; cheap when filled. Called by the calls MPI allows
 // before MPI_Init (AnytimeCall), the only ones another library's initializer can make.
