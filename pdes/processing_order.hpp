@@ -54,7 +54,7 @@ public:
         const unsigned l = 64u - static_cast<unsigned>(__builtin_clzll(d - 1));
         const unsigned __int128 power = static_cast<unsigned __int128>(1) << (63u + l);
         o.magic_ = static_cast<std::uint64_t>((power + d - 1) / d);
-        o.shift_ = 63u + l;
+        o.high_shift_ = l - 1;  // 63 + l >= 64: the product's high word, shifted by the rest
         return o;
     }
 
@@ -63,7 +63,10 @@ public:
     // The part of the order that only grows as the simulation goes on (the radix heap's key):
     // the cell's index, or the time itself. Times are never negative.
     SimTime major(SimTime t) const {
-        return static_cast<SimTime>((static_cast<unsigned __int128>(static_cast<std::uint64_t>(t)) * magic_) >> shift_);
+        if (!cells_) return t;
+        const auto high =
+            static_cast<std::uint64_t>((static_cast<unsigned __int128>(static_cast<std::uint64_t>(t)) * magic_) >> 64);
+        return static_cast<SimTime>(high >> high_shift_);
     }
     // The start of t's cell: no pending event of that cell is earlier.
     SimTime cell_start(SimTime t) const { return t == kNever ? t : major(t) * length_; }
@@ -84,8 +87,11 @@ public:
 private:
     bool cells_ = false;
     SimTime length_ = 1;  // 1 in time order: major() is the time itself
-    std::uint64_t magic_ = std::uint64_t{1} << 63;  // (t * 2^63) >> 63 = t
-    unsigned shift_ = 63;
+    // In cells, t / length_ = (t * magic_) >> (64 + high_shift_): a shift by 64 or more, so
+    // only the product's high word counts (a 128-bit shift by a variable amount took twice
+    // the instructions; major() runs some five times per message).
+    std::uint64_t magic_ = 0;
+    unsigned high_shift_ = 0;
 };
 
 }  // namespace xsim
