@@ -20,8 +20,7 @@ int Comm::world_rank_of(int comm_rank, int caller_world) const {
 
 int Comm::peer_size() const { return remote_group ? remote_group->size : size; }
 
-void unref(const Comm* c) {
-    if (!c || c->kind != CommKind::Derived || --c->refs > 0) return;
+void destroy_unreferenced(const Comm* c) {
     // Its owner can derive nothing more from it (the handle went first).
     forget_repeats(c->context, c->group->world_of(c->my_rank));
     release_context(c->context);

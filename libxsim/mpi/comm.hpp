@@ -77,7 +77,10 @@ constexpr std::uint32_t kSelfContext = 2;
 // use or a generalized request. unref frees the communicator (and its context id and
 // groups) when the last reference goes; null and the predefined communicators are ignored.
 inline void ref(const Comm& c) { ++c.refs; }
-void unref(const Comm* c);
+void destroy_unreferenced(const Comm* c);  // unref's end: out of line, rare
+inline void unref(const Comm* c) {
+    if (c && c->kind == CommKind::Derived && --c->refs <= 0) destroy_unreferenced(c);
+}
 
 // The interned copy of `text` (names live as long as the process's objects).
 const char* intern(const char* text);
