@@ -6,6 +6,7 @@
 
 #include "libxsim/mpi/process_objects.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
+#include "pdes/small_copy.hpp"
 
 namespace xsim {
 namespace {
@@ -236,27 +237,6 @@ int free_op(MPI_Op op) {
 
 namespace {
 
-// Copies [s, s + n) for sizeof(Word) <= n <= 2 sizeof(Word): its first and its last Word,
-// both loaded before either is stored, so that they cover the range between them.
-template <class Word>
-void copy_ends(char* d, const char* s, std::uint64_t n) {
-    Word first, last;
-    std::memcpy(&first, s, sizeof(Word));
-    std::memcpy(&last, s + n - sizeof(Word), sizeof(Word));
-    std::memcpy(d, &first, sizeof(Word));
-    std::memcpy(d + n - sizeof(Word), &last, sizeof(Word));
-}
-
-// memcpy for the few bytes most messages carry (a reduction's double, a halo's ints): loads
-// of fixed size instead of a call into the C library.
-void copy_bytes(void* to, const void* from, std::uint64_t n) {
-    auto* d = static_cast<char*>(to);
-    const auto* s = static_cast<const char*>(from);
-    if (n >= 8 && n <= 16) copy_ends<std::uint64_t>(d, s, n);
-    else if (n >= 4 && n < 8) copy_ends<std::uint32_t>(d, s, n);
-    else std::memcpy(d, s, n);
-}
-
 // The layout pack/unpack/copy work from: the predefined cache's entry, read in place (every
 // message with data comes here; copying the layout out showed in its profile), or `derived`
 // filled in from the real library.
@@ -271,7 +251,7 @@ const TypeLayout& layout_for_data(MPI_Datatype type, TypeLayout& derived) {
     TypeLayout derived;
     const TypeLayout& layout = layout_for_data(type, derived);
     if (layout.contiguous) {
-        copy_bytes(out, static_cast<const char*>(buf) + layout.true_lb, bytes);
+        copy_small(out, static_cast<const char*>(buf) + layout.true_lb, bytes);
         return;
     }
     int position = 0;
@@ -282,7 +262,7 @@ const TypeLayout& layout_for_data(MPI_Datatype type, TypeLayout& derived) {
     TypeLayout derived;
     const TypeLayout& layout = layout_for_data(type, derived);
     if (layout.contiguous) {
-        copy_bytes(static_cast<char*>(buf) + layout.true_lb, in, bytes);
+        copy_small(static_cast<char*>(buf) + layout.true_lb, in, bytes);
         return;
     }
     const std::uint64_t whole = layout.size ? bytes / layout.size : 0;
@@ -311,14 +291,14 @@ const TypeLayout& layout_for_data(MPI_Datatype type, TypeLayout& derived) {
 void pack_data(const void* buf, int count, MPI_Datatype type, char* out, std::uint64_t bytes) {
     if (bytes == 0) return;
     if (const TypeLayout* known = found_last(process_objects(), type); known && known->contiguous)
-        return copy_bytes(out, static_cast<const char*>(buf) + known->true_lb, bytes);
+        return copy_small(out, static_cast<const char*>(buf) + known->true_lb, bytes);
     pack_any(buf, count, type, out, bytes);
 }
 
 void unpack_data(const char* in, std::uint64_t bytes, void* buf, int count, MPI_Datatype type) {
     if (bytes == 0) return;
     if (const TypeLayout* known = found_last(process_objects(), type); known && known->contiguous)
-        return copy_bytes(static_cast<char*>(buf) + known->true_lb, in, bytes);
+        return copy_small(static_cast<char*>(buf) + known->true_lb, in, bytes);
     unpack_any(in, bytes, buf, count, type);
 }
 
@@ -329,7 +309,7 @@ void copy_data(const void* send_buf, int send_count, MPI_Datatype send_type, std
     const TypeLayout& s = layout_for_data(send_type, derived_send);
     const TypeLayout& r = layout_for_data(recv_type, derived_recv);
     if (s.contiguous && r.contiguous) {
-        copy_bytes(static_cast<char*>(recv_buf) + r.true_lb, static_cast<const char*>(send_buf) + s.true_lb,
+        copy_small(static_cast<char*>(recv_buf) + r.true_lb, static_cast<const char*>(send_buf) + s.true_lb,
                    bytes);
         return;
     }

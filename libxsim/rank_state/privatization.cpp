@@ -12,6 +12,8 @@
 #include <cerrno>
 #include <cstring>
 
+#include "pdes/small_copy.hpp"
+
 namespace xsim::runtime {
 namespace {
 
@@ -303,13 +305,13 @@ void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {
 void Privatization::exchange(std::size_t index) {
     if (loaded_ != kNone) {
         char* out = slot(loaded_);
-        for (const Piece& p : pieces_) std::memcpy(out + p.offset, p.live, p.bytes);
+        for (const Piece& p : pieces_) copy_small(out + p.offset, p.live, p.bytes);
         saved_[loaded_ / 64] |= std::uint64_t{1} << (loaded_ % 64);
     }
     // A rank that never ran starts from the start-up image (its slot stays untouched).
     const bool saved = (saved_[index / 64] >> (index % 64)) & 1;
     const char* in = saved ? slot(index) : snapshot_.data();
-    for (const Piece& p : pieces_) std::memcpy(p.live, in + p.offset, p.bytes);
+    for (const Piece& p : pieces_) copy_small(p.live, in + p.offset, p.bytes);
     loaded_ = index;
 }
 
