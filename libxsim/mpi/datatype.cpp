@@ -134,11 +134,8 @@ void query_layout(MPI_Datatype type, TypeLayout* out) {
         shape.size == 0 || (shape.true_extent == shape.size && shape.extent == shape.size && front_to_back(type));
 }
 
-// The predefined type found last first (a collective's rounds and a halo exchange's messages
-// ask for one type again and again), then slots indexed by the handle, then the map. An empty
-// entry holds MPI_DATATYPE_NULL and no layout: the right answer for it too.
-
-// After the type found last: out of line, so that the callers' fast path saves no register.
+// find_predefined after the type found last: the slots indexed by the handle, then the map (out
+// of line, so that the callers' fast path saves no register).
 [[gnu::noinline]] const TypeLayout* find_predefined_again(ProcessObjects& objects, MPI_Datatype type) {
     const auto handle = reinterpret_cast<std::uintptr_t>(type);
     auto& recent = objects.recent_layouts[((handle >> 6) ^ (handle >> 9)) % objects.recent_layouts.size()];
@@ -156,10 +153,12 @@ inline const TypeLayout* found_last(const ProcessObjects& objects, MPI_Datatype 
     return objects.last_layout.type == type ? objects.last_layout.layout : nullptr;
 }
 
-// predefined_layout, inlined into this file's callers.
+// predefined_layout, inlined into this file's callers: the predefined type found last first (a
+// collective's rounds and a halo exchange's messages ask for one type again and again). An
+// empty entry holds MPI_DATATYPE_NULL and no layout: the right answer for it too.
 inline const TypeLayout* find_predefined(MPI_Datatype type) {
     ProcessObjects& objects = process_objects();
-    if (objects.last_layout.type == type) return objects.last_layout.layout;
+    if (const TypeLayout* known = found_last(objects, type)) return known;
     return find_predefined_again(objects, type);
 }
 
