@@ -52,8 +52,10 @@ struct RunStats {
 class OutboundEvents {
 public:
     virtual ~OutboundEvents() = default;
-    // Takes an event for a rank of another process (serializes it; the caller frees it).
-    virtual void post(int process, const Message& message) = 0;
+    // Takes an event for a rank of another process (serializes it; the caller frees it). It
+    // may take the message's payload buffer instead of copying it (leaving `payload` null),
+    // and then frees it itself once sent.
+    virtual void post(int process, Message& message) = 0;
 };
 
 class Engine final : public EventSink {

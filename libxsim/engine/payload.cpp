@@ -39,20 +39,29 @@ void acquire_payload(Message* m) {
     m->payload = static_cast<char*>(std::malloc(size));
 }
 
+void release_payload_buffer(char* buffer, std::uint64_t bytes) {
+    const int c = size_class(bytes);
+    if (c >= 0) {
+        auto* b = reinterpret_cast<FreeBlock*>(buffer);
+        b->next = g_free[c];
+        g_free[c] = b;
+    } else {
+        std::free(buffer);
+    }
+}
+
 void release_payload(Message* m) {
     if (!m->payload) return;
-    if (m->payload != m->inline_payload) {
-        const int c = size_class(m->bytes);
-        if (c >= 0) {
-            auto* b = reinterpret_cast<FreeBlock*>(m->payload);
-            b->next = g_free[c];
-            g_free[c] = b;
-        } else {
-            std::free(m->payload);
-        }
-    }
+    if (m->payload != m->inline_payload) release_payload_buffer(m->payload, m->bytes);
     m->payload = nullptr;
     m->has_payload = false;
+}
+
+char* take_payload(Message* m) {
+    char* buffer = m->payload;
+    m->payload = nullptr;
+    m->has_payload = false;
+    return buffer;
 }
 
 }  // namespace xsim

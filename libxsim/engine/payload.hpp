@@ -11,5 +11,11 @@ namespace xsim {
 void acquire_payload(Message* m);
 // Returns m->payload (if any) to its free list.
 void release_payload(Message* m);
+// Takes m->payload away from `m` (left without one; m->bytes > Message::kInlinePayload, so
+// the buffer is not inside the message): the caller releases it with
+// release_payload_buffer(buffer, m->bytes) when done.
+char* take_payload(Message* m);
+// Returns a buffer of `bytes` bytes that take_payload took.
+void release_payload_buffer(char* buffer, std::uint64_t bytes);
 
 }  // namespace xsim

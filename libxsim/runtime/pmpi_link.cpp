@@ -11,7 +11,10 @@
 
 namespace xsim {
 
-// A message on the wire between real processes; the payload (if any) follows it.
+// A message on the wire between real processes; the payload (if any) follows it in the same
+// box, or, when large, travels as messages of its own (WirePayload::Separate).
+enum class WirePayload : std::uint8_t { None, InBox, Separate };
+
 struct WireHeader {
     std::int64_t time;
     std::int64_t data_done;
@@ -21,7 +24,9 @@ struct WireHeader {
     std::int32_t src, dst, src_comm_rank, tag;
     std::uint32_t context, seq;
     std::uint64_t bytes, send_request, recv_request;
-    std::uint8_t kind, has_payload, pad[2];
+    std::uint8_t kind;
+    WirePayload payload;
+    std::uint8_t pad[2];
     std::uint32_t signature;
     // Message::path (critical_path.hpp), term by term: the header is copied with memcpy,
     // and CriticalPath's copy is its own (field by field, through registers).
@@ -33,10 +38,31 @@ struct WireHeader {
 namespace {
 
 constexpr int kExchangeTag = 7;
+constexpr int kPayloadTag = 8;
+// Payloads above this size are not copied into the box and out of the received one: each is
+// sent from the sender's payload buffer and received into the receiver's, which saves two
+// copies of it in time and in memory (an 8 GiB message needed 4 x 8 GiB across the two
+// processes; bench/RESULTS.md, "MPICH's test suite").
+constexpr std::uint64_t kSeparatePayloadAbove = 256 * 1024;
+// MPI counts are ints: a pair's bytes go in pieces of at most 1 GiB (a window may carry a
+// message of several GiB). Pieces between two processes match in order: same source and tag.
+constexpr long long kPiece = 1LL << 30;
+
+// Posts the transfer of `bytes` bytes at `data` in pieces, appending their requests to
+// `transfers`; `post(data, count, request)` posts one piece.
+template <typename Post>
+void post_in_pieces(Post post, char* data, long long bytes, std::vector<MPI_Request>& transfers) {
+    for (long long at = 0; at < bytes; at += kPiece) {
+        transfers.emplace_back();
+        post(data + at, static_cast<int>(std::min(kPiece, bytes - at)), &transfers.back());
+    }
+}
+
 // post() runs on a sending rank's stack (2 KiB with -xsim-stack 2k), where growing an outbox
 // would go through malloc and the heap's growth, deeper than such a stack: the boxes start
 // this large and are grown between windows, on the scheduler's stack (exchange()).
 constexpr std::size_t kOutboxStart = 64 * 1024;
+constexpr std::size_t kSeparateStart = 64;  // the same for the list of large payloads
 
 }  // namespace
 
@@ -46,13 +72,14 @@ PmpiLink::PmpiLink(Engine& engine, int processes)
       outboxes_(static_cast<std::size_t>(processes)),
       scratch_(std::make_unique<WireHeader>()) {
     for (auto& box : outboxes_) box.reserve(kOutboxStart);
+    separate_out_.reserve(kSeparateStart);
 }
 
 PmpiLink::~PmpiLink() = default;
 
 // Runs on the sending rank's stack, which may be 2 KiB (-xsim-stack 2k): the header is
 // assembled in the link's own scratch, not in a local.
-void PmpiLink::post(int process, const Message& m) {
+void PmpiLink::post(int process, Message& m) {
     WireHeader& h = *scratch_;
     h = WireHeader{};
     h.time = m.time;
@@ -71,7 +98,9 @@ void PmpiLink::post(int process, const Message& m) {
     h.send_request = m.send_request;
     h.recv_request = m.recv_request;
     h.kind = static_cast<std::uint8_t>(m.kind);
-    h.has_payload = m.has_payload ? 1 : 0;
+    h.payload = !m.has_payload                       ? WirePayload::None
+                : m.bytes > kSeparatePayloadAbove ? WirePayload::Separate
+                                                   : WirePayload::InBox;
     h.signature = m.signature;
     h.path_compute = m.path.compute;
     h.path_latency = m.path.latency;
@@ -82,7 +111,9 @@ void PmpiLink::post(int process, const Message& m) {
     auto& box = outboxes_[static_cast<std::size_t>(process)];
     const char* raw = reinterpret_cast<const char*>(&h);
     box.insert(box.end(), raw, raw + sizeof h);
-    if (m.has_payload && m.bytes) box.insert(box.end(), m.payload, m.payload + m.bytes);
+    if (h.payload == WirePayload::InBox && m.bytes) box.insert(box.end(), m.payload, m.payload + m.bytes);
+    if (h.payload == WirePayload::Separate)  // sent by exchange(), then released
+        separate_out_.push_back({process, m.bytes, take_payload(&m)});
 }
 
 void PmpiLink::exchange() {
@@ -98,31 +129,37 @@ void PmpiLink::exchange() {
         recv_total += recv_sizes[p];
     }
     recv_buffer_.resize(static_cast<std::size_t>(recv_total));
-    // A pair's bytes go in pieces of at most 1 GiB (MPI counts are ints; a window may carry
-    // a message of several GiB). Pieces of one pair match in order: same source and tag.
-    constexpr long long kPiece = 1LL << 30;
+    auto sender = [](int p, int tag) {
+        return [p, tag](char* data, int count, MPI_Request* request) {
+            real_mpi.Isend(data, count, MPI_BYTE, p, tag, MPI_COMM_WORLD, request);
+        };
+    };
+    auto receiver = [](int p, int tag) {
+        return [p, tag](char* data, int count, MPI_Request* request) {
+            real_mpi.Irecv(data, count, MPI_BYTE, p, tag, MPI_COMM_WORLD, request);
+        };
+    };
     std::vector<MPI_Request> transfers;
-    for (std::size_t p = 0; p < n; ++p) {
-        for (long long at = 0; at < recv_sizes[p]; at += kPiece) {
-            transfers.emplace_back();
-            real_mpi.Irecv(recv_buffer_.data() + recv_offsets[p] + at, static_cast<int>(std::min(kPiece, recv_sizes[p] - at)),
-                           MPI_BYTE, static_cast<int>(p), kExchangeTag, MPI_COMM_WORLD, &transfers.back());
-        }
-    }
-    for (std::size_t p = 0; p < n; ++p) {
-        for (long long at = 0; at < send_sizes[p]; at += kPiece) {
-            transfers.emplace_back();
-            real_mpi.Isend(outboxes_[p].data() + at, static_cast<int>(std::min(kPiece, send_sizes[p] - at)), MPI_BYTE,
-                           static_cast<int>(p), kExchangeTag, MPI_COMM_WORLD, &transfers.back());
-        }
-    }
+    for (std::size_t p = 0; p < n; ++p)
+        post_in_pieces(receiver(static_cast<int>(p), kExchangeTag), recv_buffer_.data() + recv_offsets[p],
+                       recv_sizes[p], transfers);
+    for (std::size_t p = 0; p < n; ++p)
+        post_in_pieces(sender(static_cast<int>(p), kExchangeTag), outboxes_[p].data(), send_sizes[p], transfers);
+    // Separate payloads follow their boxes, in the order of their headers; their receives are
+    // posted once the headers are read, and completed before the messages are accepted.
+    std::vector<MPI_Request> payload_transfers;
+    for (const SeparatePayload& s : separate_out_)
+        post_in_pieces(sender(s.process, kPayloadTag), s.buffer, static_cast<long long>(s.bytes), payload_transfers);
     real_mpi.Waitall(static_cast<int>(transfers.size()), transfers.data(), MPI_STATUSES_IGNORE);
     for (auto& box : outboxes_) {
         // Room for twice the busiest window so far before the next one starts.
         if (box.size() * 2 > box.capacity()) box.reserve(box.size() * 4);
         box.clear();
     }
+    received_.clear();
+    std::size_t p = 0;  // the process whose box `at` is in
     for (std::size_t at = 0; at < recv_buffer_.size();) {
+        while (static_cast<long long>(at) >= recv_offsets[p] + recv_sizes[p]) ++p;
         WireHeader h;
         std::memcpy(&h, recv_buffer_.data() + at, sizeof h);
         at += sizeof h;
@@ -149,13 +186,21 @@ void PmpiLink::exchange() {
         m->path.other = h.path_other;
         m->path.bytes = h.path_bytes;
         m->path.latencies = h.path_latencies;
-        if (h.has_payload) {
-            acquire_payload(m);
+        if (h.payload != WirePayload::None) acquire_payload(m);
+        if (h.payload == WirePayload::InBox) {
             if (h.bytes) std::memcpy(m->payload, recv_buffer_.data() + at, h.bytes);
             at += h.bytes;
+        } else if (h.payload == WirePayload::Separate) {
+            post_in_pieces(receiver(static_cast<int>(p), kPayloadTag), m->payload, static_cast<long long>(h.bytes),
+                           payload_transfers);
         }
-        engine_.accept_remote(m);
+        received_.push_back(m);
     }
+    real_mpi.Waitall(static_cast<int>(payload_transfers.size()), payload_transfers.data(), MPI_STATUSES_IGNORE);
+    for (const SeparatePayload& s : separate_out_) release_payload_buffer(s.buffer, s.bytes);
+    if (separate_out_.size() * 2 > separate_out_.capacity()) separate_out_.reserve(separate_out_.size() * 4);
+    separate_out_.clear();
+    for (Message* m : received_) engine_.accept_remote(m);
 }
 
 ProcessLink::Agreement PmpiLink::agree(SimTime local_next_time, std::int64_t local_live) {

@@ -20,13 +20,21 @@ public:
     int process_count() const override { return processes_; }
     void exchange() override;
     Agreement agree(SimTime local_next_time, std::int64_t local_live) override;
-    void post(int process, const Message& message) override;
+    void post(int process, Message& message) override;
 
 private:
     Engine& engine_;
     int processes_;
     std::vector<std::vector<char>> outboxes_;
     std::vector<char> recv_buffer_;
+    // Large payloads posted this window, sent on their own by exchange() (pmpi_link.cpp).
+    struct SeparatePayload {
+        int process;
+        std::uint64_t bytes;
+        char* buffer;
+    };
+    std::vector<SeparatePayload> separate_out_;
+    std::vector<Message*> received_;  // one window's messages, accepted once all their payloads are in
     std::unique_ptr<WireHeader> scratch_;  // post()'s header, off the rank's stack
 };
 
