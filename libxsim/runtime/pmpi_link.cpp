@@ -48,13 +48,19 @@ constexpr std::uint64_t kSeparatePayloadAbove = 256 * 1024;
 // message of several GiB). Pieces between two processes match in order: same source and tag.
 constexpr long long kPiece = 1LL << 30;
 
-// Posts the transfer of `bytes` bytes at `data` in pieces, appending their requests to
-// `transfers`; `post(data, count, request)` posts one piece.
-template <typename Post>
-void post_in_pieces(Post post, char* data, long long bytes, std::vector<MPI_Request>& transfers) {
+enum class Direction { Send, Receive };
+
+// Posts the send to (or receive from) `process` of `bytes` bytes at `data` in pieces,
+// appending their requests to `transfers`.
+void post_in_pieces(Direction direction, int process, int tag, char* data, long long bytes,
+                    std::vector<MPI_Request>& transfers) {
     for (long long at = 0; at < bytes; at += kPiece) {
+        const int count = static_cast<int>(std::min(kPiece, bytes - at));
         transfers.emplace_back();
-        post(data + at, static_cast<int>(std::min(kPiece, bytes - at)), &transfers.back());
+        if (direction == Direction::Send)
+            real_mpi.Isend(data + at, count, MPI_BYTE, process, tag, MPI_COMM_WORLD, &transfers.back());
+        else
+            real_mpi.Irecv(data + at, count, MPI_BYTE, process, tag, MPI_COMM_WORLD, &transfers.back());
     }
 }
 
@@ -129,27 +135,19 @@ void PmpiLink::exchange() {
         recv_total += recv_sizes[p];
     }
     recv_buffer_.resize(static_cast<std::size_t>(recv_total));
-    auto sender = [](int p, int tag) {
-        return [p, tag](char* data, int count, MPI_Request* request) {
-            real_mpi.Isend(data, count, MPI_BYTE, p, tag, MPI_COMM_WORLD, request);
-        };
-    };
-    auto receiver = [](int p, int tag) {
-        return [p, tag](char* data, int count, MPI_Request* request) {
-            real_mpi.Irecv(data, count, MPI_BYTE, p, tag, MPI_COMM_WORLD, request);
-        };
-    };
     std::vector<MPI_Request> transfers;
     for (std::size_t p = 0; p < n; ++p)
-        post_in_pieces(receiver(static_cast<int>(p), kExchangeTag), recv_buffer_.data() + recv_offsets[p],
+        post_in_pieces(Direction::Receive, static_cast<int>(p), kExchangeTag, recv_buffer_.data() + recv_offsets[p],
                        recv_sizes[p], transfers);
     for (std::size_t p = 0; p < n; ++p)
-        post_in_pieces(sender(static_cast<int>(p), kExchangeTag), outboxes_[p].data(), send_sizes[p], transfers);
+        post_in_pieces(Direction::Send, static_cast<int>(p), kExchangeTag, outboxes_[p].data(), send_sizes[p],
+                       transfers);
     // Separate payloads follow their boxes, in the order of their headers; their receives are
     // posted once the headers are read, and completed before the messages are accepted.
     std::vector<MPI_Request> payload_transfers;
     for (const SeparatePayload& s : separate_out_)
-        post_in_pieces(sender(s.process, kPayloadTag), s.buffer, static_cast<long long>(s.bytes), payload_transfers);
+        post_in_pieces(Direction::Send, s.process, kPayloadTag, s.buffer, static_cast<long long>(s.bytes),
+                       payload_transfers);
     real_mpi.Waitall(static_cast<int>(transfers.size()), transfers.data(), MPI_STATUSES_IGNORE);
     for (auto& box : outboxes_) {
         // Room for twice the busiest window so far before the next one starts.
@@ -191,8 +189,8 @@ void PmpiLink::exchange() {
             if (h.bytes) std::memcpy(m->payload, recv_buffer_.data() + at, h.bytes);
             at += h.bytes;
         } else if (h.payload == WirePayload::Separate) {
-            post_in_pieces(receiver(static_cast<int>(p), kPayloadTag), m->payload, static_cast<long long>(h.bytes),
-                           payload_transfers);
+            post_in_pieces(Direction::Receive, static_cast<int>(p), kPayloadTag, m->payload,
+                           static_cast<long long>(h.bytes), payload_transfers);
         }
         received_.push_back(m);
     }
