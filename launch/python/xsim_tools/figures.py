@@ -56,14 +56,14 @@ def draw_sensitivity(axes, rows, parameters, time_of):
 
 
 def fitted_vs_simulated(points, path):
-    fig, ax = pc.plt.subplots(figsize=(5, 5))
+    fig, ax = pc.pyplot().subplots(figsize=(5, 5))
     draw_fitted(ax, points)
     fig.tight_layout()
     pc.save(fig, path)
 
 
 def sensitivity(rows, parameters, time_of, path):
-    fig, axes = pc.plt.subplots(1, len(parameters), figsize=(4.2 * len(parameters), 3.6), squeeze=False)
+    fig, axes = pc.pyplot().subplots(1, len(parameters), figsize=(4.2 * len(parameters), 3.6), squeeze=False)
     draw_sensitivity(axes[0], rows, parameters, time_of)
     fig.tight_layout()
     pc.save(fig, path)

@@ -5,10 +5,6 @@ import json
 import math
 import os
 
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt  # noqa: E402
 
 # Categories of a rank's time (engine/time_split.hpp), in the order they stack.
 SPLIT = ("compute", "point_to_point", "collective", "waiting")
@@ -16,6 +12,15 @@ SPLIT_LABELS = {"compute": "compute", "point_to_point": "point-to-point", "colle
                 "waiting": "waiting"}
 SPLIT_COLOURS = {"compute": "#4c72b0", "point_to_point": "#55a868", "collective": "#dd8452", "waiting": "#c44e52"}
 FORMATS = (".png", ".svg")
+
+
+def pyplot():
+    """matplotlib.pyplot, loaded on first use (it takes about a second): a bad input or
+    argument is refused at once."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot
+    return matplotlib.pyplot
 
 
 class InputError(Exception):
@@ -113,7 +118,7 @@ def save(fig, path):
     except OSError as e:
         raise InputError(f"-o {path}: cannot write the picture: {e.strerror}") from None
     finally:
-        plt.close(fig)
+        pyplot().close(fig)
 
 
 def time_unit(span_s):

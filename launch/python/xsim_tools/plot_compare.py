@@ -136,7 +136,7 @@ def draw(path_a, path_b, out, label_a=None, label_b=None, title=None):
     panels = [p for p in (split_rows, call_rows) if p]
     if not panels:
         raise pc.InputError(f"{path_a}, {path_b}: no time split and no per-call times to compare")
-    fig, axes = pc.plt.subplots(len(panels), 1, figsize=(9, 1.6 + 0.42 * sum(len(p) for p in panels) + 1.2 * len(panels)),
+    fig, axes = pc.pyplot().subplots(len(panels), 1, figsize=(9, 1.6 + 0.42 * sum(len(p) for p in panels) + 1.2 * len(panels)),
                                 squeeze=False, gridspec_kw={"height_ratios": [len(p) + 1.5 for p in panels]})
     at = 0
     if split_rows:

@@ -70,7 +70,7 @@ def draw(path, out, use_bytes=False, title=None):
         raise pc.InputError(f"{path}: the matrix is empty (no {'bytes' if use_bytes else 'messages'}): nothing to draw")
     m, block = dense(entities, src, dst, values)
     entity = meta.get("entity", "rank")
-    fig, ax = pc.plt.subplots(figsize=(6.4, 5.4))
+    fig, ax = pc.pyplot().subplots(figsize=(6.4, 5.4))
     shown = np.ma.masked_equal(m, 0.0)
     extent = (-0.5 * block, (m.shape[0] - 0.5) * block, (m.shape[0] - 0.5) * block, -0.5 * block)
     image = ax.imshow(shown, norm=LogNorm(vmin=shown.min(), vmax=max(shown.max(), shown.min() * 1.0001)),

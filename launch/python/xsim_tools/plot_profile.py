@@ -100,7 +100,7 @@ def draw(path, out, title=None):
     info = numbers(doc, path)
     ranks = per_rank(doc, path)
     waits = info.get("wait_states", [])
-    fig = pc.plt.figure(figsize=(11 if waits else 9, 7.5))
+    fig = pc.pyplot().figure(figsize=(11 if waits else 9, 7.5))
     grid = fig.add_gridspec(2, 2 if waits else 1, height_ratios=[3, 2])
     top = fig.add_subplot(grid[0, :])
     bottom = fig.add_subplot(grid[1, 0])

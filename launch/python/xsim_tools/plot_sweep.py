@@ -75,7 +75,7 @@ def numbers(rows, swept, time_of, points):
 def draw(csv_path, fit_path, out, which="both", title=None):
     rows, swept, time_of, points = load(csv_path, fit_path)
     panels = (["fitted"] if which in ("both", "fitted") else []) + (swept if which in ("both", "sensitivity") else [])
-    fig, axes = pc.plt.subplots(1, len(panels), figsize=(4.4 * len(panels), 4.2), squeeze=False)
+    fig, axes = pc.pyplot().subplots(1, len(panels), figsize=(4.4 * len(panels), 4.2), squeeze=False)
     axes = list(axes[0])
     if which in ("both", "fitted"):
         figures.draw_fitted(axes.pop(0), points)

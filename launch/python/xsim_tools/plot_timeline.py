@@ -134,9 +134,9 @@ def draw(trace, out, ranks=None, window=None, title=None):
     to_x = lambda us: us * 1e-6 * scale
     row = {r: i for i, r in enumerate(ranks)}
 
-    fig, ax = pc.plt.subplots(figsize=(10, 1.2 + 0.28 * len(ranks)))
+    fig, ax = pc.pyplot().subplots(figsize=(10, 1.2 + 0.28 * len(ranks)))
     names = sorted(info["by_call"], key=lambda n: -info["by_call"][n]["time_us"])
-    cmap = pc.plt.get_cmap("tab20")
+    cmap = pc.pyplot().get_cmap("tab20")
     colours = {n: cmap(i % 20) for i, n in enumerate(names)}
     by_name = {}
     for rank, name, _, start, dur in calls:
