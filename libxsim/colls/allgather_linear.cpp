@@ -11,8 +11,8 @@ Steps run(Context& c, const AllgatherArgs& a) {
     if (!a.in_place) copy_block(c.payload, a.mine, a.recv.block(c.rank));
     for (int k = 1; k < c.size; ++k) {
         const int from = (c.rank - k + c.size) % c.size, to = (c.rank + k) % c.size;
-        if (a.recv.bytes_of(from) > 0) c.recv(from, a.recv.block(from));
-        if (own.bytes > 0) c.send(to, own);
+        c.recv_unless_empty(from, a.recv.block(from));
+        c.send_unless_empty(to, own);
     }
     co_await c.round();
 }

@@ -13,8 +13,8 @@ Steps run(Context& c, const AllgatherArgs& a) {
     const int right = (c.rank + 1) % p, left = (c.rank - 1 + p) % p;
     for (int k = 0; k < p - 1; ++k) {
         const int out = (c.rank - k + p) % p, in = (c.rank - k - 1 + p) % p;
-        if (a.recv.bytes_of(in) > 0) c.recv(left, a.recv.block(in));
-        if (a.recv.bytes_of(out) > 0) c.send(right, a.recv.block(out));
+        c.recv_unless_empty(left, a.recv.block(in));
+        c.send_unless_empty(right, a.recv.block(out));
         co_await c.round();
     }
 }

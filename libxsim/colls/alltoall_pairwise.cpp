@@ -9,11 +9,12 @@ namespace {
 
 Steps run(Context& c, const AlltoallArgs& a) {
     const int p = c.size;
-    copy_block(c.carries(a.send.block(c.rank)), a.send.block(c.rank), a.recv.block(c.rank));
+    const Block own = a.send.block(c.rank);
+    copy_block(c.carries(own), own, a.recv.block(c.rank));
     for (int s = 1; s < p; ++s) {
         const int to = (c.rank + s) % p, from = (c.rank - s + p) % p;
-        if (a.recv.bytes_of(from) > 0) c.recv(from, a.recv.block(from));
-        if (a.send.bytes_of(to) > 0) c.send(to, a.send.block(to));
+        c.recv_unless_empty(from, a.recv.block(from));
+        c.send_unless_empty(to, a.send.block(to));
         co_await c.round();
     }
 }

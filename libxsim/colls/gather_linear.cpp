@@ -8,12 +8,12 @@ namespace {
 
 Steps run(Context& c, const RootedArgs& a) {
     if (c.rank != a.root) {
-        if (a.mine.bytes > 0) c.send(a.root, a.mine);
+        c.send_unless_empty(a.root, a.mine);
         co_await c.round();
         co_return;
     }
     for (int i = 0; i < c.size; ++i)
-        if (i != a.root && a.blocks.bytes_of(i) > 0) c.recv(i, a.blocks.block(i));
+        if (i != a.root) c.recv_unless_empty(i, a.blocks.block(i));
     if (!a.in_place) copy_block(c.carries(a.mine), a.mine, a.blocks.block(a.root));
     co_await c.round();
 }

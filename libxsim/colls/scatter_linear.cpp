@@ -8,12 +8,12 @@ namespace {
 
 Steps run(Context& c, const RootedArgs& a) {
     if (c.rank != a.root) {
-        if (a.mine.bytes > 0) c.recv(a.root, a.mine);
+        c.recv_unless_empty(a.root, a.mine);
         co_await c.round();
         co_return;
     }
     for (int i = 0; i < c.size; ++i)
-        if (i != a.root && a.blocks.bytes_of(i) > 0) c.send(i, a.blocks.block(i));
+        if (i != a.root) c.send_unless_empty(i, a.blocks.block(i));
     if (!a.in_place) copy_block(c.carries(a.mine), a.blocks.block(a.root), a.mine);
     co_await c.round();
 }

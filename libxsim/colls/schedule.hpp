@@ -122,6 +122,14 @@ public:
 
     void send(int peer, const Block& data) { send(peer, data, signature); }
     void recv(int peer, const Block& data) { recv(peer, data, signature); }
+    // The blocks of "v" and "w" layouts may be empty: such a block is no message (the peer
+    // skips it too).
+    void send_unless_empty(int peer, const Block& data) {
+        if (data.bytes > 0) send(peer, data);
+    }
+    void recv_unless_empty(int peer, const Block& data) {
+        if (data.bytes > 0) recv(peer, data);
+    }
     // Messages told apart by a key in the signature's root bits (keyed collectives: several
     // messages between one pair of ranks, each for a particular block; they arrive in the
     // order they were sent, and receives are posted in the same order).
