@@ -186,9 +186,19 @@ std::string wait_state_sentence(const WaitStateTotals& t, unsigned long long wai
     if (kind == WaitKind::None) return std::string(head) + "; none of it on a late peer (transfers and other)";
     const int k = static_cast<int>(kind);
     const double share = percent(t.total[k], waiting);
-    char body[160];
-    std::snprintf(body, sizeof body, "; %s %s in %s (%.1f%% of the waiting)", share >= 50.0 ? "most of it" : "the largest part",
-                  wait_kind_words(kind), t.by_call[k].empty() ? "?" : t.by_call[k].front().call.c_str(), share);
+    // In a run bound by latency most of the waiting is on messages in flight, with no late
+    // peer to blame: say so first rather than call a small kind "the largest part".
+    const unsigned long long classified = t.classified();
+    const double unclassified = classified < waiting ? percent(waiting - classified, waiting) : 0.0;
+    const char* lead = share >= 50.0 ? "most of it" : "the largest part";
+    char rest[96] = "";
+    if (unclassified > share) {
+        std::snprintf(rest, sizeof rest, "; %.1f%% of it on no late peer (transfers and other)", unclassified);
+        lead = "the largest part on a late peer:";
+    }
+    char body[256];
+    std::snprintf(body, sizeof body, "%s; %s %s in %s (%.1f%% of the waiting)", rest, lead, wait_kind_words(kind),
+                  t.by_call[k].empty() ? "?" : t.by_call[k].front().call.c_str(), share);
     std::string out = std::string(head) + body;
     // The culprits: the most-blamed ranks that caused at least half as much as the first.
     std::vector<int> culprits;

@@ -113,9 +113,18 @@ TEST(WaitStateReport, SentenceNamesTheDominantKindCallAndCulprits) {
     EXPECT_EQ(wait_state_sentence(t, 1000, 10000),
               "10.0% of rank time is waiting; most of it late-sender waiting in MPI_Recv (60.0% of the waiting), "
               "caused by ranks 7-9 (65% of it)");
-    t.total[ls] = 300;
+    t.total[ls] = 400;
+    t.total[nxn] = 350;
     EXPECT_EQ(wait_state_sentence(t, 1000, 10000).substr(0, 78),
               "10.0% of rank time is waiting; the largest part late-sender waiting in MPI_Rec");
+    // Most of the waiting classified as no kind (messages in flight): said first.
+    t.total[ls] = 300;
+    t.total[nxn] = 200;
+    t.blamed[ls] = {{4, 200}, {5, 100}};
+    EXPECT_EQ(wait_state_sentence(t, 1000, 10000),
+              "10.0% of rank time is waiting; 50.0% of it on no late peer (transfers and other); the largest part "
+              "on a late peer: late-sender waiting in MPI_Recv (30.0% of the waiting), caused by ranks 4-5 (100% of "
+              "it)");
     EXPECT_EQ(wait_state_sentence(WaitStateTotals{}, 50, 100),
               "50.0% of rank time is waiting; none of it on a late peer (transfers and other)");
     EXPECT_EQ(wait_state_sentence(WaitStateTotals{}, 0, 100), "0.0% of rank time is waiting");
