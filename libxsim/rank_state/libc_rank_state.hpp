@@ -1,7 +1,8 @@
 // C library state that programs treat as per process but that must be per simulated rank:
-// getopt's parse position, strtok's save pointer and rand()/random()'s generator. The
-// interposers (libc_rank_state.cpp) keep it here, one small record per rank that uses it,
-// allocated on first use.
+// getopt's parse position, strtok's save pointer, the generators of rand()/random() and of
+// the rand48 family, and the exit handlers the rank's own code registered. The interposers
+// (runtime/libc_interposition.cpp, runtime/exit_interposition.cpp) keep it here, one small
+// record per rank that uses it, allocated on first use.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +20,13 @@ struct RandomState {
     char state[128] = {};
 };
 
+// An exit handler (atexit, the destructor of a function-local static) that the rank's code
+// registered for an object or function of its own: called with `arg` when the rank ends.
+struct ExitHandler {
+    void (*function)(void*);
+    void* arg;
+};
+
 struct LibcState {
     // getopt: calls since the rank's parse (re)started and where it left optind (replayed
     // to rebuild glibc's hidden position when another rank parsed in between).
@@ -28,6 +36,9 @@ struct LibcState {
     bool getopt_started = false;
     char* strtok_save = nullptr;
     std::unique_ptr<RandomState> random;  // only for ranks that call rand/random/srand
+    // drand48, lrand48, srand48, ...: zero, as glibc's own state before the first call.
+    std::unique_ptr<struct drand48_data> rand48;
+    std::vector<ExitHandler> exit_handlers;  // in the order registered
 };
 
 class LibcRankState {
@@ -40,6 +51,17 @@ public:
         std::unique_ptr<LibcState>& s = states_[index];
         if (!s) s = std::make_unique<LibcState>();
         return *s;
+    }
+    // Calls local rank `index`'s exit handlers, last registered first (and those they
+    // register meanwhile), as its own process's exit would; forgets them.
+    void run_exit_handlers(std::size_t index) {
+        if (index >= states_.size() || !states_[index]) return;
+        std::vector<ExitHandler>& handlers = states_[index]->exit_handlers;
+        while (!handlers.empty()) {
+            const ExitHandler h = handlers.back();
+            handlers.pop_back();
+            h.function(h.arg);
+        }
     }
     // The rank whose parse glibc's hidden getopt position belongs to.
     std::size_t getopt_owner = kNone;

@@ -1,7 +1,10 @@
 // Per-rank C library state. Called from a simulated rank's application code, getopt,
-// getopt_long, getopt_long_only, strtok, rand, srand, random and srandom keep their state
-// per rank; called from anywhere else (xsim, the real MPI library, other threads) they are
-// the C library's own functions.
+// getopt_long, getopt_long_only, strtok, rand, srand, random, srandom and the rand48 family
+// (drand48, erand48, lrand48, nrand48, mrand48, jrand48, srand48, seed48, lcong48) keep their
+// state per rank; called from anywhere else (xsim, the real MPI library, other threads) they
+// are the C library's own functions. (Unseeded drand48 draws the same sequence on every rank
+// of a native run; LLNL Quicksilver places its domains with it, and ranks sharing one state
+// disagreed about the decomposition.)
 //
 // getopt: glibc keeps its position inside an argument ("-abc") and its permutation bounds in
 // a hidden static that only a restart (optind = 0) resets. A rank's first call starts a
@@ -117,6 +120,14 @@ struct random_data* rank_random(LibcState& s) {
     return &s.random->data;
 }
 
+// The rand48 generator of the rank running application code, or null.
+struct drand48_data* rank_rand48() {
+    LibcState* s = rank_state();
+    if (!s) return nullptr;
+    if (!s->rand48) s->rand48 = std::make_unique<struct drand48_data>();  // zeroed, as glibc's before first use
+    return s->rand48.get();
+}
+
 }  // namespace
 
 extern "C" {
@@ -177,6 +188,93 @@ void srandom(unsigned int seed) __THROW {
     }
     static const auto f = real<void (*)(unsigned int)>("srandom");
     f(seed);
+}
+
+double drand48(void) __THROW {
+    if (struct drand48_data* d = rank_rand48()) {
+        double value = 0;
+        drand48_r(d, &value);
+        return value;
+    }
+    static const auto f = real<double (*)()>("drand48");
+    return f();
+}
+
+double erand48(unsigned short xsubi[3]) __THROW {
+    if (struct drand48_data* d = rank_rand48()) {
+        double value = 0;
+        erand48_r(xsubi, d, &value);
+        return value;
+    }
+    static const auto f = real<double (*)(unsigned short*)>("erand48");
+    return f(xsubi);
+}
+
+long int lrand48(void) __THROW {
+    if (struct drand48_data* d = rank_rand48()) {
+        long int value = 0;
+        lrand48_r(d, &value);
+        return value;
+    }
+    static const auto f = real<long int (*)()>("lrand48");
+    return f();
+}
+
+long int nrand48(unsigned short xsubi[3]) __THROW {
+    if (struct drand48_data* d = rank_rand48()) {
+        long int value = 0;
+        nrand48_r(xsubi, d, &value);
+        return value;
+    }
+    static const auto f = real<long int (*)(unsigned short*)>("nrand48");
+    return f(xsubi);
+}
+
+long int mrand48(void) __THROW {
+    if (struct drand48_data* d = rank_rand48()) {
+        long int value = 0;
+        mrand48_r(d, &value);
+        return value;
+    }
+    static const auto f = real<long int (*)()>("mrand48");
+    return f();
+}
+
+long int jrand48(unsigned short xsubi[3]) __THROW {
+    if (struct drand48_data* d = rank_rand48()) {
+        long int value = 0;
+        jrand48_r(xsubi, d, &value);
+        return value;
+    }
+    static const auto f = real<long int (*)(unsigned short*)>("jrand48");
+    return f(xsubi);
+}
+
+void srand48(long int seed) __THROW {
+    if (struct drand48_data* d = rank_rand48()) {
+        srand48_r(seed, d);
+        return;
+    }
+    static const auto f = real<void (*)(long int)>("srand48");
+    f(seed);
+}
+
+unsigned short* seed48(unsigned short seed16v[3]) __THROW {
+    if (struct drand48_data* d = rank_rand48()) {
+        seed48_r(seed16v, d);
+        return d->__old_x;  // what glibc returns: the previous state, kept in the generator
+    }
+    static const auto f = real<unsigned short* (*)(unsigned short*)>("seed48");
+    return f(seed16v);
+}
+
+void lcong48(unsigned short param[7]) __THROW {
+    if (struct drand48_data* d = rank_rand48()) {
+        lcong48_r(param, d);
+        return;
+    }
+    static const auto f = real<void (*)(unsigned short*)>("lcong48");
+    f(param);
 }
 
 }  // extern "C"

@@ -7,10 +7,15 @@
  *  - splits its own string with strtok across a barrier and must get its own tokens;
  *  - draws rand() and random() across a barrier, before and after srand(seed of its own):
  *    the values must be exactly glibc's sequence for that seed (computed with the reentrant
- *    random_r, which keeps its state in the caller's buffer).
+ *    random_r, which keeps its state in the caller's buffer);
+ *  - draws from the rand48 family across barriers: unseeded (every rank the same sequence,
+ *    as every process natively), after srand48 and after lcong48 with a multiplier and
+ *    addend of its own (also used by nrand48/erand48 on the caller's state): each value
+ *    must be the 48-bit congruential step x' = a x + c mod 2^48 computed here.
  */
 #define _DEFAULT_SOURCE
 #include <getopt.h>
+#include <stdint.h>
 #include <unistd.h>
 
 #include "xsim_test.h"
@@ -88,6 +93,59 @@ static void check_rand(xt_t *t)
     for (i = 0; i < 6; ++i) XT_CHECK(t, got[i] == expect[i], "draw %d after srand(%u) is %ld, expected %d", i, seed, got[i], expect[i]);
 }
 
+/* rand48: x' = a x + c mod 2^48; glibc's defaults before srand48/lcong48. */
+#define RAND48_MASK ((1ull << 48) - 1)
+static const uint64_t kRand48A = 0x5deece66dull, kRand48C = 0xb;
+
+static uint64_t rand48_step(uint64_t *x, uint64_t a, uint64_t c)
+{
+    *x = (a * *x + c) & RAND48_MASK;
+    return *x;
+}
+
+static void check_rand48(xt_t *t)
+{
+    unsigned short param[7], xsubi[3] = {0x1234, 0x5678, 0x9abc};
+    uint64_t x = 0, a, c, own;
+    long got;
+    int i;
+    /* Unseeded: x starts at 0 with the default a and c, on every rank. */
+    for (i = 0; i < 4; ++i) {
+        const uint64_t want = rand48_step(&x, kRand48A, kRand48C);
+        got = i % 2 ? mrand48() : lrand48();
+        if (i % 2) XT_CHECK(t, got == (long)(int32_t)(uint32_t)(want >> 16), "unseeded mrand48 draw %d is %ld", i, got);
+        else XT_CHECK(t, got == (long)(want >> 17), "unseeded lrand48 draw %d is %ld, expected %ld", i, got, (long)(want >> 17));
+        barrier();
+    }
+    /* srand48(seed): x = seed << 16 | 0x330e. */
+    srand48(1000 + t->rank);
+    barrier();
+    x = ((uint64_t)(1000 + t->rank) << 16) | 0x330e;
+    for (i = 0; i < 3; ++i) {
+        const double want = (double)rand48_step(&x, kRand48A, kRand48C) / (double)(1ull << 48);
+        const double d = drand48();
+        XT_CHECK(t, d == want, "drand48 draw %d after srand48(%d) is %.17g, expected %.17g", i, 1000 + t->rank, d, want);
+        barrier();
+    }
+    /* lcong48: the rank's own x, a and c; nrand48 and erand48 step the caller's x with them. */
+    a = kRand48A + 2u * (unsigned)t->rank;
+    c = 11u + (unsigned)t->rank;
+    own = 42u + (unsigned)t->rank;
+    param[0] = (unsigned short)own, param[1] = (unsigned short)(own >> 16), param[2] = (unsigned short)(own >> 32);
+    param[3] = (unsigned short)a, param[4] = (unsigned short)(a >> 16), param[5] = (unsigned short)(a >> 32);
+    param[6] = (unsigned short)c;
+    lcong48(param);
+    barrier();
+    x = own;
+    got = lrand48();
+    XT_CHECK(t, got == (long)(rand48_step(&x, a, c) >> 17), "lrand48 after lcong48 is %ld", got);
+    barrier();
+    x = (uint64_t)xsubi[0] | (uint64_t)xsubi[1] << 16 | (uint64_t)xsubi[2] << 32;
+    got = nrand48(xsubi);
+    XT_CHECK(t, got == (long)(rand48_step(&x, a, c) >> 17), "nrand48 with the rank's lcong48 is %ld", got);
+    XT_CHECK(t, (xsubi[0] | (uint64_t)xsubi[1] << 16 | (uint64_t)xsubi[2] << 32) == x, "nrand48 did not update xsubi");
+}
+
 int main(int argc, char **argv)
 {
     xt_t xt, *t = &xt;
@@ -96,5 +154,6 @@ int main(int argc, char **argv)
     check_getopt(t, argc, argv, 1);
     check_strtok(t);
     check_rand(t);
+    check_rand48(t);
     return xt_finish(t, NULL);
 }
