@@ -285,6 +285,10 @@ void Engine::rank_entry(void* arg) {
 }
 
 void Engine::finish_rank(Rank& rank, int exit_code) {
+    // What the rank's code registered to run at exit (atexit, destructors of its function-local
+    // statics: runtime/exit_interposition.cpp) runs now, still as application code on its own
+    // globals, as its own process's exit would run it.
+    if (rank.phase != MpiPhase::Initialized) libc_state_.run_exit_handlers(static_cast<std::size_t>(rank.world - first_));
     inside_xsim_ = true;
     if (rank.phase == MpiPhase::Initialized) {
         abort_run(1, "simulated rank " + std::to_string(rank.world) +

@@ -109,6 +109,8 @@ public:
     // Per-rank globals (index = world rank - first_local()) and per-rank C library state.
     runtime::Privatization& privatization() { return privatization_; }
     runtime::LibcRankState& libc_state() { return libc_state_; }
+    // The program's main, whose ranks run() runs (null before run()).
+    MainFunction application_main() const { return main_; }
     // The MPI objects' state of this process (keyvals, context ids, groups, datatypes...),
     // current from construction to destruction and while run() runs (process_objects.hpp).
     ProcessObjects& objects() { return *objects_; }

@@ -1,6 +1,17 @@
 // exit() called by a simulated rank ends that rank, not the real process: after
 // MPI_Finalize (or before MPI_Init) with status 0 the rank simply finishes; any other
 // exit ends the whole simulation with a message naming the rank, as a real MPI job would.
+//
+// Exit handlers that a rank's code registers for its own globals are the rank's: each real
+// process of a native run would call them once, on its own copy. Registered with the C
+// library, the handlers of all the ranks of a process would run at its exit on one rank's
+// globals: the destructor of a function-local `static std::vector` once per rank on the
+// same vector (a double free; LLNL Quicksilver), an atexit() cleanup once per rank on rank
+// 0's data. So __cxa_atexit (atexit() calls it too, from libc_nonshared) called from a
+// rank's application code, for an object in its privatized globals or a function of the
+// program, keeps the handler with the rank (rank_state/libc_rank_state.hpp); the engine
+// calls them when the rank ends. Other registrations (static constructors before the first
+// rank, libraries whose state all ranks share) go to the C library as before.
 #include <dlfcn.h>
 
 #include <cstdio>
@@ -26,4 +37,30 @@ extern "C" void exit(int status) noexcept {
     static const auto real_exit = reinterpret_cast<void (*)(int)>(dlsym(RTLD_NEXT, "exit"));
     real_exit(status);
     __builtin_unreachable();
+}
+
+namespace {
+
+// True when `function` lies in the same loaded object as the program's main.
+bool in_program(void (*function)(void*)) {
+    Dl_info mine{}, program{};
+    const MainFunction main = g_engine->application_main();
+    return main && dladdr(reinterpret_cast<void*>(function), &mine) &&
+           dladdr(reinterpret_cast<void*>(main), &program) && mine.dli_fbase == program.dli_fbase;
+}
+
+}  // namespace
+
+extern "C" int __cxa_atexit(void (*function)(void*), void* arg, void* dso_handle) noexcept {
+    if (g_engine && on_simulation_thread() && g_engine->in_application() && g_engine->privatization().active() &&
+        (arg ? g_engine->privatization().may_hold(arg) : in_program(function))) {
+        const auto index = static_cast<std::size_t>(g_engine->current()->world - g_engine->first_local());
+        g_engine->libc_state()
+            .of(index, static_cast<std::size_t>(g_engine->local_count()))
+            .exit_handlers.push_back({function, arg});
+        return 0;
+    }
+    using Register = int (*)(void (*)(void*), void*, void*);
+    static const auto real_cxa_atexit = reinterpret_cast<Register>(dlsym(RTLD_NEXT, "__cxa_atexit"));
+    return real_cxa_atexit(function, arg, dso_handle);
 }
