@@ -128,6 +128,18 @@ struct drand48_data* rank_rand48() {
     return s->rand48.get();
 }
 
+// A draw of the rand48 family: the reentrant form on the rank's generator when a rank's code
+// asks, else the C library's own function.
+template <class Value, class OnRank, class Real>
+Value draw48(OnRank on_rank, Real real_draw) {
+    if (struct drand48_data* d = rank_rand48()) {
+        Value value{};
+        on_rank(d, &value);
+        return value;
+    }
+    return real_draw();
+}
+
 }  // namespace
 
 extern "C" {
@@ -191,63 +203,33 @@ void srandom(unsigned int seed) __THROW {
 }
 
 double drand48(void) __THROW {
-    if (struct drand48_data* d = rank_rand48()) {
-        double value = 0;
-        drand48_r(d, &value);
-        return value;
-    }
     static const auto f = real<double (*)()>("drand48");
-    return f();
+    return draw48<double>([](drand48_data* d, double* v) { drand48_r(d, v); }, [] { return f(); });
 }
 
 double erand48(unsigned short xsubi[3]) __THROW {
-    if (struct drand48_data* d = rank_rand48()) {
-        double value = 0;
-        erand48_r(xsubi, d, &value);
-        return value;
-    }
     static const auto f = real<double (*)(unsigned short*)>("erand48");
-    return f(xsubi);
+    return draw48<double>([=](drand48_data* d, double* v) { erand48_r(xsubi, d, v); }, [=] { return f(xsubi); });
 }
 
 long int lrand48(void) __THROW {
-    if (struct drand48_data* d = rank_rand48()) {
-        long int value = 0;
-        lrand48_r(d, &value);
-        return value;
-    }
     static const auto f = real<long int (*)()>("lrand48");
-    return f();
+    return draw48<long int>([](drand48_data* d, long int* v) { lrand48_r(d, v); }, [] { return f(); });
 }
 
 long int nrand48(unsigned short xsubi[3]) __THROW {
-    if (struct drand48_data* d = rank_rand48()) {
-        long int value = 0;
-        nrand48_r(xsubi, d, &value);
-        return value;
-    }
     static const auto f = real<long int (*)(unsigned short*)>("nrand48");
-    return f(xsubi);
+    return draw48<long int>([=](drand48_data* d, long int* v) { nrand48_r(xsubi, d, v); }, [=] { return f(xsubi); });
 }
 
 long int mrand48(void) __THROW {
-    if (struct drand48_data* d = rank_rand48()) {
-        long int value = 0;
-        mrand48_r(d, &value);
-        return value;
-    }
     static const auto f = real<long int (*)()>("mrand48");
-    return f();
+    return draw48<long int>([](drand48_data* d, long int* v) { mrand48_r(d, v); }, [] { return f(); });
 }
 
 long int jrand48(unsigned short xsubi[3]) __THROW {
-    if (struct drand48_data* d = rank_rand48()) {
-        long int value = 0;
-        jrand48_r(xsubi, d, &value);
-        return value;
-    }
     static const auto f = real<long int (*)(unsigned short*)>("jrand48");
-    return f(xsubi);
+    return draw48<long int>([=](drand48_data* d, long int* v) { jrand48_r(xsubi, d, v); }, [=] { return f(xsubi); });
 }
 
 void srand48(long int seed) __THROW {
