@@ -1,6 +1,6 @@
 // C library state that programs treat as per process but that must be per simulated rank:
 // getopt's parse position, strtok's save pointer, the generators of rand()/random() and of
-// the rand48 family, and the exit handlers the rank's own code registered. The interposers
+// the rand48 family, the exit handlers the rank's own code registered, and how long it slept. The interposers
 // (runtime/libc_interposition.cpp, runtime/exit_interposition.cpp) keep it here, one small
 // record per rank that uses it, allocated on first use.
 #pragma once
@@ -39,6 +39,9 @@ struct LibcState {
     // drand48, lrand48, srand48, ...: zero, as glibc's own state before the first call.
     std::unique_ptr<struct drand48_data> rand48;
     std::vector<ExitHandler> exit_handlers;  // in the order registered
+    // Virtual time the rank spent in sleep, usleep and nanosleep (ps): its CPU clocks leave
+    // it out.
+    std::int64_t slept = 0;
 };
 
 class LibcRankState {
@@ -51,6 +54,10 @@ public:
         std::unique_ptr<LibcState>& s = states_[index];
         if (!s) s = std::make_unique<LibcState>();
         return *s;
+    }
+    // The virtual time local rank `index` has slept (ps), 0 without a record.
+    std::int64_t slept(std::size_t index) const {
+        return index < states_.size() && states_[index] ? states_[index]->slept : 0;
     }
     // Calls local rank `index`'s exit handlers, last registered first (and those they
     // register meanwhile), as its own process's exit would; forgets them.

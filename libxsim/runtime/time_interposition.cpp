@@ -1,6 +1,11 @@
 // The C library's clocks and sleeps, as simulated ranks see them: called from application
 // code they read or advance the rank's virtual clock and never block the real process;
 // called from anywhere else (xsim, the real MPI library) they are the real functions.
+// The CPU-time clocks (clock(), CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID) read the
+// rank's virtual time less what it slept: a native process is on the CPU while it computes
+// and while MPI polls for its messages, and off it while it sleeps. Read for real they would
+// give the whole real process's CPU time, all its ranks' and xsim's (LLNL AMG prints it).
+// getrusage and times stay the real process's.
 // Virtual wall-clock time starts at the epoch of -xsim-epoch (fixed by default, so runs are
 // reproducible).
 #include <dlfcn.h>
@@ -35,10 +40,15 @@ Rank* application_rank() {
     return g_engine && on_simulation_thread() && g_engine->in_application() ? g_engine->current() : nullptr;
 }
 
+std::size_t local_index(const Rank& rank) { return static_cast<std::size_t>(rank.world - g_engine->first_local()); }
+
 // Advances the calling rank by `duration` of idle time (a sleep).
 void virtual_sleep(Rank& rank, const char* call, SimTime duration) {
     g_engine->enter(rank, call);
+    const SimTime before = rank.clock;
     rank.clock = add_time(rank.clock, duration);  // leave() stops a run past kTimeLimit
+    g_engine->libc_state().of(local_index(rank), static_cast<std::size_t>(g_engine->local_count())).slept +=
+        rank.clock - before;
     g_engine->leave(rank);
 }
 
@@ -49,6 +59,11 @@ SimTime virtual_now(Rank& rank, const char* call) {
     const SimTime now = read_clock(*g_engine, rank);
     g_engine->leave(rank);
     return now;
+}
+
+// The rank's CPU time: its virtual time less what it slept.
+SimTime cpu_now(Rank& rank, const char* call) {
+    return virtual_now(rank, call) - g_engine->libc_state().slept(local_index(rank));
 }
 
 void to_timespec(SimTime t, std::int64_t epoch_seconds, struct timespec* ts) {
@@ -105,6 +120,10 @@ int clock_gettime(clockid_t clock, struct timespec* ts) noexcept {
             to_timespec(virtual_now(*r, "clock_gettime"), realtime ? g_engine->options().epoch_seconds : 0, ts);
             return 0;
         }
+        if (clock == CLOCK_PROCESS_CPUTIME_ID || clock == CLOCK_THREAD_CPUTIME_ID) {
+            to_timespec(cpu_now(*r, "clock_gettime"), 0, ts);
+            return 0;
+        }
     }
     return real_clock_gettime()(clock, ts);
 }
@@ -119,6 +138,12 @@ int gettimeofday(struct timeval* tv, void* tz) noexcept {
     }
     static const auto f = real<int (*)(struct timeval*, void*)>("gettimeofday");
     return f(tv, tz);
+}
+
+clock_t clock(void) noexcept {
+    if (Rank* r = application_rank()) return static_cast<clock_t>(cpu_now(*r, "clock") / (kPicosPerSecond / CLOCKS_PER_SEC));
+    static const auto f = real<clock_t (*)()>("clock");
+    return f();
 }
 
 time_t time(time_t* out) noexcept {

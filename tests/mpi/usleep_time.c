@@ -1,7 +1,8 @@
 /* usleep_time: virtual time seen through MPI_Wtime and the libc clocks.
  *
  * Always (real MPI too): MPI_Wtick is in (0, 1); MPI_Wtime, gettimeofday,
- * clock_gettime(CLOCK_MONOTONIC) and time() never go backwards across
+ * clock_gettime(CLOCK_MONOTONIC), time() and the CPU clocks (clock(),
+ * CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID) never go backwards across
  * usleep(1000000), sleep(2), nanosleep(1.5 s) and nanosleep(250 us); each
  * sleep call returns 0.
  *
@@ -12,6 +13,10 @@
  *     advance by the same amount as MPI_Wtime within 1e-3 s, time() within 1 s;
  *   - rank r sleeps (r % 10) ms before a barrier: every rank leaves the barrier
  *     at least max-delay (minus 1e-3 s) after it left the previous barrier;
+ *   - the CPU clocks do not advance during a sleep (within 1e-5 s), and
+ *     across the barrier they advance by the barrier's time less the rank's
+ *     own sleep (MPI polls on the CPU); at the end each reads the rank's
+ *     virtual time less all it slept, not the real process's CPU time;
  *   - sleep(3600) advances MPI_Wtime by an hour. The run's timeout (far below an
  *     hour) is what asserts that it returns immediately in wall time; the
  *     program cannot measure wall time itself because every clock is virtual.
@@ -24,10 +29,12 @@
 #include "xsim_test.h"
 
 #define TOL 1e-3
+#define CPU_TOL 1e-5
 
 struct clocks {
     double wtime, gtod, mono, real;
     time_t t;
+    double clock, process_cpu, thread_cpu; /* the CPU clocks */
 };
 
 static double ts_sec(const struct timespec *ts)
@@ -47,6 +54,28 @@ static void read_clocks(struct clocks *c)
     clock_gettime(CLOCK_REALTIME, &ts);
     c->real = ts_sec(&ts);
     c->t = time(NULL);
+    c->clock = (double)clock() / CLOCKS_PER_SEC;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+    c->process_cpu = ts_sec(&ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    c->thread_cpu = ts_sec(&ts);
+}
+
+/* The CPU clocks advanced by `want` (within CPU_TOL; clock() within its tick too), or only
+ * never went backwards when !strict. */
+static void check_cpu(xt_t *t, const char *what, const struct clocks *a, const struct clocks *b, double want,
+                      int strict)
+{
+    const double d[3] = {b->clock - a->clock, b->process_cpu - a->process_cpu, b->thread_cpu - a->thread_cpu};
+    static const char *const names[3] = {"clock()", "CLOCK_PROCESS_CPUTIME_ID", "CLOCK_THREAD_CPUTIME_ID"};
+    int i;
+    for (i = 0; i < 3; ++i) {
+        const double tol = CPU_TOL + (i == 0 ? 1.0 / CLOCKS_PER_SEC : 0.0);
+        XT_CHECK(t, d[i] >= 0.0, "%s: %s went backwards (%.9f)", what, names[i], d[i]);
+        if (strict)
+            XT_CHECK(t, d[i] >= want - tol && d[i] <= want + tol, "%s: %s advanced %.9f s, expected %.9f s", what,
+                     names[i], d[i], want);
+    }
 }
 
 static double fabs_(double x)
@@ -64,6 +93,7 @@ static void check_sleep(xt_t *t, const char *what, const struct clocks *a, const
     XT_CHECK(t, dm >= 0.0, "%s: CLOCK_MONOTONIC went backwards (%.9f)", what, dm);
     XT_CHECK(t, dg >= -TOL, "%s: gettimeofday went backwards (%.6f)", what, dg);
     XT_CHECK(t, dt >= 0.0, "%s: time() went backwards", what);
+    check_cpu(t, what, a, b, 0.0, strict); /* a sleep is off the CPU */
     if (!strict) return;
     XT_CHECK(t, dw >= want, "%s: MPI_Wtime advanced %.9f s, requested %.9f s", what, dw, want);
     XT_CHECK(t, dw <= want + TOL, "%s: MPI_Wtime advanced %.9f s, more than %.9f s + %g", what, dw,
@@ -118,10 +148,14 @@ int main(int argc, char **argv)
 
     /* Sleeps of different lengths before a barrier. */
     MPI_Barrier(MPI_COMM_WORLD);
+    read_clocks(&a);
     t_exit0 = MPI_Wtime();
     usleep((useconds_t)((t->rank % 10) * 1000));
     MPI_Barrier(MPI_COMM_WORLD);
     t_exit1 = MPI_Wtime();
+    read_clocks(&b);
+    /* The wait in the barrier is on the CPU, the sleep before it is not. */
+    check_cpu(t, "usleep + MPI_Barrier", &a, &b, (b.wtime - a.wtime) - (t->rank % 10) * 1e-3, strict);
     max_delay = (t->size >= 10 ? 9 : t->size - 1) * 1e-3;
     XT_CHECK(t, t_exit1 >= t_exit0, "MPI_Wtime went backwards across a barrier");
     if (strict) {
@@ -135,6 +169,16 @@ int main(int argc, char **argv)
         read_clocks(&b);
         XT_CHECK(t, rc == 0, "sleep(3600) returned %d", rc);
         check_sleep(t, "sleep(3600)", &a, &b, 3600.0, strict);
+
+        /* The rank's own CPU time: virtual time less all it slept (about 3604.5 s). */
+        {
+            const double slept = 1.0 + 2.0 + 1.5 + 250e-6 + (t->rank % 10) * 1e-3 + 3600.0;
+            struct clocks c;
+            read_clocks(&c);
+            XT_CHECK(t, fabs_(c.process_cpu - (c.wtime - slept)) <= CPU_TOL,
+                     "CLOCK_PROCESS_CPUTIME_ID reads %.9f s; the rank's virtual time less its sleeps is %.9f s",
+                     c.process_cpu, c.wtime - slept);
+        }
     }
     return xt_finish(t, strict ? "virtual" : NULL);
 }
