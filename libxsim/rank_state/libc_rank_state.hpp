@@ -1,6 +1,7 @@
 // C library state that programs treat as per process but that must be per simulated rank:
 // getopt's parse position, strtok's save pointer, the generators of rand()/random() and of
-// the rand48 family, the exit handlers the rank's own code registered, and how long it slept. The interposers
+// the rand48 family and of Fortran's RANDOM_NUMBER, the exit handlers the rank's own code
+// registered, and how long it slept. The interposers
 // (runtime/libc_interposition.cpp, runtime/exit_interposition.cpp) keep it here, one small
 // record per rank that uses it, allocated on first use.
 #pragma once
@@ -27,6 +28,13 @@ struct ExitHandler {
     void* arg;
 };
 
+// gfortran's RANDOM_NUMBER generator of a rank (fortran/random_numbers.cpp): zeroed, as the
+// block libgfortran allocates for a new thread; room for any gfortran's state (xoshiro256**
+// takes 40 bytes, the xorshift1024* of gfortran 7 and 8 takes 144).
+struct FortranRandomState {
+    alignas(16) unsigned char bytes[256] = {};
+};
+
 struct LibcState {
     // getopt: calls since the rank's parse (re)started and where it left optind (replayed
     // to rebuild glibc's hidden position when another rank parsed in between).
@@ -38,6 +46,7 @@ struct LibcState {
     std::unique_ptr<RandomState> random;  // only for ranks that call rand/random/srand
     // drand48, lrand48, srand48, ...: zero, as glibc's own state before the first call.
     std::unique_ptr<struct drand48_data> rand48;
+    std::unique_ptr<FortranRandomState> fortran_random;  // only for ranks of Fortran programs that draw
     std::vector<ExitHandler> exit_handlers;  // in the order registered
     // Virtual time the rank spent in sleep, usleep and nanosleep (ps): its CPU clocks leave
     // it out.

@@ -1,0 +1,98 @@
+// Fortran RANDOM_NUMBER and RANDOM_SEED per simulated rank. libgfortran keeps its generator
+// per thread: the state is a block it allocates on first use and finds again through a
+// pthread key (get_rand_state: pthread_getspecific). Every rank of a process runs on the
+// one simulation thread, so they drew from one stream: ranks that each seeded with
+// RANDOM_SEED(PUT=...) and drew across MPI calls got each other's numbers, where each
+// process of a native run has a stream of its own.
+//
+// Here a rank's call of the intrinsics (the _gfortran_random_* and _gfortran_arandom_*
+// entry points, and RANDOM_SEED's) marks the simulation thread for its duration, and
+// pthread_getspecific, asked meanwhile, answers with a zeroed block of the rank's
+// (rank_state/libc_rank_state.hpp) instead of the thread's: libgfortran's own code then
+// seeds, draws and reports that rank's state, with its own algorithm. The only key
+// libgfortran asks for inside these calls is its generator's. Outside them (and in a
+// process of one rank) pthread_getspecific is the C library's.
+#include <dlfcn.h>
+#include <pthread.h>
+
+#include "libxsim/engine/engine.hpp"
+
+namespace xsim {
+namespace {
+
+// The block pthread_getspecific gives while a rank's call is inside the intrinsic, or null.
+thread_local void* t_rank_generator = nullptr;
+
+template <class F>
+F real(const char* name) {
+    return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
+// The calling rank's generator block, or null outside a rank's application code.
+void* rank_generator() {
+    if (!g_engine || !on_simulation_thread() || !g_engine->in_application() || g_engine->local_count() < 2)
+        return nullptr;
+    const auto index = static_cast<std::size_t>(g_engine->current()->world - g_engine->first_local());
+    runtime::LibcState& state = g_engine->libc_state().of(index, static_cast<std::size_t>(g_engine->local_count()));
+    if (!state.fortran_random) state.fortran_random = std::make_unique<runtime::FortranRandomState>();
+    return state.fortran_random->bytes;
+}
+
+// Runs libgfortran's `call` with the rank's generator in place of the thread's.
+template <class Call>
+void with_rank_generator(Call call) {
+    void* mine = rank_generator();
+    if (!mine) return call();
+    t_rank_generator = mine;
+    call();
+    t_rank_generator = nullptr;
+}
+
+using OnePointer = void (*)(void*);
+
+void draw(const char* name, OnePointer& real_call, void* x) {
+    if (!real_call) real_call = real<OnePointer>(name);
+    with_rank_generator([&] { real_call(x); });
+}
+
+}  // namespace
+}  // namespace xsim
+
+using namespace xsim;
+
+extern "C" {
+
+void* pthread_getspecific(pthread_key_t key) noexcept {
+    if (t_rank_generator) return t_rank_generator;
+    static const auto f = real<void* (*)(pthread_key_t)>("pthread_getspecific");
+    return f(key);
+}
+
+// RANDOM_NUMBER of a scalar (REAL kinds 4, 8, 10, 16) and of an array (a descriptor).
+#define XSIM_FORTRAN_DRAW(name)                          \
+    void name(void* x) {                                 \
+        static OnePointer real_call = nullptr;           \
+        draw(#name, real_call, x);                       \
+    }
+XSIM_FORTRAN_DRAW(_gfortran_random_r4)
+XSIM_FORTRAN_DRAW(_gfortran_random_r8)
+XSIM_FORTRAN_DRAW(_gfortran_random_r10)
+XSIM_FORTRAN_DRAW(_gfortran_random_r16)
+XSIM_FORTRAN_DRAW(_gfortran_arandom_r4)
+XSIM_FORTRAN_DRAW(_gfortran_arandom_r8)
+XSIM_FORTRAN_DRAW(_gfortran_arandom_r10)
+XSIM_FORTRAN_DRAW(_gfortran_arandom_r16)
+#undef XSIM_FORTRAN_DRAW
+
+// RANDOM_SEED(SIZE, PUT, GET) for default and 8-byte INTEGER arguments.
+void _gfortran_random_seed_i4(void* size, void* put, void* get) {
+    static const auto f = real<void (*)(void*, void*, void*)>("_gfortran_random_seed_i4");
+    with_rank_generator([&] { f(size, put, get); });
+}
+
+void _gfortran_random_seed_i8(void* size, void* put, void* get) {
+    static const auto f = real<void (*)(void*, void*, void*)>("_gfortran_random_seed_i8");
+    with_rank_generator([&] { f(size, put, get); });
+}
+
+}  // extern "C"
