@@ -5,6 +5,7 @@
 ! The first argument is a prefix for the files (each test gets its own).
 program io_units
   use mpi
+  use test_check
   implicit none
   integer :: rank, size, ierr, first, second, ios
   character(len=256) :: prefix, mine, named
@@ -17,36 +18,27 @@ program io_units
   write(mine, '(A,I0,A)') trim(prefix), rank, '.txt'
 
   open(unit=10, file=trim(mine), status='replace', action='readwrite', iostat=ios)
-  call check(ios == 0, 'open')
+  call check('io_units_f90', ios == 0, 'open', rank)
   write(10, '(I0)') rank
   call MPI_Barrier(MPI_COMM_WORLD, ierr)  ! every rank has its unit 10 open now
   inquire(unit=10, opened=opened, name=named)
-  call check(opened, 'inquire opened')
-  call check(index(named, trim(mine)) > 0, 'inquire name')
+  call check('io_units_f90', opened, 'inquire opened', rank)
+  call check('io_units_f90', index(named, trim(mine)) > 0, 'inquire name', rank)
   write(10, '(I0)') 100 * rank
   call flush(10)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   rewind(10)
   read(10, *, iostat=ios) first
-  call check(ios == 0 .and. first == rank, 'first value read back')
+  call check('io_units_f90', ios == 0 .and. first == rank, 'first value read back', rank)
   read(10, *, iostat=ios) second
-  call check(ios == 0 .and. second == 100 * rank, 'second value read back')
+  call check('io_units_f90', ios == 0 .and. second == 100 * rank, 'second value read back', rank)
   close(10, status='delete')
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   inquire(unit=10, opened=opened)
-  call check(.not. opened, 'closed')
+  call check('io_units_f90', .not. opened, 'closed', rank)
 
   if (rank == 1) close(6)
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(A,I0,A)', 'PASS io_units_f90 (', size, ' ranks)'
   call MPI_Finalize(ierr)
-contains
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    integer :: e
-    if (ok) return
-    write(0, '(A,A,A,I0)') 'FAIL io_units_f90 ', what, ' on rank ', rank
-    call MPI_Abort(MPI_COMM_WORLD, 1, e)
-  end subroutine
 end program io_units

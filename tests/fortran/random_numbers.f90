@@ -6,6 +6,7 @@
 ! (rank mod 2) must have drawn the same numbers.
 program random_numbers
   use mpi
+  use test_check
   implicit none
   integer :: rank, size, ierr, n, i
   integer, allocatable :: seed(:), got(:), again(:)
@@ -43,10 +44,10 @@ program random_numbers
   end do
   call random_number(a_again)
   call random_seed(get=again)
-  call check(all(x == x_again), 'scalar real(8) draws across barriers')
-  call check(all(single == single_again), 'scalar real(4) draws across barriers')
-  call check(all(a == a_again), 'array draw across barriers')
-  call check(all(got == again), 'RANDOM_SEED(GET) after the draws')
+  call check('random_numbers_f90', all(x == x_again), 'scalar real(8) draws across barriers', rank)
+  call check('random_numbers_f90', all(single == single_again), 'scalar real(4) draws across barriers', rank)
+  call check('random_numbers_f90', all(a == a_again), 'array draw across barriers', rank)
+  call check('random_numbers_f90', all(got == again), 'RANDOM_SEED(GET) after the draws', rank)
 
   ! Ranks 0 and 2 seeded alike: the same numbers.
   mine = x
@@ -54,19 +55,10 @@ program random_numbers
     if (rank == 2) call MPI_Send(mine, 4, MPI_DOUBLE_PRECISION, 0, 7, MPI_COMM_WORLD, ierr)
     if (rank == 0) then
       call MPI_Recv(partner, 4, MPI_DOUBLE_PRECISION, 2, 7, MPI_COMM_WORLD, status, ierr)
-      call check(all(partner == mine), 'equal seeds, equal numbers (ranks 0 and 2)')
+      call check('random_numbers_f90', all(partner == mine), 'equal seeds, equal numbers (ranks 0 and 2)', rank)
     end if
   end if
   call MPI_Barrier(MPI_COMM_WORLD, ierr)
   if (rank == 0) print '(A,I0,A)', 'PASS random_numbers_f90 (', size, ' ranks)'
   call MPI_Finalize(ierr)
-contains
-  subroutine check(ok, what)
-    logical, intent(in) :: ok
-    character(len=*), intent(in) :: what
-    integer :: e
-    if (ok) return
-    write(0, '(A,A,A,I0)') 'FAIL random_numbers_f90 ', what, ' on rank ', rank
-    call MPI_Abort(MPI_COMM_WORLD, 1, e)
-  end subroutine
 end program random_numbers
