@@ -11,6 +11,8 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstring>
+#include <string>
+#include <utility>
 
 #include "pdes/small_copy.hpp"
 
@@ -101,11 +103,17 @@ ElfData parse(const unsigned char* image, std::size_t size) {
         const auto* rela = reinterpret_cast<const Elf64_Rela*>(image + s.sh_offset);
         const auto* syms = reinterpret_cast<const Elf64_Sym*>(image + symtab.sh_offset);
         const std::size_t nsyms = symtab.sh_size / sizeof(Elf64_Sym);
+        const Elf64_Shdr* symbol_names = symtab.sh_link < eh->e_shnum ? &sections[symtab.sh_link] : nullptr;
         for (std::size_t r = 0; r < s.sh_size / sizeof(Elf64_Rela); ++r) {
             if (ELF64_R_TYPE(rela[r].r_info) != R_X86_64_COPY) continue;
             const std::size_t sym = ELF64_R_SYM(rela[r].r_info);
             const std::size_t bytes = sym < nsyms ? syms[sym].st_size : 0;
             d.copies.push_back({rela[r].r_offset, rela[r].r_offset + std::max<std::size_t>(bytes, 1)});
+            const bool named = sym < nsyms && symbol_names && symbol_names->sh_offset + symbol_names->sh_size <= size &&
+                               syms[sym].st_name < symbol_names->sh_size;
+            d.copy_symbols.push_back(
+                named ? std::string(reinterpret_cast<const char*>(image + symbol_names->sh_offset + syms[sym].st_name))
+                      : std::string());
         }
     }
     holes.insert(holes.end(), d.copies.begin(), d.copies.end());
@@ -128,8 +136,8 @@ bool is_system_object(const std::string& path) {
     return starts_with(path, "linux-vdso") || starts_with(path, "linux-gate");
 }
 
-// The MPI library and its runtime (Open MPI, MPICH, their transports): their state is
-// per real process and xsim's own use of it must not be disturbed.
+}  // namespace
+
 bool is_mpi_library(const std::string& path) {
     const std::string name = base_name(path);
     static const char* const kPrefixes[] = {"libmpi",  "libopen-pal", "libopen-rte", "libmca_", "mca_",   "libpmi",
@@ -139,6 +147,8 @@ bool is_mpi_library(const std::string& path) {
         if (starts_with(name, p)) return true;
     return false;
 }
+
+namespace {
 
 // The file libxsim was loaded from.
 const std::string& own_path() {
@@ -166,9 +176,59 @@ std::size_t writable_bytes(const dl_phdr_info* info) {
 }
 
 struct Walk {
-    Discovery* out;
+    Discovery* out = nullptr;
     bool first = true;
+    // The executable's copy relocations (their live addresses) and the variables they copy.
+    std::vector<Range> executable_copies;
+    std::vector<std::string> copied_symbols;
 };
+
+// The loaded object (not the executable) whose variable `symbol` the loader copied into the
+// executable: the first in load order that defines it.
+std::string copy_source(const std::string& symbol) {
+    struct Search {
+        const std::string* symbol = nullptr;
+        bool first = true;
+        std::string found;
+    } search;
+    search.symbol = &symbol;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* arg) {
+            Search& s = *static_cast<Search*>(arg);
+            if (std::exchange(s.first, false) || !info->dlpi_name || !*info->dlpi_name) return 0;
+            void* handle = dlopen(info->dlpi_name, RTLD_NOLOAD | RTLD_LAZY);
+            if (!handle) return 0;
+            Dl_info where{};
+            void* at = dlsym(handle, s.symbol->c_str());
+            const bool here = at && dladdr(at, &where) && where.dli_fname &&
+                              std::strcmp(where.dli_fname, info->dlpi_name) == 0;
+            dlclose(handle);
+            if (!here) return 0;
+            s.found = info->dlpi_name;
+            return 1;
+        },
+        &search);
+    return search.found;
+}
+
+// Whether a loaded object needs the MPI library itself (a DT_NEEDED entry libmpi*, Open
+// MPI's or MPICH's): a library built on MPI, such as PETSc or hypre.
+bool needs_mpi(const dl_phdr_info* info) {
+    const ElfW(Dyn)* dynamic = nullptr;
+    for (int i = 0; i < info->dlpi_phnum; ++i)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    if (!dynamic) return false;
+    std::uintptr_t strtab = 0;
+    for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d)
+        if (d->d_tag == DT_STRTAB) strtab = d->d_un.d_ptr;
+    if (strtab == 0) return false;
+    if (strtab < info->dlpi_addr) strtab += info->dlpi_addr;  // where the loader left it unrelocated
+    for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d)
+        if (d->d_tag == DT_NEEDED && starts_with(reinterpret_cast<const char*>(strtab + d->d_un.d_val), "libmpi"))
+            return true;
+    return false;
+}
 
 int visit(dl_phdr_info* info, std::size_t, void* arg) {
     Walk& walk = *static_cast<Walk*>(arg);
@@ -176,7 +236,7 @@ int visit(dl_phdr_info* info, std::size_t, void* arg) {
     const bool executable = walk.first;
     walk.first = false;
     const std::string name = executable ? executable_path() : std::string(info->dlpi_name ? info->dlpi_name : "");
-    if (name.empty() || is_system_object(name)) return 0;
+    if (name.empty() || (is_system_object(name) && is_foreign_object(name, needs_mpi(info)))) return 0;
     // libxsim's own data stays shared; the executable is never libxsim, even where xsim is
     // linked into it statically (the unit tests) and dladdr names it like the program.
     if (!executable && name == own_path()) return 0;
@@ -192,6 +252,10 @@ int visit(dl_phdr_info* info, std::size_t, void* arg) {
     }
     for (const Range& r : d.data)
         out.segments.push_back({reinterpret_cast<char*>(info->dlpi_addr + r.begin), r.end - r.begin, "data of " + name});
+    if (executable) {
+        for (const Range& r : d.copies) walk.executable_copies.push_back({info->dlpi_addr + r.begin, info->dlpi_addr + r.end});
+        walk.copied_symbols = d.copy_symbols;
+    }
     if (d.tls_bytes > 0) {
         if (!info->dlpi_tls_data) {
             out.uncovered.push_back(name + " (its thread-locals are not allocated on the simulation thread)");
@@ -233,14 +297,29 @@ ElfData read_elf_data(const std::string& path) {
     return d;
 }
 
-bool is_foreign_object(const std::string& path) {
-    return path.empty() || is_system_object(path) || is_mpi_library(path) || path == own_path();
+bool is_own_library(const std::string& path) { return !path.empty() && path == own_path(); }
+
+bool is_foreign_object(const std::string& path, bool needs_mpi) {
+    return path.empty() || is_mpi_library(path) || path == own_path() || (is_system_object(path) && !needs_mpi);
 }
 
 Discovery discover() {
     Discovery out;
-    Walk walk{&out};
+    Walk walk;
+    walk.out = &out;
     dl_iterate_phdr(&visit, &walk);
+    // A variable of a privatized library that the executable refers to directly (a copy
+    // relocation: PIE code reaching PETSC_COMM_WORLD, say) lives in the executable's .bss,
+    // and every user of it uses that copy: it is per rank with its library. Copies of the C
+    // and MPI libraries' variables (stdout, environ, ompi_mpi_comm_world) stay shared.
+    for (std::size_t i = 0; i < walk.executable_copies.size() && i < walk.copied_symbols.size(); ++i) {
+        if (walk.copied_symbols[i].empty()) continue;
+        const std::string source = copy_source(walk.copied_symbols[i]);
+        if (source.empty() || std::find(out.covered.begin(), out.covered.end(), source) == out.covered.end()) continue;
+        const Range& r = walk.executable_copies[i];
+        out.segments.push_back({reinterpret_cast<char*>(r.begin), r.end - r.begin,
+                                walk.copied_symbols[i] + " (copied from " + source + ")"});
+    }
     return out;
 }
 

@@ -28,6 +28,7 @@ struct Range {
 struct ElfData {
     std::vector<Range> data;    // program data sections, minus copies and RELRO
     std::vector<Range> copies;  // R_X86_64_COPY targets: other libraries' objects
+    std::vector<std::string> copy_symbols;  // the variable each copy is of
     std::size_t tls_bytes = 0;  // PT_TLS p_memsz
     std::string error;          // why the file could not be read (then nothing else is set)
 };
@@ -35,9 +36,16 @@ struct ElfData {
 // Reads the section headers, program headers and dynamic relocations of `path`.
 ElfData read_elf_data(const std::string& path);
 
-// True for loaded objects whose data stays shared: system directories, libxsim, MPI
-// libraries (and what they load), the loader and the vDSO.
-bool is_foreign_object(const std::string& path);
+// True for loaded objects whose data stays shared: the loader and the vDSO, libxsim, MPI
+// libraries (and what they load), and the libraries of the system directories, except
+// those that `needs_mpi` (a DT_NEEDED entry libmpi*: PETSc, hypre, ... from the
+// distribution): natively their globals are per MPI process, so here they are per rank.
+bool is_foreign_object(const std::string& path, bool needs_mpi = false);
+// The MPI library and its runtime (Open MPI, MPICH, their transports, by file name): their
+// state is per real process and xsim's own use of it must not be disturbed.
+bool is_mpi_library(const std::string& path);
+// The file libxsim was loaded from.
+bool is_own_library(const std::string& path);
 
 // The loaded objects of this process, seen from the calling thread (its TLS blocks).
 struct Discovery {

@@ -2,11 +2,14 @@
 
 #include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cstring>
+
+#include "libxsim/rank_state/privatization.hpp"
 
 namespace xsim {
 namespace {
@@ -51,8 +54,8 @@ bool scan(const unsigned char* image, std::size_t size, bool (*wanted)(const cha
     return false;
 }
 
-bool executable_imports(bool (*wanted)(const char*)) {
-    const int fd = open("/proc/self/exe", O_RDONLY | O_CLOEXEC);
+bool file_imports(const char* path, bool (*wanted)(const char*)) {
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
     struct stat st;
     bool found = false;
@@ -67,9 +70,25 @@ bool executable_imports(bool (*wanted)(const char*)) {
     return found;
 }
 
+// A loaded library, not MPI's own nor libxsim, that calls MPI_Init for the program.
+int library_imports_mpi_init(dl_phdr_info* info, std::size_t, void* found) {
+    const char* name = info->dlpi_name;
+    if (!name || !*name || runtime::is_mpi_library(name) || runtime::is_own_library(name)) return 0;
+    if (file_imports(name, is_mpi_init)) {
+        *static_cast<bool*>(found) = true;
+        return 1;  // stops the walk
+    }
+    return 0;
+}
+
 }  // namespace
 
-bool executable_imports_mpi_init() { return executable_imports(is_mpi_init); }
-bool executable_uses_mpi_f08() { return executable_imports(is_mpi_f08); }
+bool program_imports_mpi_init() {
+    if (file_imports("/proc/self/exe", is_mpi_init)) return true;
+    bool found = false;
+    dl_iterate_phdr(&library_imports_mpi_init, &found);
+    return found;
+}
+bool executable_uses_mpi_f08() { return file_imports("/proc/self/exe", is_mpi_f08); }
 
 }  // namespace xsim

@@ -223,7 +223,7 @@ extern "C" int __libc_start_main(MainFunction main, int argc, char** argv, void 
     using Real = int (*)(MainFunction, int, char**, void (*)(), void (*)(), void (*)(), void*);
     static const Real real = reinterpret_cast<Real>(dlsym(RTLD_NEXT, "__libc_start_main"));
     const char* disabled = std::getenv("XSIM_DISABLE");
-    if ((disabled && *disabled && *disabled != '0') || !executable_imports_mpi_init())
+    if ((disabled && *disabled && *disabled != '0') || !program_imports_mpi_init())
         return real(main, argc, argv, init, fini, rtld_fini, stack_end);
     g_application_main = main;
     return real(simulate, argc, argv, init, fini, rtld_fini, stack_end);

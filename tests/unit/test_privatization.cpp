@@ -87,6 +87,17 @@ TEST(ObjectKinds, SystemAndMpiLibrariesStayShared) {
     EXPECT_FALSE(is_foreign_object("/home/user/app/libphysics.so"));
 }
 
+// A library of the distribution built on MPI (DT_NEEDED libmpi*) keeps per-process MPI state
+// (PETSc's PETSC_COMM_WORLD, hypre's error flag): per rank, like the program's own. MPI's
+// own libraries stay shared even though they need libmpi.
+TEST(ObjectKinds, SystemLibrariesThatNeedMpiArePerRank) {
+    EXPECT_FALSE(is_foreign_object("/usr/lib/x86_64-linux-gnu/libpetsc_real.so.3.18", true));
+    EXPECT_FALSE(is_foreign_object("/lib/x86_64-linux-gnu/libHYPRE-2.26.0.so", true));
+    EXPECT_TRUE(is_foreign_object("/lib/x86_64-linux-gnu/libHYPRE-2.26.0.so", false));
+    EXPECT_TRUE(is_foreign_object("/usr/lib/x86_64-linux-gnu/libmpi_mpifh.so.40", true));
+    EXPECT_TRUE(is_foreign_object("/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_coll_tuned.so", true));
+}
+
 TEST(Privatization, EachRankSeesItsOwnImage) {
     static int a = 10;
     static char b[3000];
