@@ -48,9 +48,6 @@ struct LibcState {
     std::unique_ptr<struct drand48_data> rand48;
     std::unique_ptr<FortranRandomState> fortran_random;  // only for ranks of Fortran programs that draw
     std::vector<ExitHandler> exit_handlers;  // in the order registered
-    // Virtual time the rank spent in sleep, usleep and nanosleep (ps): its CPU clocks leave
-    // it out.
-    std::int64_t slept = 0;
 };
 
 class LibcRankState {
@@ -64,9 +61,13 @@ public:
         if (!s) s = std::make_unique<LibcState>();
         return *s;
     }
-    // The virtual time local rank `index` has slept (ps), 0 without a record.
-    std::int64_t slept(std::size_t index) const {
-        return index < states_.size() && states_[index] ? states_[index]->slept : 0;
+    // The virtual time local rank `index` has spent in sleep, usleep and nanosleep (ps): its
+    // CPU clocks leave it out. One dense array for all ranks, made at the first sleep (the
+    // skeleton apps sleep on every rank: no record per rank for it).
+    std::int64_t slept(std::size_t index) const { return index < slept_.size() ? slept_[index] : 0; }
+    void add_sleep(std::size_t index, std::size_t ranks, std::int64_t duration) {
+        if (slept_.empty()) slept_.resize(ranks);
+        slept_[index] += duration;
     }
     // Calls local rank `index`'s exit handlers, last registered first (and those they
     // register meanwhile), as its own process's exit would; forgets them.
@@ -84,6 +85,7 @@ public:
 
 private:
     std::vector<std::unique_ptr<LibcState>> states_;
+    std::vector<std::int64_t> slept_;
 };
 
 // getopt's four globals (optind, opterr, optopt, optarg) where the C library and the program

@@ -47,8 +47,8 @@ void virtual_sleep(Rank& rank, const char* call, SimTime duration) {
     g_engine->enter(rank, call);
     const SimTime before = rank.clock;
     rank.clock = add_time(rank.clock, duration);  // leave() stops a run past kTimeLimit
-    g_engine->libc_state().of(local_index(rank), static_cast<std::size_t>(g_engine->local_count())).slept +=
-        rank.clock - before;
+    g_engine->libc_state().add_sleep(local_index(rank), static_cast<std::size_t>(g_engine->local_count()),
+                                     rank.clock - before);
     g_engine->leave(rank);
 }
 
