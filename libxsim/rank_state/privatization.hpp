@@ -2,12 +2,16 @@
 // program's writable data (.data, .bss, COMMON blocks) and thread-locals, and of those of
 // the program's own shared libraries. The live segments hold one rank's image at a time;
 // switching copies the loaded rank's bytes out and the next rank's in (as ORNL xSim did),
-// lazily: only when the rank about to run is not the one loaded.
+// lazily: only when the rank about to run is not the one loaded. Of a large image (libraries
+// like PETSc: megabytes) only the pages that some rank has written are copied (written_pages):
+// a page that no one wrote is the same in every rank's image.
 #pragma once
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
+
+#include "libxsim/rank_state/written_pages.hpp"
 
 namespace xsim::runtime {
 
@@ -73,6 +77,9 @@ public:
     // Bytes each rank's copy takes (its slot).
     std::size_t bytes_per_rank() const { return slot_bytes_; }
     std::size_t privatized_bytes() const { return image_bytes_; }
+    // Bytes a switch copies each way: the written pages' share of the image (all of it when
+    // pages are not tracked: small images, or no page map).
+    std::size_t switched_bytes() const;
     const std::vector<Segment>& segments() const { return segments_; }
 
     // Makes rank `index`'s image the live one.
@@ -145,12 +152,20 @@ private:
         std::size_t offset;  // in a slot and in the snapshot
     };
     void exchange(std::size_t index);
+    // Takes in the pages written since the last look (and, with `start`/`bytes`, those that
+    // xsim is about to write for a rank that is not loaded): every other rank's image of
+    // such a page is the start-up one, which their slots now receive.
+    void note_written(const char* start = nullptr, std::size_t bytes = 0);
+    void rebuild_copies();
     void* view_slow(void* p, std::size_t bytes, std::size_t index);
     char* slot(std::size_t index) const { return slots_ + index * slot_bytes_; }
 
     std::vector<Segment> segments_;
     std::vector<std::string> left_shared_;
     std::vector<Piece> pieces_;
+    std::vector<Piece> copies_;  // what a switch copies: pieces_, or their written pages
+    WrittenPages written_pages_;
+    std::vector<const char*> found_;  // scratch: pages found written
     std::vector<char> snapshot_;          // the image at start-up
     std::vector<std::uint64_t> saved_;    // bit per rank: its slot holds its image
     char* slots_ = nullptr;               // one reserved mapping, a slot per rank

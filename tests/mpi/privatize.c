@@ -5,7 +5,8 @@
  * count this rank's calls only; a thread-local counter is per rank; a global set to the
  * rank before a barrier still holds this rank's number after it, when every other rank
  * of the process has run and set its own; a user reduction operation counts its calls in
- * the globals of the rank whose reduction it computes. Fails (FAIL lines) when ranks share globals
+ * the globals of the rank whose reduction it computes; pages of a large global written by one
+ * rank each are that rank's alone. Fails (FAIL lines) when ranks share globals
  * (e.g. -xsim-privatize off with several ranks per real process).
  *
  * Unlike the other test programs this one keeps its state in globals on purpose.
@@ -87,6 +88,30 @@ static void check_global_buffers(xt_t *t)
              "allreduce in a global gave %lld %lld", reduced[0], reduced[1]);
 }
 
+/* A global of pages that ranks write one each, in different rounds: a page first written by
+ * one rank holds the start-up bytes in every other rank's image, also in those of ranks that
+ * ran and saved their image before (xsim switches large images by written page). */
+#define SPARSE_PAGES 16
+#define ROUNDS 4
+#define S(p) [p][17] = 's'
+static char sparse[SPARSE_PAGES][4096] = {S(0), S(1), S(2),  S(3),  S(4),  S(5),  S(6),  S(7),
+                                          S(8), S(9), S(10), S(11), S(12), S(13), S(14), S(15)};
+
+static void check_sparse_pages(xt_t *t)
+{
+    const int mine = t->rank % SPARSE_PAGES;
+    int round, p;
+    for (round = 0; round < ROUNDS; ++round) {
+        if (t->rank % ROUNDS == round) sparse[mine][17] = (char)(1 + t->rank % 100);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    for (p = 0; p < SPARSE_PAGES; ++p) {
+        const char expected = p == mine ? (char)(1 + t->rank % 100) : 's';
+        XT_CHECK(t, sparse[p][17] == expected && sparse[p][0] == 0, "sparse page %d holds %d, expected %d", p,
+                 sparse[p][17], expected);
+    }
+}
+
 int main(int argc, char **argv)
 {
     xt_t xt, *t = &xt;
@@ -114,5 +139,6 @@ int main(int argc, char **argv)
                  1000 * t->rank + i);
     check_user_op(t);
     check_global_buffers(t);
+    check_sparse_pages(t);
     return xt_finish(t, NULL);
 }

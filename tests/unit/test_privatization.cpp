@@ -2,7 +2,9 @@
 // (this test binary is the fixture: its globals, a thread-local, and optind, which PIE
 // copies into its .bss by an R_X86_64_COPY relocation), and switching rank images.
 #include <getopt.h>
+#include <fcntl.h>
 #include <link.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdint>
@@ -129,6 +131,66 @@ TEST(Privatization, EachRankSeesItsOwnImage) {
     EXPECT_EQ(a, 101);
     p.switch_to(0);
     EXPECT_EQ(a, 102);
+}
+
+// A large image (here 64 pages mapped privately from a file, like a library's .data) is
+// switched by written page: pages no one wrote are not copied and stay the file's in every
+// image; a page first written by one rank is its own, and the start-up one for the others.
+TEST(Privatization, LargeImagesSwitchOnlyTheWrittenPages) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), pages = 64;
+    const std::string path = testing::TempDir() + "xsim_image.bin";
+    {
+        std::ofstream file(path, std::ios::binary);
+        for (std::size_t i = 0; i < pages; ++i) file << std::string(page, static_cast<char>('A' + i % 26));
+    }
+    const int fd = open(path.c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    void* mapped = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    close(fd);
+    std::remove(path.c_str());
+    ASSERT_NE(mapped, MAP_FAILED);
+    char* g = static_cast<char*>(mapped);
+    auto at = [&](std::size_t p, std::size_t byte = 100) -> char& { return g[p * page + byte]; };
+
+    Privatization priv;
+    ASSERT_EQ(priv.start({{g + 8, pages * page - 8, "image"}}, 3), "");  // not page aligned
+    EXPECT_EQ(priv.switched_bytes(), 0u);
+    priv.switch_to(0);
+    at(3) = '0';
+    priv.switch_to(1);
+    EXPECT_EQ(priv.switched_bytes(), page);  // page 3 only
+    EXPECT_EQ(at(3), 'D');                   // the file's, not rank 0's
+    at(5) = '1';
+    priv.switch_to(0);
+    EXPECT_EQ(at(3), '0');
+    EXPECT_EQ(at(5), 'F');
+    // xsim writes into rank 2's copy of a page no one wrote (a message arriving in a global
+    // buffer while rank 0 runs): from then on that page is switched too.
+    char* seen = static_cast<char*>(priv.view(&at(7), 1, 2));
+    EXPECT_NE(seen, &at(7));
+    EXPECT_EQ(*seen, 'H');
+    *seen = '2';
+    EXPECT_EQ(at(7), 'H');  // rank 0's own is unchanged
+    EXPECT_EQ(priv.switched_bytes(), 3 * page);
+    priv.switch_to(2);
+    EXPECT_EQ(at(7), '2');
+    EXPECT_EQ(at(3), 'D');
+    EXPECT_EQ(at(5), 'F');
+    EXPECT_EQ(at(8), 'I');  // never written: the file's page
+    priv.switch_to(1);
+    EXPECT_EQ(at(3), 'D');
+    EXPECT_EQ(at(5), '1');
+    EXPECT_EQ(at(7), 'H');
+    // The first bytes lie outside the privatized range: shared, as written. Their page now
+    // counts as written, so its privatized part is switched from now on.
+    g[0] = 'z';
+    priv.switch_to(0);
+    EXPECT_EQ(g[0], 'z');
+    EXPECT_EQ(at(3), '0');
+    EXPECT_EQ(at(7), 'H');
+    EXPECT_EQ(at(0), 'A');
+    EXPECT_EQ(priv.switched_bytes(), 4 * page - 8);
+    munmap(mapped, pages * page);
 }
 
 TEST(PrivatizeOption, ParsedAndCheckedLikeTheOthers) {

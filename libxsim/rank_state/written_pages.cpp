@@ -1,0 +1,134 @@
+#include "libxsim/rank_state/written_pages.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+
+namespace xsim::runtime {
+namespace {
+
+// Page map entry bits (Documentation/admin-guide/mm/pagemap.rst).
+constexpr std::uint64_t kPresent = std::uint64_t{1} << 63;
+constexpr std::uint64_t kSwapped = std::uint64_t{1} << 62;
+constexpr std::uint64_t kFilePage = std::uint64_t{1} << 61;
+constexpr std::uint64_t kExclusive = std::uint64_t{1} << 56;
+
+// A written page is an anonymous page of this process alone: in memory, or swapped out.
+// Reading .bss maps the shared zero page, which is neither a file page nor exclusive (it is
+// not a written page). A page written and then shared with a child between fork and exec
+// looks unwritten for that moment; it is seen at the next look.
+bool was_written(std::uint64_t entry) {
+    return (entry & kSwapped) || ((entry & kPresent) && !(entry & kFilePage) && (entry & kExclusive));
+}
+
+// Pages closer than this are read in one go with the ones between them.
+constexpr std::uintptr_t kGapPages = 64;
+
+}  // namespace
+
+WrittenPages::~WrittenPages() {
+    if (fd_ >= 0) close(fd_);
+}
+
+std::size_t WrittenPages::page_bytes() {
+    static const std::size_t bytes = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    return bytes;
+}
+
+bool WrittenPages::watch(const std::vector<Span>& spans) {
+    const std::uintptr_t page = page_bytes();
+    std::vector<Run> pages;
+    for (const Span& s : spans) {
+        if (s.bytes == 0) continue;
+        const auto begin = reinterpret_cast<std::uintptr_t>(s.start);
+        pages.push_back({begin / page, (begin + s.bytes + page - 1) / page - begin / page, 0});
+    }
+    std::sort(pages.begin(), pages.end(), [](const Run& a, const Run& b) { return a.first < b.first; });
+    runs_.clear();
+    for (const Run& r : pages) {
+        if (!runs_.empty() && r.first <= runs_.back().first + runs_.back().count + kGapPages)
+            runs_.back().count = std::max(runs_.back().count, r.first + r.count - runs_.back().first);
+        else runs_.push_back(r);
+    }
+    std::size_t total = 0;
+    for (Run& r : runs_) {
+        r.index = total;
+        total += r.count;
+    }
+    if (runs_.empty()) return false;
+    fd_ = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (fd_ < 0) {
+        runs_.clear();
+        return false;
+    }
+    written_.assign(total, 0);
+    written_count_ = 0;
+    return true;
+}
+
+void WrittenPages::report_all(std::vector<const char*>& found) {
+    const std::uintptr_t page = page_bytes();
+    for (const Run& r : runs_)
+        for (std::size_t i = 0; i < r.count; ++i)
+            if (!written_[r.index + i]) {
+                written_[r.index + i] = 1;
+                ++written_count_;
+                found.push_back(reinterpret_cast<const char*>((r.first + i) * page));
+            }
+}
+
+bool WrittenPages::poll(std::vector<const char*>& found) {
+    if (fd_ < 0 || written_count_ == written_.size()) return true;  // nothing new can be found
+    const std::uintptr_t page = page_bytes();
+    for (const Run& r : runs_) {
+        entries_.resize(r.count);
+        const std::size_t want = r.count * sizeof(std::uint64_t);
+        std::size_t got = 0;
+        while (got < want) {
+            const ssize_t n = pread(fd_, reinterpret_cast<char*>(entries_.data()) + got, want - got,
+                                    static_cast<off_t>(r.first * sizeof(std::uint64_t) + got));
+            if (n <= 0) {
+                close(fd_);
+                fd_ = -1;
+                report_all(found);
+                return false;
+            }
+            got += static_cast<std::size_t>(n);
+        }
+        for (std::size_t i = 0; i < r.count; ++i)
+            if (!written_[r.index + i] && was_written(entries_[i])) {
+                written_[r.index + i] = 1;
+                ++written_count_;
+                found.push_back(reinterpret_cast<const char*>((r.first + i) * page));
+            }
+    }
+    return true;
+}
+
+const WrittenPages::Run* WrittenPages::run_of(std::uintptr_t page) const {
+    auto it = std::upper_bound(runs_.begin(), runs_.end(), page, [](std::uintptr_t p, const Run& r) { return p < r.first; });
+    if (it == runs_.begin()) return nullptr;
+    --it;
+    return page < it->first + it->count ? &*it : nullptr;
+}
+
+void WrittenPages::mark(const char* start, std::size_t bytes, std::vector<const char*>& found) {
+    const std::uintptr_t page = page_bytes();
+    const auto begin = reinterpret_cast<std::uintptr_t>(start);
+    for (std::uintptr_t p = begin / page; p * page < begin + bytes; ++p) {
+        const Run* r = run_of(p);
+        if (!r || written_[r->index + (p - r->first)]) continue;
+        written_[r->index + (p - r->first)] = 1;
+        ++written_count_;
+        found.push_back(reinterpret_cast<const char*>(p * page));
+    }
+}
+
+bool WrittenPages::written(const char* at) const {
+    const std::uintptr_t p = reinterpret_cast<std::uintptr_t>(at) / page_bytes();
+    const Run* r = run_of(p);
+    return r && written_[r->index + (p - r->first)];
+}
+
+}  // namespace xsim::runtime
