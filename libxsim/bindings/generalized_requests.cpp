@@ -45,8 +45,7 @@ private:
     template <class F>
     int call(F&& f) {
         Engine& engine = *g_engine;
-        runtime::Privatization::ForRank owner(engine.privatization(),
-                                              static_cast<std::size_t>(owner_.world - engine.first_local()),
+        runtime::Privatization::ForRank owner(engine.privatization(), engine.local_index(owner_),
                                               engine.current() != nullptr);
         engine.privatization().load_for_callback();
         return f();

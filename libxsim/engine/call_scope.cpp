@@ -36,6 +36,10 @@ Rank& calling_rank(const char* call) {
 
 Rank* running_rank() { return g_engine && on_simulation_thread() ? g_engine->current() : nullptr; }
 
+Rank* application_rank() {
+    return g_engine && on_simulation_thread() && g_engine->in_application() ? g_engine->current() : nullptr;
+}
+
 SimTime read_clock(Engine& engine, Rank& rank) {
     if (engine.options().compute == ComputeMode::None) rank.clock += engine.machine().clock_read_cost;
     return rank.clock;

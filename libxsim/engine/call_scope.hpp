@@ -37,6 +37,10 @@ public:
 // simulation starts (static constructors), after it ends (static destructors, atexit
 // handlers) and on any other thread.
 Rank* running_rank();
+// The simulated rank whose own code is running on this thread (not xsim's on its behalf), or
+// null: the rank an interposed C library call acts for. Open MPI's progress thread, the
+// scheduler and xsim's own calls get the real functions.
+Rank* application_rank();
 
 // For the calls the standard allows at any time, before MPI_Init and after MPI_Finalize
 // too (MPI-4.0 section 11.4.1, Table 11.1: MPI_Initialized, MPI_Finalized,

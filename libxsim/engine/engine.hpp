@@ -83,6 +83,8 @@ public:
     Rank& local(int world) { return ranks_[world - first_]; }
     int first_local() const { return first_; }
     int local_count() const { return count_; }
+    // `rank`'s place among this process's ranks: its index into per-rank state.
+    std::size_t local_index(const Rank& rank) const { return static_cast<std::size_t>(rank.world - first_); }
     // What `rank` keeps while it waits in a blocking collective (rank_slots.hpp), or null.
     char* blocking_slot(const Rank& rank) { return slots_.slot(static_cast<std::size_t>(rank.world - first_)); }
     const Placement& placement() const { return placement_; }
@@ -109,6 +111,9 @@ public:
     // Per-rank globals (index = world rank - first_local()) and per-rank C library state.
     runtime::Privatization& privatization() { return privatization_; }
     runtime::LibcRankState& libc_state() { return libc_state_; }
+    runtime::LibcState& libc_state_of(const Rank& rank) {
+        return libc_state_.of(local_index(rank), static_cast<std::size_t>(count_));
+    }
     // The program's main, whose ranks run() runs (null before run()).
     MainFunction application_main() const { return main_; }
     // The MPI objects' state of this process (keyvals, context ids, groups, datatypes...),

@@ -64,8 +64,7 @@ int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const
         MPI_Comm handle = comm_handle(comm ? comm : &g_engine->world_comm());
         int code = error_class;
         // The handler is application code: it runs on its rank's globals.
-        runtime::Privatization::ForRank owner(g_engine->privatization(),
-                                              static_cast<std::size_t>(rank.world - g_engine->first_local()),
+        runtime::Privatization::ForRank owner(g_engine->privatization(), g_engine->local_index(rank),
                                               g_engine->current() != nullptr);
         g_engine->privatization().load_for_callback();
         user->function(&handle, &code, call);

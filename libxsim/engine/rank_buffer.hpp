@@ -18,7 +18,7 @@ inline void* rank_buffer(Engine& engine, const Rank& owner, const void* buf, int
     real_mpi.Type_get_true_extent(type, &true_lb, &true_extent);
     char* begin = static_cast<char*>(p) + true_lb;
     const auto bytes = static_cast<std::size_t>((count - 1) * extent + true_extent);
-    char* seen = static_cast<char*>(priv.view(begin, bytes, static_cast<std::size_t>(owner.world - engine.first_local())));
+    char* seen = static_cast<char*>(priv.view(begin, bytes, engine.local_index(owner)));
     return seen - true_lb;
 }
 

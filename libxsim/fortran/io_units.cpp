@@ -73,7 +73,7 @@ std::uint64_t key(int local, std::int32_t unit) {
 int separating_rank() {
     const Rank* rank = running_rank();
     if (!rank || g_engine->local_count() < 2) return -1;
-    return rank->world - g_engine->first_local();
+    return static_cast<int>(g_engine->local_index(*rank));
 }
 
 // The number libgfortran is asked for when rank `local` names `unit`. `uses` (OPEN, data

@@ -15,6 +15,7 @@
 #include <dlfcn.h>
 #include <pthread.h>
 
+#include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
 
 namespace xsim {
@@ -30,10 +31,9 @@ F real(const char* name) {
 
 // The calling rank's generator block, or null outside a rank's application code.
 void* rank_generator() {
-    if (!g_engine || !on_simulation_thread() || !g_engine->in_application() || g_engine->local_count() < 2)
-        return nullptr;
-    const auto index = static_cast<std::size_t>(g_engine->current()->world - g_engine->first_local());
-    runtime::LibcState& state = g_engine->libc_state().of(index, static_cast<std::size_t>(g_engine->local_count()));
+    const Rank* rank = application_rank();
+    if (!rank || g_engine->local_count() < 2) return nullptr;
+    runtime::LibcState& state = g_engine->libc_state_of(*rank);
     if (!state.fortran_random) state.fortran_random = std::make_unique<runtime::FortranRandomState>();
     return state.fortran_random->bytes;
 }

@@ -88,7 +88,7 @@ int State::lookup(const char* name) {
 
 OpenRegion& open_of(State& g, Engine& engine, Rank& rank) {
     if (g.open.empty()) g.open.resize(static_cast<std::size_t>(engine.local_count()));
-    return g.open[static_cast<std::size_t>(rank.world - engine.first_local())];
+    return g.open[engine.local_index(rank)];
 }
 
 void check_name(Engine& engine, Rank& rank, const char* call, const char* name) {

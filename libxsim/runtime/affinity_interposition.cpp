@@ -13,6 +13,7 @@
 
 #include <cstdio>
 
+#include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
 
 using namespace xsim;
@@ -21,14 +22,15 @@ namespace {
 
 // True (after a note the first time) when a simulated rank's own code asks.
 bool pinning_by_rank(const char* call) {
-    if (!g_engine || !on_simulation_thread() || !g_engine->in_application()) return false;
+    const Rank* rank = application_rank();
+    if (!rank) return false;
     static bool noted = false;
     if (!noted) {
         noted = true;
         std::fprintf(stderr,
                      "xsim: note: simulated rank %d called %s; CPU pinning of simulated ranks is ignored (the real "
                      "process runs many ranks; the machine model places them)\n",
-                     g_engine->current()->world, call);
+                     rank->world, call);
     }
     return true;
 }

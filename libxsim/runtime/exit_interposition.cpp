@@ -18,13 +18,14 @@
 #include <cstdlib>
 #include <string>
 
+#include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
 
 using namespace xsim;
 
 extern "C" void exit(int status) noexcept {
-    if (g_engine && on_simulation_thread() && g_engine->in_application()) {
-        Rank& rank = *g_engine->current();
+    if (Rank* running = application_rank()) {
+        Rank& rank = *running;
         if (status == 0 && rank.phase != MpiPhase::Initialized) g_engine->finish_current_rank(0);
         char when[64];
         std::snprintf(when, sizeof when, "%.9f", simtime_to_seconds(rank.clock));
@@ -52,12 +53,10 @@ bool in_program(void (*function)(void*)) {
 }  // namespace
 
 extern "C" int __cxa_atexit(void (*function)(void*), void* arg, void* dso_handle) noexcept {
-    if (g_engine && on_simulation_thread() && g_engine->in_application() && g_engine->privatization().active() &&
+    Rank* rank = application_rank();
+    if (rank && g_engine->privatization().active() &&
         (arg ? g_engine->privatization().may_hold(arg) : in_program(function))) {
-        const auto index = static_cast<std::size_t>(g_engine->current()->world - g_engine->first_local());
-        g_engine->libc_state()
-            .of(index, static_cast<std::size_t>(g_engine->local_count()))
-            .exit_handlers.push_back({function, arg});
+        g_engine->libc_state_of(*rank).exit_handlers.push_back({function, arg});
         return 0;
     }
     using Register = int (*)(void (*)(void*), void*, void*);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/rank_state/libc_rank_state.hpp"
 
@@ -45,9 +46,8 @@ F real(const char* name) {
 
 // The state of the simulated rank running application code, or null.
 LibcState* rank_state() {
-    if (!g_engine || !on_simulation_thread() || !g_engine->in_application()) return nullptr;
-    const auto index = static_cast<std::size_t>(g_engine->current()->world - g_engine->first_local());
-    return &g_engine->libc_state().of(index, static_cast<std::size_t>(g_engine->local_count()));
+    const Rank* rank = application_rank();
+    return rank ? &g_engine->libc_state_of(*rank) : nullptr;
 }
 
 enum class GetoptKind { Short, Long, LongOnly };
@@ -79,7 +79,7 @@ int per_rank_getopt(const GetoptCall& call) {
     LibcState* s = rank_state();
     if (!s) return call.run();
     runtime::LibcRankState& table = g_engine->libc_state();
-    const auto index = static_cast<std::size_t>(g_engine->current()->world - g_engine->first_local());
+    const std::size_t index = g_engine->local_index(*g_engine->current());
     if (table.getopt_owner != index) {
         // Without privatized globals the rank's optind and opterr are only in its record.
         if (!g_engine->privatization().active() && s->getopt_started) {

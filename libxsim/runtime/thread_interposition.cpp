@@ -12,14 +12,15 @@
 #include <cstdio>
 #include <string>
 
+#include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
 
 using namespace xsim;
 
 extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*),
                               void* arg) noexcept {
-    if (g_engine && on_simulation_thread() && g_engine->in_application()) {
-        const Rank& rank = *g_engine->current();
+    if (const Rank* running = application_rank()) {
+        const Rank& rank = *running;
         char when[64];
         std::snprintf(when, sizeof when, "%.9f", simtime_to_seconds(rank.clock));
         g_engine->abort_run(1, "simulated rank " + std::to_string(rank.world) +

@@ -34,20 +34,13 @@ ClockGettime real_clock_gettime() {
     return f;
 }
 
-// The running rank when application code called us, else null. Other threads (Open MPI's
-// progress thread reads the clock while a rank runs) always get the real functions.
-Rank* application_rank() {
-    return g_engine && on_simulation_thread() && g_engine->in_application() ? g_engine->current() : nullptr;
-}
-
-std::size_t local_index(const Rank& rank) { return static_cast<std::size_t>(rank.world - g_engine->first_local()); }
 
 // Advances the calling rank by `duration` of idle time (a sleep).
 void virtual_sleep(Rank& rank, const char* call, SimTime duration) {
     g_engine->enter(rank, call);
     const SimTime before = rank.clock;
     rank.clock = add_time(rank.clock, duration);  // leave() stops a run past kTimeLimit
-    g_engine->libc_state().add_sleep(local_index(rank), static_cast<std::size_t>(g_engine->local_count()),
+    g_engine->libc_state().add_sleep(g_engine->local_index(rank), static_cast<std::size_t>(g_engine->local_count()),
                                      rank.clock - before);
     g_engine->leave(rank);
 }
@@ -63,7 +56,7 @@ SimTime virtual_now(Rank& rank, const char* call) {
 
 // The rank's CPU time: its virtual time less what it slept.
 SimTime cpu_now(Rank& rank, const char* call) {
-    return virtual_now(rank, call) - g_engine->libc_state().slept(local_index(rank));
+    return virtual_now(rank, call) - g_engine->libc_state().slept(g_engine->local_index(rank));
 }
 
 void to_timespec(SimTime t, std::int64_t epoch_seconds, struct timespec* ts) {
