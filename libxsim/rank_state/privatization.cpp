@@ -331,20 +331,49 @@ Privatization::~Privatization() {
     if (slots_) munmap(slots_, reserved_);
 }
 
-std::string Privatization::start(std::vector<Segment> segments, std::size_t ranks) {
+// Each segment's place in a slot; returns the slot's size.
+std::size_t Privatization::lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces) {
     std::size_t offset = 0;
     for (const Segment& s : segments) {
         if (s.bytes == 0) continue;
-        pieces_.push_back({s.start, s.bytes, offset});
+        pieces.push_back({s.start, s.bytes, offset});
         offset = round_up(offset + s.bytes, 16);
     }
+    return round_up(offset, 64);  // slots start on cache lines
+}
+
+std::size_t Privatization::expected_bytes_per_rank(const std::vector<Segment>& segments) {
+    std::vector<Piece> pieces;
+    const std::size_t slot = lay_out(segments, pieces);
+    WrittenPages pages;
+    if (!tracks_pages(pieces) || !pages.watch(spans_of(pieces))) return slot;
+    std::vector<const char*> found;
+    pages.poll(found);
+    std::size_t bytes = 0;
+    for (const Piece& p : on_written_pages(pieces, pages)) bytes += p.bytes;
+    return bytes;
+}
+
+bool Privatization::tracks_pages(const std::vector<Piece>& pieces) {
+    std::size_t bytes = 0;
+    for (const Piece& p : pieces) bytes += p.bytes;
+    return bytes >= kTrackPagesFrom;
+}
+
+std::vector<WrittenPages::Span> Privatization::spans_of(const std::vector<Piece>& pieces) {
+    std::vector<WrittenPages::Span> spans;
+    for (const Piece& q : pieces) spans.push_back({q.live, q.bytes});
+    return spans;
+}
+
+std::string Privatization::start(std::vector<Segment> segments, std::size_t ranks) {
+    slot_bytes_ = lay_out(segments, pieces_);
     if (pieces_.empty() || ranks == 0) {
         pieces_.clear();
         return {};
     }
     image_bytes_ = 0;
     for (const Piece& p : pieces_) image_bytes_ += p.bytes;
-    slot_bytes_ = round_up(offset, 64);  // slots start on cache lines
     snapshot_.resize(slot_bytes_);
     for (const Piece& p : pieces_) std::memcpy(snapshot_.data() + p.offset, p.live, p.bytes);
     // Reserved, not committed: a slot's pages are touched when its rank is first switched
@@ -369,14 +398,10 @@ std::string Privatization::start(std::vector<Segment> segments, std::size_t rank
         high_ = std::max<const void*>(high_, q.live + q.bytes);
     }
     copies_ = pieces_;
-    if (image_bytes_ >= kTrackPagesFrom) {
-        std::vector<WrittenPages::Span> spans;
-        for (const Piece& q : pieces_) spans.push_back({q.live, q.bytes});
-        if (written_pages_.watch(spans)) {
-            found_.clear();
-            written_pages_.poll(found_);  // written before main: relocated, constructed
-            rebuild_copies();
-        }
+    if (tracks_pages(pieces_) && written_pages_.watch(spans_of(pieces_))) {
+        found_.clear();
+        written_pages_.poll(found_);  // written before main: relocated, constructed
+        copies_ = on_written_pages(pieces_, written_pages_);
     }
     return {};
 }
@@ -387,21 +412,23 @@ std::size_t Privatization::switched_bytes() const {
     return bytes;
 }
 
-void Privatization::rebuild_copies() {
+std::vector<Privatization::Piece> Privatization::on_written_pages(const std::vector<Piece>& pieces,
+                                                                  const WrittenPages& pages) {
     const std::size_t page = WrittenPages::page_bytes();
-    copies_.clear();
-    for (const Piece& q : pieces_) {
+    std::vector<Piece> out;
+    for (const Piece& q : pieces) {
         // q's bytes in runs of written pages.
         const auto first = reinterpret_cast<std::uintptr_t>(q.live) / page;
         const auto end = (reinterpret_cast<std::uintptr_t>(q.live) + q.bytes + page - 1) / page;
         for (std::uintptr_t p = first; p < end; ++p) {
-            if (!written_pages_.written(reinterpret_cast<const char*>(p * page))) continue;
+            if (!pages.written(reinterpret_cast<const char*>(p * page))) continue;
             char* from = std::max(q.live, reinterpret_cast<char*>(p * page));
             char* to = std::min(q.live + q.bytes, reinterpret_cast<char*>((p + 1) * page));
-            if (!copies_.empty() && copies_.back().live + copies_.back().bytes == from) copies_.back().bytes += to - from;
-            else copies_.push_back({from, static_cast<std::size_t>(to - from), q.offset + (from - q.live)});
+            if (!out.empty() && out.back().live + out.back().bytes == from) out.back().bytes += to - from;
+            else out.push_back({from, static_cast<std::size_t>(to - from), q.offset + (from - q.live)});
         }
     }
+    return out;
 }
 
 void Privatization::note_written(const char* start, std::size_t bytes) {
@@ -423,7 +450,7 @@ void Privatization::note_written(const char* start, std::size_t bytes) {
                 if (r != loaded_ && ((saved_[r / 64] >> (r % 64)) & 1))
                     std::memcpy(slot(r) + offset, snapshot_.data() + offset, to - from);
         }
-    rebuild_copies();
+    copies_ = on_written_pages(pieces_, written_pages_);
 }
 
 void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {

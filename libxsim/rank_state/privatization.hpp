@@ -73,6 +73,10 @@ public:
     // ranks (index 0 .. ranks-1). Call before the first rank runs; at most once. Returns
     // why privatization could not start (then it stays inactive), or an empty string.
     std::string start(std::vector<Segment> segments, std::size_t ranks);
+    // Memory one rank's copy of `segments` is expected to take (for the memory check before
+    // start): its whole slot, or for an image switched by written page, the bytes on the
+    // pages written so far.
+    static std::size_t expected_bytes_per_rank(const std::vector<Segment>& segments);
     bool active() const { return !segments_.empty(); }
     // Bytes each rank's copy takes (its slot).
     std::size_t bytes_per_rank() const { return slot_bytes_; }
@@ -156,7 +160,11 @@ private:
     // xsim is about to write for a rank that is not loaded): every other rank's image of
     // such a page is the start-up one, which their slots now receive.
     void note_written(const char* start = nullptr, std::size_t bytes = 0);
-    void rebuild_copies();
+    static std::size_t lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces);
+    static bool tracks_pages(const std::vector<Piece>& pieces);
+    static std::vector<WrittenPages::Span> spans_of(const std::vector<Piece>& pieces);
+    // The bytes of `pieces` that lie on written pages, as pieces (adjacent runs joined).
+    static std::vector<Piece> on_written_pages(const std::vector<Piece>& pieces, const WrittenPages& pages);
     void* view_slow(void* p, std::size_t bytes, std::size_t index);
     char* slot(std::size_t index) const { return slots_ + index * slot_bytes_; }
 

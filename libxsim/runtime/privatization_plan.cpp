@@ -17,13 +17,6 @@ std::size_t total_bytes(const std::vector<Segment>& segments) {
 
 }  // namespace
 
-std::size_t slot_bytes_for(const std::vector<Segment>& segments) {
-    std::size_t offset = 0;
-    for (const Segment& s : segments)
-        if (s.bytes) offset = (offset + s.bytes + 15) / 16 * 16;
-    return (offset + 63) / 64 * 64;
-}
-
 PrivatizationPlan plan_privatization(PrivatizeMode mode, long long local_ranks, std::vector<Segment> libc) {
     PrivatizationPlan plan;
     const bool shared = local_ranks > 1;
@@ -41,7 +34,7 @@ PrivatizationPlan plan_privatization(PrivatizeMode mode, long long local_ranks, 
     }
     plan.segments = std::move(found.segments);
     plan.segments.insert(plan.segments.end(), libc.begin(), libc.end());
-    plan.bytes_per_rank = slot_bytes_for(plan.segments);
+    plan.bytes_per_rank = Privatization::expected_bytes_per_rank(plan.segments);
     if (shared && found.uncovered_bytes > 0)
         plan.lines.push_back("xsim: warning: " + std::to_string(found.uncovered_bytes) +
                              " bytes of writable globals are not privatized and are shared by the simulated ranks "

@@ -14,7 +14,7 @@ namespace xsim::runtime {
 struct PrivatizationPlan {
     bool enabled = false;
     std::vector<Segment> segments;  // what becomes per rank (empty when not enabled)
-    std::size_t bytes_per_rank = 0; // memory each rank's copy takes
+    std::size_t bytes_per_rank = 0; // memory each rank's copy is expected to take
     std::vector<std::string> lines; // to print at start-up on process 0 (warnings, listing)
     std::vector<std::string> left_shared;  // loaded objects of the program's whose globals stay shared
 };
@@ -22,8 +22,5 @@ struct PrivatizationPlan {
 // `local_ranks`: the most simulated ranks one real process hosts; `libc` the C library's
 // per-rank globals (libc_private_segments) added to the program's own.
 PrivatizationPlan plan_privatization(PrivatizeMode mode, long long local_ranks, std::vector<Segment> libc);
-
-// Bytes of one rank's copy of `segments` (the layout Privatization::start uses).
-std::size_t slot_bytes_for(const std::vector<Segment>& segments);
 
 }  // namespace xsim::runtime

@@ -152,13 +152,20 @@ TEST(Privatization, LargeImagesSwitchOnlyTheWrittenPages) {
     char* g = static_cast<char*>(mapped);
     auto at = [&](std::size_t p, std::size_t byte = 100) -> char& { return g[p * page + byte]; };
 
+    const std::vector<Segment> image{{g + 8, pages * page - 8, "image"}};  // not page aligned
+    at(1) = 'b';  // written before start-up
+    EXPECT_EQ(Privatization::expected_bytes_per_rank(image), page);
+    // A small image is copied whole: its whole slot is expected.
+    EXPECT_EQ(Privatization::expected_bytes_per_rank({{g + 8, 1000, "small"}}), 1024u);
     Privatization priv;
-    ASSERT_EQ(priv.start({{g + 8, pages * page - 8, "image"}}, 3), "");  // not page aligned
-    EXPECT_EQ(priv.switched_bytes(), 0u);
+    ASSERT_EQ(priv.start(image, 3), "");
+    EXPECT_EQ(priv.switched_bytes(), page);
+    priv.switch_to(2);
+    EXPECT_EQ(at(1), 'b');
     priv.switch_to(0);
     at(3) = '0';
     priv.switch_to(1);
-    EXPECT_EQ(priv.switched_bytes(), page);  // page 3 only
+    EXPECT_EQ(priv.switched_bytes(), 2 * page);  // pages 1 and 3
     EXPECT_EQ(at(3), 'D');                   // the file's, not rank 0's
     at(5) = '1';
     priv.switch_to(0);
@@ -171,7 +178,7 @@ TEST(Privatization, LargeImagesSwitchOnlyTheWrittenPages) {
     EXPECT_EQ(*seen, 'H');
     *seen = '2';
     EXPECT_EQ(at(7), 'H');  // rank 0's own is unchanged
-    EXPECT_EQ(priv.switched_bytes(), 3 * page);
+    EXPECT_EQ(priv.switched_bytes(), 4 * page);
     priv.switch_to(2);
     EXPECT_EQ(at(7), '2');
     EXPECT_EQ(at(3), 'D');
@@ -189,7 +196,7 @@ TEST(Privatization, LargeImagesSwitchOnlyTheWrittenPages) {
     EXPECT_EQ(at(3), '0');
     EXPECT_EQ(at(7), 'H');
     EXPECT_EQ(at(0), 'A');
-    EXPECT_EQ(priv.switched_bytes(), 4 * page - 8);
+    EXPECT_EQ(priv.switched_bytes(), 5 * page - 8);
     munmap(mapped, pages * page);
 }
 
