@@ -327,6 +327,12 @@ Discovery discover() {
     return out;
 }
 
+bool Privatization::in_privatized_library(const void* function) const {
+    Dl_info where{};
+    if (!active() || !dladdr(function, &where) || !where.dli_fname) return false;
+    return std::find(covered_.begin(), covered_.end(), where.dli_fname) != covered_.end();
+}
+
 Privatization::~Privatization() {
     if (slots_) munmap(slots_, reserved_);
 }

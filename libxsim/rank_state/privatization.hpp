@@ -121,6 +121,11 @@ public:
     // the run report.
     void set_left_shared(std::vector<std::string> objects) { left_shared_ = std::move(objects); }
     const std::vector<std::string>& left_shared() const { return left_shared_; }
+    // The loaded objects whose globals are per rank (Discovery::covered), and whether
+    // `function` is code of one of those libraries (an exit handler that a privatized
+    // library registers is its rank's). The executable may not be recognized by name.
+    void set_covered(std::vector<std::string> objects) { covered_ = std::move(objects); }
+    bool in_privatized_library(const void* function) const;
 
     // User code that xsim calls outside the rank's own fiber (reduction operations run
     // when messages arrive, error handlers) must see its rank's globals. While a ForRank
@@ -170,6 +175,7 @@ private:
 
     std::vector<Segment> segments_;
     std::vector<std::string> left_shared_;
+    std::vector<std::string> covered_;
     std::vector<Piece> pieces_;
     std::vector<Piece> copies_;  // what a switch copies: pieces_, or their written pages
     WrittenPages written_pages_;

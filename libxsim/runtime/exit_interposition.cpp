@@ -9,7 +9,7 @@
 // same vector (a double free; LLNL Quicksilver), an atexit() cleanup once per rank on rank
 // 0's data. So __cxa_atexit (atexit() calls it too, from libc_nonshared) called from a
 // rank's application code, for an object in its privatized globals or a function of the
-// program, keeps the handler with the rank (rank_state/libc_rank_state.hpp); the engine
+// program or of a privatized library (a library of the program's own, PETSc), keeps the handler with the rank (rank_state/libc_rank_state.hpp); the engine
 // calls them when the rank ends. Other registrations (static constructors before the first
 // rank, libraries whose state all ranks share) go to the C library as before.
 #include <dlfcn.h>
@@ -42,12 +42,15 @@ extern "C" void exit(int status) noexcept {
 
 namespace {
 
-// True when `function` lies in the same loaded object as the program's main.
+// True when `function` lies in the same loaded object as the program's main, or in a library
+// whose globals are per rank.
 bool in_program(void (*function)(void*)) {
     Dl_info mine{}, program{};
     const MainFunction main = g_engine->application_main();
-    return main && dladdr(reinterpret_cast<void*>(function), &mine) &&
-           dladdr(reinterpret_cast<void*>(main), &program) && mine.dli_fbase == program.dli_fbase;
+    if (main && dladdr(reinterpret_cast<void*>(function), &mine) && dladdr(reinterpret_cast<void*>(main), &program) &&
+        mine.dli_fbase == program.dli_fbase)
+        return true;
+    return g_engine->privatization().in_privatized_library(reinterpret_cast<void*>(function));
 }
 
 }  // namespace

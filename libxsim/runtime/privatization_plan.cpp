@@ -33,6 +33,7 @@ PrivatizationPlan plan_privatization(PrivatizeMode mode, long long local_ranks, 
         return plan;
     }
     plan.segments = std::move(found.segments);
+    plan.covered = found.covered;
     plan.segments.insert(plan.segments.end(), libc.begin(), libc.end());
     plan.bytes_per_rank = Privatization::expected_bytes_per_rank(plan.segments);
     if (shared && found.uncovered_bytes > 0)

@@ -17,6 +17,7 @@ struct PrivatizationPlan {
     std::size_t bytes_per_rank = 0; // memory each rank's copy is expected to take
     std::vector<std::string> lines; // to print at start-up on process 0 (warnings, listing)
     std::vector<std::string> left_shared;  // loaded objects of the program's whose globals stay shared
+    std::vector<std::string> covered;      // loaded objects whose globals become per rank
 };
 
 // `local_ranks`: the most simulated ranks one real process hosts; `libc` the C library's

@@ -179,6 +179,7 @@ int simulate(int argc, char** argv, char** envp) {
         if (process == 0)
             for (const std::string& line : privatization.lines) std::fprintf(stderr, "%s\n", line.c_str());
         engine.privatization().set_left_shared(privatization.left_shared);
+        engine.privatization().set_covered(privatization.covered);
         if (privatization.enabled) {
             const std::string why =
                 engine.privatization().start(std::move(privatization.segments), static_cast<std::size_t>(engine.local_count()));
