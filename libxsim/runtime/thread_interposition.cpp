@@ -2,8 +2,9 @@
 // simulation thread; a thread it started would run application code outside any fiber,
 // with no virtual clock, while the rank's privatized globals and stack are switched away
 // under it: silent corruption. So pthread_create called from application code of a
-// simulated rank (directly, through OpenMP with more than one thread, or std::thread) ends
-// the run at once with a message naming the rank. Threads started by the real MPI library
+// simulated rank (directly, through OpenMP with more than one thread, std::thread, or a
+// library's own threads) ends the run at once with a message naming the rank and the object
+// that asked. Threads started by the real MPI library
 // or by xsim, before the simulation (static constructors) or from other threads are
 // created normally.
 #include <dlfcn.h>
@@ -17,16 +18,38 @@
 
 using namespace xsim;
 
+namespace {
+
+// Who started the thread, and what to do about it, from the object that called
+// pthread_create: OpenMP's runtime, the C++ library (std::thread), the program, or another
+// library (Scotch 7 starts threads of its own, which OMP_NUM_THREADS does not stop).
+std::string thread_advice(const void* caller) {
+    Dl_info where{}, program{};
+    const MainFunction main = g_engine->application_main();
+    const bool known = dladdr(caller, &where) && where.dli_fname;
+    if (main && known && dladdr(reinterpret_cast<void*>(main), &program) && where.dli_fbase == program.dli_fbase)
+        return "called pthread_create";
+    const std::string object = known ? where.dli_fname : "";
+    if (object.find("libgomp") != std::string::npos || object.find("libomp") != std::string::npos)
+        return "called pthread_create through OpenMP (" + object + ")";
+    if (object.find("libstdc++") != std::string::npos || object.find("libc++") != std::string::npos)
+        return "called pthread_create through std::thread (" + object + ")";
+    return "called pthread_create from " + (object.empty() ? std::string("unknown code") : object);
+}
+
+}  // namespace
+
 extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*),
                               void* arg) noexcept {
     if (const Rank* running = application_rank()) {
         const Rank& rank = *running;
         char when[64];
         std::snprintf(when, sizeof when, "%.9f", simtime_to_seconds(rank.clock));
-        g_engine->abort_run(1, "simulated rank " + std::to_string(rank.world) +
-                                   " called pthread_create (directly or through OpenMP) at virtual time " + when +
+        g_engine->abort_run(1, "simulated rank " + std::to_string(rank.world) + " " +
+                                   thread_advice(__builtin_return_address(0)) + " at virtual time " + when +
                                    " s: threads inside simulated ranks are not supported by xsim; run with "
-                                   "OMP_NUM_THREADS=1 (OpenMP) or without the thread");
+                                   "OMP_NUM_THREADS=1 (OpenMP), with the library's own thread count set to 1 "
+                                   "(SCOTCH_PTHREAD_NUMBER=1 for Scotch), or without the thread");
     }
     using Create = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
     static const auto real = reinterpret_cast<Create>(dlsym(RTLD_NEXT, "pthread_create"));
