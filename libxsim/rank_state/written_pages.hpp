@@ -51,6 +51,7 @@ private:
     std::vector<std::uint8_t> written_;   // per watched page
     std::size_t written_count_ = 0;       // of written_ set
     std::vector<std::uint64_t> entries_;  // page map entries, read per run
+    long faults_ = -1;  // the process's page faults when the page map was last read
     int fd_ = -1;
 };
 
