@@ -9,8 +9,9 @@
 // same vector (a double free; LLNL Quicksilver), an atexit() cleanup once per rank on rank
 // 0's data. So __cxa_atexit (atexit() calls it too, from libc_nonshared) called from a
 // rank's application code, for an object in its privatized globals or a function of the
-// program or of a privatized library (a library of the program's own, PETSc), keeps the handler with the rank (rank_state/libc_rank_state.hpp); the engine
-// calls them when the rank ends. Other registrations (static constructors before the first
+// program or of a privatized library (a library of the program's own, PETSc), keeps the
+// handler with the rank (rank_state/libc_rank_state.hpp); the engine calls them when the
+// rank ends. Other registrations (static constructors before the first
 // rank, libraries whose state all ranks share) go to the C library as before.
 #include <dlfcn.h>
 
