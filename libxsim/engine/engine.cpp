@@ -217,7 +217,7 @@ void Engine::prefetch_ahead() const {
 }
 
 void Engine::note_suspend_depth(const Rank& rank) {
-    const char* top = stacks_.top(static_cast<std::size_t>(rank.world - first_));
+    const char* top = stacks_.top(local_index(rank));
     const auto depth = static_cast<std::size_t>(top - static_cast<const char*>(__builtin_frame_address(0)));
     resume_bytes_ = std::min<std::size_t>(depth + 768, 4096);  // + the next call's deeper frames
 }
@@ -246,8 +246,8 @@ constexpr std::size_t kSpareBeforeRun = 256;
 
 void Engine::run_fiber(Rank& rank) {
     const bool first_start = !rank.fiber.prepared();
+    const std::size_t index = local_index(rank);
     if (first_start) {
-        const std::size_t index = static_cast<std::size_t>(rank.world - first_);
         rank.fiber.prepare(stacks_.top(index), stacks_.stack_bytes(), &Engine::rank_entry, &rank);
     }
     current_ = &rank;
@@ -255,8 +255,8 @@ void Engine::run_fiber(Rank& rank) {
     inside_xsim_ = !first_start;
     rank.state = RankState::Running;
     ++stats_.context_switches;
-    const runtime::CxxExceptionScope exceptions(exceptions_, static_cast<std::size_t>(rank.world - first_));
-    privatization_.switch_to(static_cast<std::size_t>(rank.world - first_));  // before resume: not measured compute
+    const runtime::CxxExceptionScope exceptions(exceptions_, index);
+    privatization_.switch_to(index);  // before resume: not measured compute
     // Growth of the pools and the queue happens here, on the scheduler's stack: a rank's
     // stack may be 2 KiB, too little for malloc growing the heap (sysmalloc, mmap).
     messages_.keep_spare(kSpareBeforeRun);
@@ -265,7 +265,7 @@ void Engine::run_fiber(Rank& rank) {
     rank.fiber.resume();
     current_ = nullptr;
     inside_xsim_ = true;
-    if (rank.fiber.finished()) stacks_.retire(static_cast<std::size_t>(rank.world - first_));
+    if (rank.fiber.finished()) stacks_.retire(index);
 }
 
 void Engine::rank_entry(void* arg) {
@@ -288,7 +288,7 @@ void Engine::finish_rank(Rank& rank, int exit_code) {
     // What the rank's code registered to run at exit (atexit, destructors of its function-local
     // statics: runtime/exit_interposition.cpp) runs now, still as application code on its own
     // globals, as its own process's exit would run it.
-    if (rank.phase != MpiPhase::Initialized) libc_state_.run_exit_handlers(static_cast<std::size_t>(rank.world - first_));
+    if (rank.phase != MpiPhase::Initialized) libc_state_.run_exit_handlers(local_index(rank));
     inside_xsim_ = true;
     if (rank.phase == MpiPhase::Initialized) {
         abort_run(1, "simulated rank " + std::to_string(rank.world) +
@@ -336,7 +336,7 @@ namespace {
 
 void Engine::check_stack(Rank& rank, const char* call) {
     const char* depth = static_cast<const char*>(__builtin_frame_address(0));
-    const char* bottom = stacks_.usable_bottom(static_cast<std::size_t>(rank.world - first_));
+    const char* bottom = stacks_.usable_bottom(local_index(rank));
     const bool canary_hit = uses_stack_canary(stacks_.stack_bytes()) && !stack_canary_intact(bottom);
     if (depth >= bottom + stack_safety_margin(stacks_.stack_bytes()) && !canary_hit) return;
     report_stack_overflow(*this, rank.world, stacks_.stack_bytes(), call, canary_hit);

@@ -86,7 +86,7 @@ public:
     // `rank`'s place among this process's ranks: its index into per-rank state.
     std::size_t local_index(const Rank& rank) const { return static_cast<std::size_t>(rank.world - first_); }
     // What `rank` keeps while it waits in a blocking collective (rank_slots.hpp), or null.
-    char* blocking_slot(const Rank& rank) { return slots_.slot(static_cast<std::size_t>(rank.world - first_)); }
+    char* blocking_slot(const Rank& rank) { return slots_.slot(local_index(rank)); }
     const Placement& placement() const { return placement_; }
 
     const Options& options() const { return options_; }
@@ -186,12 +186,12 @@ public:
     // guard pages, a stack or guard below it, or the guard zone under the first stack).
     bool beyond_stack(const Rank& rank, const void* address) const {
         const char* p = static_cast<const char*>(address);
-        return stacks_.contains(p) && p < stacks_.usable_bottom(static_cast<std::size_t>(rank.world - first_));
+        return stacks_.contains(p) && p < stacks_.usable_bottom(local_index(rank));
     }
     // For fault reports: whether the running `rank`'s stack pointer `sp` lies under its
     // stack, i.e. it overflowed, however far past its guard the faulting frame reached.
     bool stack_pointer_below(const Rank& rank, const void* sp) const {
-        return static_cast<const char*>(sp) < stacks_.usable_bottom(static_cast<std::size_t>(rank.world - first_));
+        return static_cast<const char*>(sp) < stacks_.usable_bottom(local_index(rank));
     }
     // The simulated rank whose stack the guard pages holding `address` lie under, or -1.
     int guarded_rank(const void* address) const {

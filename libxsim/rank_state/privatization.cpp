@@ -355,16 +355,16 @@ std::size_t Privatization::expected_bytes_per_rank(const std::vector<Segment>& s
     if (!tracks_pages(pieces) || !pages.watch(spans_of(pieces))) return slot;
     std::vector<const char*> found;
     pages.poll(found);
+    return bytes_of(on_written_pages(pieces, pages));
+}
+
+std::size_t Privatization::bytes_of(const std::vector<Piece>& pieces) {
     std::size_t bytes = 0;
-    for (const Piece& p : on_written_pages(pieces, pages)) bytes += p.bytes;
+    for (const Piece& p : pieces) bytes += p.bytes;
     return bytes;
 }
 
-bool Privatization::tracks_pages(const std::vector<Piece>& pieces) {
-    std::size_t bytes = 0;
-    for (const Piece& p : pieces) bytes += p.bytes;
-    return bytes >= kTrackPagesFrom;
-}
+bool Privatization::tracks_pages(const std::vector<Piece>& pieces) { return bytes_of(pieces) >= kTrackPagesFrom; }
 
 std::vector<WrittenPages::Span> Privatization::spans_of(const std::vector<Piece>& pieces) {
     std::vector<WrittenPages::Span> spans;
@@ -378,8 +378,7 @@ std::string Privatization::start(std::vector<Segment> segments, std::size_t rank
         pieces_.clear();
         return {};
     }
-    image_bytes_ = 0;
-    for (const Piece& p : pieces_) image_bytes_ += p.bytes;
+    image_bytes_ = bytes_of(pieces_);
     snapshot_.resize(slot_bytes_);
     for (const Piece& p : pieces_) std::memcpy(snapshot_.data() + p.offset, p.live, p.bytes);
     // Reserved, not committed: a slot's pages are touched when its rank is first switched
@@ -412,11 +411,7 @@ std::string Privatization::start(std::vector<Segment> segments, std::size_t rank
     return {};
 }
 
-std::size_t Privatization::switched_bytes() const {
-    std::size_t bytes = 0;
-    for (const Piece& c : copies_) bytes += c.bytes;
-    return bytes;
-}
+std::size_t Privatization::switched_bytes() const { return bytes_of(copies_); }
 
 std::vector<Privatization::Piece> Privatization::on_written_pages(const std::vector<Piece>& pieces,
                                                                   const WrittenPages& pages) {
@@ -453,7 +448,7 @@ void Privatization::note_written(const char* start, std::size_t bytes) {
             if (from >= to) continue;
             const std::size_t offset = q.offset + (from - q.live);
             for (std::size_t r = 0; r < ranks_; ++r)
-                if (r != loaded_ && ((saved_[r / 64] >> (r % 64)) & 1))
+                if (r != loaded_ && saved(r))
                     std::memcpy(slot(r) + offset, snapshot_.data() + offset, to - from);
         }
     copies_ = on_written_pages(pieces_, written_pages_);
@@ -467,9 +462,9 @@ void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {
         // pages are switched from now on.
         note_written(c, bytes);
         // A rank that never ran gets its slot now, from the start-up image.
-        if (!((saved_[index / 64] >> (index % 64)) & 1)) {
+        if (!saved(index)) {
             for (const Piece& r : copies_) std::memcpy(slot(index) + r.offset, snapshot_.data() + r.offset, r.bytes);
-            saved_[index / 64] |= std::uint64_t{1} << (index % 64);
+            mark_saved(index);
         }
         return slot(index) + q.offset + (c - q.live);
     }
@@ -481,11 +476,10 @@ void Privatization::exchange(std::size_t index) {
     if (loaded_ != kNone) {
         char* out = slot(loaded_);
         for (const Piece& p : copies_) copy_small(out + p.offset, p.live, p.bytes);
-        saved_[loaded_ / 64] |= std::uint64_t{1} << (loaded_ % 64);
+        mark_saved(loaded_);
     }
     // A rank that never ran starts from the start-up image (its slot stays untouched).
-    const bool saved = (saved_[index / 64] >> (index % 64)) & 1;
-    const char* in = saved ? slot(index) : snapshot_.data();
+    const char* in = saved(index) ? slot(index) : snapshot_.data();
     for (const Piece& p : copies_) copy_small(p.live, in + p.offset, p.bytes);
     loaded_ = index;
 }

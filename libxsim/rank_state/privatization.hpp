@@ -94,7 +94,7 @@ public:
     // Asks for the first lines of rank `index`'s slot, which its next switch reads (cold at
     // 10^5+ ranks), a few events ahead.
     void prefetch(std::size_t index) const {
-        if (index == loaded_ || !active() || !((saved_[index / 64] >> (index % 64)) & 1)) return;
+        if (index == loaded_ || !active() || !saved(index)) return;
         for (std::size_t at = 0; at < slot_bytes_ && at < 256; at += 64) __builtin_prefetch(slot(index) + at);
     }
 
@@ -166,12 +166,16 @@ private:
     // such a page is the start-up one, which their slots now receive.
     void note_written(const char* start = nullptr, std::size_t bytes = 0);
     static std::size_t lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces);
+    static std::size_t bytes_of(const std::vector<Piece>& pieces);
     static bool tracks_pages(const std::vector<Piece>& pieces);
     static std::vector<WrittenPages::Span> spans_of(const std::vector<Piece>& pieces);
     // The bytes of `pieces` that lie on written pages, as pieces (adjacent runs joined).
     static std::vector<Piece> on_written_pages(const std::vector<Piece>& pieces, const WrittenPages& pages);
     void* view_slow(void* p, std::size_t bytes, std::size_t index);
     char* slot(std::size_t index) const { return slots_ + index * slot_bytes_; }
+    // Whether rank `index`'s slot holds its image (it has run, or xsim wrote into it).
+    bool saved(std::size_t index) const { return (saved_[index / 64] >> (index % 64)) & 1; }
+    void mark_saved(std::size_t index) { saved_[index / 64] |= std::uint64_t{1} << (index % 64); }
 
     std::vector<Segment> segments_;
     std::vector<std::string> left_shared_;
