@@ -85,6 +85,7 @@ std::int64_t Engine::run(MainFunction main, int argc, char** argv, char** envp, 
     loop_ = &loop;
     progress_ = &progress;
     const std::int64_t unfinished = loop.run(*this);
+    windows_ = loop.windows();
     progress.finish();
     loop_ = nullptr;
     progress_ = nullptr;

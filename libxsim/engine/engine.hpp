@@ -100,6 +100,8 @@ public:
     const ThreadCpuClock& thread_cpu_clock() const { return cpu_clock_; }
     net::Machine& machine() { return *machine_; }
     RunStats& stats() { return stats_; }
+    // Synchronization windows so far (the same in every process), also after the run.
+    std::uint64_t windows() const { return loop_ ? loop_->windows() : windows_; }
     // Per-call counters of the local ranks, null unless -xsim-profile was given.
     const CallProfile* profile() const { return profile_.get(); }
     // Wait states of the local ranks by call and kind, and blame of other processes' ranks.
@@ -230,6 +232,7 @@ private:
     RankSlots slots_;
     EventQueue queue_;
     ConservativeLoop* loop_ = nullptr;
+    std::uint64_t windows_ = 0;  // the loop's count once it has ended
     ProgressLine* progress_ = nullptr;
     OutboundEvents* outbound_ = nullptr;
     MessageHandler message_handler_ = nullptr;

@@ -19,7 +19,7 @@ namespace {
 std::int64_t g_start_ns = 0;
 
 enum Sum { kMessages, kBytes, kCollectiveMessages, kRemoteEvents, kSwitches, kEvents, kSums };
-enum Max { kSimTime, kPeakRss, kMaxima };
+enum Max { kSimTime, kPeakRss, kWindows, kMaxima };
 
 struct Figures {
     unsigned long long sums[kSums];
@@ -35,7 +35,7 @@ Figures local_figures(Engine& engine, RunEnd end) {
     unreceived_user_messages(engine, &unreceived, &unreceived_bytes);
     Figures f{{s.messages - unreceived, s.bytes - unreceived_bytes, s.internal_messages, s.remote_events,
                s.context_switches, s.events},
-              {s.max_finalize_time, peak_rss_bytes()}};
+              {s.max_finalize_time, peak_rss_bytes(), static_cast<long long>(engine.windows())}};
     if (end != RunEnd::Completed) f.maxima[kSimTime] = std::max<long long>(f.maxima[kSimTime], engine.latest_clock());
     return f;
 }
@@ -67,6 +67,9 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
     out.print("  \"context_switches\": %llu,\n", f.sums[kSwitches]);
     out.print("  \"events\": %llu,\n", f.sums[kEvents]);
     out.print("  \"peak_rss_bytes\": %lld,\n", f.maxima[kPeakRss]);
+    // Every process takes part in every window: between processes, each is a round of
+    // real collectives (pdes/conservative_loop.cpp).
+    out.print("  \"windows\": %lld,\n", f.maxima[kWindows]);
     if (path) print_critical_path(out, *path);  // of the rank that ended last
     if (split) {  // summed over all ranks (engine/time_split.hpp)
         const unsigned long long* t = split->sums;
