@@ -1,0 +1,157 @@
+// A process id per simulated rank. Natively every MPI rank is a process with a pid of its
+// own, and programs rely on that: a seed of time(0) ^ getpid() "so that each process has a
+// different seed" (miniVite), scratch files named after the pid. Under xsim the ranks of a
+// real process would share its pid, so they drew the same random numbers and wrote the same
+// files. Called from a simulated rank's application code, getpid() returns
+// kVirtualPidBase + the rank's world rank: distinct for every rank, the same for any number
+// of real processes (as the fixed epoch keeps time() the same), and above the largest pid
+// Linux hands out, so that it never names another process of the machine.
+//
+// What a program does with its own pid keeps working: kill() of a virtual pid of this
+// process signals the real process, and /proc/<pid>/... opened through open, openat, fopen
+// or readlink is the real process's entry. (The real process is every rank it hosts: a signal
+// reaches them all.) Called from anywhere else (xsim, the real MPI library, other threads)
+// getpid() is the C library's.
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "libxsim/engine/call_scope.hpp"
+#include "libxsim/engine/engine.hpp"
+
+using namespace xsim;
+
+namespace {
+
+// PID_MAX_LIMIT of 64-bit Linux (4 Mi): no real process has this pid or a larger one.
+constexpr long kVirtualPidBase = 4194304;
+
+template <class F>
+F real(const char* name) {
+    return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
+}
+
+pid_t real_getpid() {
+    static const auto f = real<pid_t (*)()>("getpid");
+    return f();
+}
+
+// The world rank whose virtual pid `pid` is, or -1.
+long rank_of_virtual_pid(long pid) {
+    if (!g_engine || pid < kVirtualPidBase || pid - kVirtualPidBase >= g_engine->world_size()) return -1;
+    return pid - kVirtualPidBase;
+}
+
+// A rewritten path lives here, not on the caller's stack (a rank's may be 2 KiB).
+constexpr std::size_t kPathBytes = 4096;
+thread_local char t_path[kPathBytes];
+
+// `path` with a leading /proc/<virtual pid of a rank of this process> replaced by the real
+// pid (in t_path); otherwise `path` itself.
+const char* real_proc_path(const char* path) {
+    if (!path || strncmp(path, "/proc/", 6) != 0) return path;
+    char* end = nullptr;
+    const long pid = std::strtol(path + 6, &end, 10);
+    if (end == path + 6 || (*end != '/' && *end != '\0')) return path;
+    const long rank = rank_of_virtual_pid(pid);
+    if (rank < 0 || !g_engine->is_local(static_cast<int>(rank))) return path;
+    const int n = snprintf(t_path, sizeof t_path, "/proc/%d%s", static_cast<int>(real_getpid()), end);
+    return n > 0 && static_cast<std::size_t>(n) < sizeof t_path ? t_path : path;
+}
+
+
+// The mode argument of open/openat, present when the flags create a file.
+bool takes_mode(int flags) { return (flags & O_CREAT) != 0 || (flags & O_TMPFILE) == O_TMPFILE; }
+
+}  // namespace
+
+extern "C" {
+
+pid_t getpid(void) noexcept {
+    if (const Rank* rank = application_rank()) return static_cast<pid_t>(kVirtualPidBase + rank->world);
+    return real_getpid();
+}
+
+int kill(pid_t pid, int sig) noexcept {
+    static const auto real_kill = real<int (*)(pid_t, int)>("kill");
+    const long rank = rank_of_virtual_pid(pid);
+    if (rank < 0) return real_kill(pid, sig);
+    if (g_engine->is_local(static_cast<int>(rank))) return real_kill(real_getpid(), sig);
+    // Natively another rank's process. Its real process is elsewhere, and signalling it would
+    // reach every rank it hosts: refused as if that process had gone.
+    std::fprintf(stderr, "xsim: kill(%d, %d): the process id of simulated rank %ld, on another real process; "
+                 "not sent\n", static_cast<int>(pid), sig, rank);
+    errno = ESRCH;
+    return -1;
+}
+
+int open(const char* path, int flags, ...) {
+    static const auto f = real<int (*)(const char*, int, ...)>("open");
+    mode_t mode = 0;
+    if (takes_mode(flags)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = static_cast<mode_t>(va_arg(ap, int));
+        va_end(ap);
+    }
+    return f(real_proc_path(path), flags, mode);
+}
+
+int open64(const char* path, int flags, ...) {
+    static const auto f = real<int (*)(const char*, int, ...)>("open64");
+    mode_t mode = 0;
+    if (takes_mode(flags)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = static_cast<mode_t>(va_arg(ap, int));
+        va_end(ap);
+    }
+    return f(real_proc_path(path), flags, mode);
+}
+
+int openat(int dirfd, const char* path, int flags, ...) {
+    static const auto f = real<int (*)(int, const char*, int, ...)>("openat");
+    mode_t mode = 0;
+    if (takes_mode(flags)) {
+        va_list ap;
+        va_start(ap, flags);
+        mode = static_cast<mode_t>(va_arg(ap, int));
+        va_end(ap);
+    }
+    return f(dirfd, real_proc_path(path), flags, mode);
+}
+
+// What open() compiles to with _FORTIFY_SOURCE when the flags are not known at compile time.
+int __open_2(const char* path, int flags) {
+    static const auto f = real<int (*)(const char*, int)>("__open_2");
+    return f(real_proc_path(path), flags);
+}
+
+int __open64_2(const char* path, int flags) {
+    static const auto f = real<int (*)(const char*, int)>("__open64_2");
+    return f(real_proc_path(path), flags);
+}
+
+FILE* fopen(const char* path, const char* mode) {
+    static const auto f = real<FILE* (*)(const char*, const char*)>("fopen");
+    return f(real_proc_path(path), mode);
+}
+
+FILE* fopen64(const char* path, const char* mode) {
+    static const auto f = real<FILE* (*)(const char*, const char*)>("fopen64");
+    return f(real_proc_path(path), mode);
+}
+
+ssize_t readlink(const char* path, char* out, size_t size) noexcept {
+    static const auto f = real<ssize_t (*)(const char*, char*, size_t)>("readlink");
+    return f(real_proc_path(path), out, size);
+}
+
+}  // extern "C"
