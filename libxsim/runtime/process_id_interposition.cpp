@@ -67,8 +67,11 @@ const char* real_proc_path(const char* path) {
 }
 
 
-// The mode argument of open/openat, present when the flags create a file.
-bool takes_mode(int flags) { return (flags & O_CREAT) != 0 || (flags & O_TMPFILE) == O_TMPFILE; }
+// The mode argument of open/openat, passed only when the flags create a file.
+mode_t mode_argument(int flags, va_list ap) {
+    const bool creates = (flags & O_CREAT) != 0 || (flags & O_TMPFILE) == O_TMPFILE;
+    return creates ? static_cast<mode_t>(va_arg(ap, int)) : 0;
+}
 
 }  // namespace
 
@@ -94,37 +97,28 @@ int kill(pid_t pid, int sig) noexcept {
 
 int open(const char* path, int flags, ...) {
     static const auto f = real<int (*)(const char*, int, ...)>("open");
-    mode_t mode = 0;
-    if (takes_mode(flags)) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = static_cast<mode_t>(va_arg(ap, int));
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = mode_argument(flags, ap);
+    va_end(ap);
     return f(real_proc_path(path), flags, mode);
 }
 
 int open64(const char* path, int flags, ...) {
     static const auto f = real<int (*)(const char*, int, ...)>("open64");
-    mode_t mode = 0;
-    if (takes_mode(flags)) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = static_cast<mode_t>(va_arg(ap, int));
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = mode_argument(flags, ap);
+    va_end(ap);
     return f(real_proc_path(path), flags, mode);
 }
 
 int openat(int dirfd, const char* path, int flags, ...) {
     static const auto f = real<int (*)(int, const char*, int, ...)>("openat");
-    mode_t mode = 0;
-    if (takes_mode(flags)) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = static_cast<mode_t>(va_arg(ap, int));
-        va_end(ap);
-    }
+    va_list ap;
+    va_start(ap, flags);
+    const mode_t mode = mode_argument(flags, ap);
+    va_end(ap);
     return f(dirfd, real_proc_path(path), flags, mode);
 }
 
