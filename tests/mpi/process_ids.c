@@ -7,7 +7,9 @@
  *  - opens /proc/<its pid>/status with fopen and open, and reads /proc/<its pid>/exe with
  *    readlink: the process's entry, whose executable is this program;
  *  - writes a scratch file named after its pid and reads back its own rank from it after a
- *    barrier (every rank wrote its file by then).
+ *    barrier (every rank wrote its file by then). The files are in a directory of this run
+ *    (mkdtemp by rank 0): two runs at once under xsim give their ranks the same pids, as
+ *    they give them the same time().
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -28,7 +30,7 @@ int main(int argc, char **argv)
     xt_t xt, *t = &xt;
     int *all, i, j, same = 0, virt;
     pid_t pid;
-    char path[256], exe[4096], scratch[256];
+    char path[256], exe[4096], scratch[512], dir[256] = "/tmp/xsim_process_ids.XXXXXX";
     FILE *f;
     ssize_t n;
     int fd, back = -1;
@@ -62,7 +64,10 @@ int main(int argc, char **argv)
         XT_CHECK(t, strstr(exe, "process_ids") != NULL, "%s names %s, not this program", path, exe);
     }
 
-    snprintf(scratch, sizeof scratch, "/tmp/xsim_process_ids.%d", (int)pid);
+    if (t->rank == 0 && !mkdtemp(dir)) dir[0] = '\0';
+    MPI_Bcast(dir, (int)sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
+    XT_CHECK(t, dir[0] != '\0', "mkdtemp failed");
+    snprintf(scratch, sizeof scratch, "%s/%d", dir, (int)pid);
     f = fopen(scratch, "w");
     XT_CHECK(t, f != NULL, "cannot write %s", scratch);
     if (f) {
@@ -78,6 +83,8 @@ int main(int argc, char **argv)
     XT_CHECK(t, back == t->rank, "%s holds rank %d, not this rank's", scratch, back);
     MPI_Barrier(MPI_COMM_WORLD);
     unlink(scratch);
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (t->rank == 0) rmdir(dir);
     free(all);
     return xt_finish(t, NULL);
 }
