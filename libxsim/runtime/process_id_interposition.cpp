@@ -66,7 +66,6 @@ const char* real_proc_path(const char* path) {
     return n > 0 && static_cast<std::size_t>(n) < sizeof t_path ? t_path : path;
 }
 
-
 // The mode argument of open/openat, passed only when the flags create a file.
 mode_t mode_argument(int flags, va_list ap) {
     const bool creates = (flags & O_CREAT) != 0 || (flags & O_TMPFILE) == O_TMPFILE;
