@@ -1,5 +1,6 @@
 #include "libxsim/runtime/executable_inspection.hpp"
 
+#include <dlfcn.h>
 #include <elf.h>
 #include <fcntl.h>
 #include <link.h>
@@ -9,6 +10,7 @@
 
 #include <cstring>
 
+#include "libxsim/engine/engine.hpp"
 #include "libxsim/rank_state/privatization.hpp"
 
 namespace xsim {
@@ -90,5 +92,12 @@ bool program_imports_mpi_init() {
     return found;
 }
 bool executable_uses_mpi_f08() { return file_imports("/proc/self/exe", is_mpi_f08); }
+
+bool in_program_object(const void* code) {
+    Dl_info where{}, program{};
+    const MainFunction main = g_engine ? g_engine->application_main() : nullptr;
+    return main && dladdr(code, &where) && dladdr(reinterpret_cast<void*>(main), &program) &&
+           where.dli_fbase == program.dli_fbase;
+}
 
 }  // namespace xsim

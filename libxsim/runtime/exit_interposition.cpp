@@ -21,6 +21,7 @@
 
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/runtime/executable_inspection.hpp"
 
 using namespace xsim;
 
@@ -46,12 +47,8 @@ namespace {
 // True when `function` lies in the same loaded object as the program's main, or in a library
 // whose globals are per rank.
 bool in_program(void (*function)(void*)) {
-    Dl_info mine{}, program{};
-    const MainFunction main = g_engine->application_main();
-    if (main && dladdr(reinterpret_cast<void*>(function), &mine) && dladdr(reinterpret_cast<void*>(main), &program) &&
-        mine.dli_fbase == program.dli_fbase)
-        return true;
-    return g_engine->privatization().in_privatized_library(reinterpret_cast<void*>(function));
+    const void* code = reinterpret_cast<void*>(function);
+    return in_program_object(code) || g_engine->privatization().in_privatized_library(code);
 }
 
 }  // namespace

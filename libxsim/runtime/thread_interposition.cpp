@@ -15,6 +15,7 @@
 
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/runtime/executable_inspection.hpp"
 
 using namespace xsim;
 
@@ -24,11 +25,9 @@ namespace {
 // pthread_create: OpenMP's runtime, the C++ library (std::thread), the program, or another
 // library (Scotch 7 starts threads of its own, which OMP_NUM_THREADS does not stop).
 std::string thread_advice(const void* caller) {
-    Dl_info where{}, program{};
-    const MainFunction main = g_engine->application_main();
+    if (in_program_object(caller)) return "called pthread_create";
+    Dl_info where{};
     const bool known = dladdr(caller, &where) && where.dli_fname;
-    if (main && known && dladdr(reinterpret_cast<void*>(main), &program) && where.dli_fbase == program.dli_fbase)
-        return "called pthread_create";
     const std::string object = known ? where.dli_fname : "";
     if (object.find("libgomp") != std::string::npos || object.find("libomp") != std::string::npos)
         return "called pthread_create through OpenMP (" + object + ")";
