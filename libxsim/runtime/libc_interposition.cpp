@@ -13,7 +13,6 @@
 // give each rank exactly the options a lone parse would. The four globals themselves are
 // privatized with the program's data (libc_private_segments), so each rank reads its own
 // optind and optarg between calls.
-#include <dlfcn.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,9 +20,11 @@
 
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/runtime/next_function.hpp"
 #include "libxsim/rank_state/libc_rank_state.hpp"
 
 using namespace xsim;
+using runtime::next_function;
 using runtime::LibcState;
 
 namespace xsim::runtime {
@@ -38,11 +39,6 @@ std::vector<Segment> libc_private_segments() {
 }  // namespace xsim::runtime
 
 namespace {
-
-template <class F>
-F real(const char* name) {
-    return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
 
 // The state of the simulated rank running application code, or null.
 LibcState* rank_state() {
@@ -63,9 +59,9 @@ struct GetoptCall {
     int run() const {
         using Short = int (*)(int, char* const*, const char*);
         using Long = int (*)(int, char* const*, const char*, const struct option*, int*);
-        static const Short real_getopt = real<Short>("getopt");
-        static const Long real_long = real<Long>("getopt_long");
-        static const Long real_long_only = real<Long>("getopt_long_only");
+        static const Short real_getopt = next_function<Short>("getopt");
+        static const Long real_long = next_function<Long>("getopt_long");
+        static const Long real_long_only = next_function<Long>("getopt_long_only");
         switch (kind) {
         case GetoptKind::Short: return real_getopt(argc, argv, optstring);
         case GetoptKind::Long: return real_long(argc, argv, optstring, longopts, longindex);
@@ -160,7 +156,7 @@ int getopt_long_only(int argc, char* const* argv, const char* optstring, const s
 
 char* strtok(char* s, const char* delim) __THROW {
     if (LibcState* state = rank_state()) return strtok_r(s, delim, &state->strtok_save);
-    static const auto f = real<char* (*)(char*, const char*)>("strtok");
+    static const auto f = next_function<char* (*)(char*, const char*)>("strtok");
     return f(s, delim);
 }
 
@@ -170,7 +166,7 @@ int rand(void) __THROW {
         random_r(rank_random(*state), &value);
         return value;
     }
-    static const auto f = real<int (*)()>("rand");
+    static const auto f = next_function<int (*)()>("rand");
     return f();
 }
 
@@ -179,7 +175,7 @@ void srand(unsigned int seed) __THROW {
         srandom_r(seed, rank_random(*state));
         return;
     }
-    static const auto f = real<void (*)(unsigned int)>("srand");
+    static const auto f = next_function<void (*)(unsigned int)>("srand");
     f(seed);
 }
 
@@ -189,7 +185,7 @@ long int random(void) __THROW {
         random_r(rank_random(*state), &value);
         return value;
     }
-    static const auto f = real<long int (*)()>("random");
+    static const auto f = next_function<long int (*)()>("random");
     return f();
 }
 
@@ -198,37 +194,37 @@ void srandom(unsigned int seed) __THROW {
         srandom_r(seed, rank_random(*state));
         return;
     }
-    static const auto f = real<void (*)(unsigned int)>("srandom");
+    static const auto f = next_function<void (*)(unsigned int)>("srandom");
     f(seed);
 }
 
 double drand48(void) __THROW {
-    static const auto f = real<double (*)()>("drand48");
+    static const auto f = next_function<double (*)()>("drand48");
     return draw48<double>([](drand48_data* d, double* v) { drand48_r(d, v); }, [] { return f(); });
 }
 
 double erand48(unsigned short xsubi[3]) __THROW {
-    static const auto f = real<double (*)(unsigned short*)>("erand48");
+    static const auto f = next_function<double (*)(unsigned short*)>("erand48");
     return draw48<double>([=](drand48_data* d, double* v) { erand48_r(xsubi, d, v); }, [=] { return f(xsubi); });
 }
 
 long int lrand48(void) __THROW {
-    static const auto f = real<long int (*)()>("lrand48");
+    static const auto f = next_function<long int (*)()>("lrand48");
     return draw48<long int>([](drand48_data* d, long int* v) { lrand48_r(d, v); }, [] { return f(); });
 }
 
 long int nrand48(unsigned short xsubi[3]) __THROW {
-    static const auto f = real<long int (*)(unsigned short*)>("nrand48");
+    static const auto f = next_function<long int (*)(unsigned short*)>("nrand48");
     return draw48<long int>([=](drand48_data* d, long int* v) { nrand48_r(xsubi, d, v); }, [=] { return f(xsubi); });
 }
 
 long int mrand48(void) __THROW {
-    static const auto f = real<long int (*)()>("mrand48");
+    static const auto f = next_function<long int (*)()>("mrand48");
     return draw48<long int>([](drand48_data* d, long int* v) { mrand48_r(d, v); }, [] { return f(); });
 }
 
 long int jrand48(unsigned short xsubi[3]) __THROW {
-    static const auto f = real<long int (*)(unsigned short*)>("jrand48");
+    static const auto f = next_function<long int (*)(unsigned short*)>("jrand48");
     return draw48<long int>([=](drand48_data* d, long int* v) { jrand48_r(xsubi, d, v); }, [=] { return f(xsubi); });
 }
 
@@ -237,7 +233,7 @@ void srand48(long int seed) __THROW {
         srand48_r(seed, d);
         return;
     }
-    static const auto f = real<void (*)(long int)>("srand48");
+    static const auto f = next_function<void (*)(long int)>("srand48");
     f(seed);
 }
 
@@ -246,7 +242,7 @@ unsigned short* seed48(unsigned short seed16v[3]) __THROW {
         seed48_r(seed16v, d);
         return d->__old_x;  // what glibc returns: the previous state, kept in the generator
     }
-    static const auto f = real<unsigned short* (*)(unsigned short*)>("seed48");
+    static const auto f = next_function<unsigned short* (*)(unsigned short*)>("seed48");
     return f(seed16v);
 }
 
@@ -255,7 +251,7 @@ void lcong48(unsigned short param[7]) __THROW {
         lcong48_r(param, d);
         return;
     }
-    static const auto f = real<void (*)(unsigned short*)>("lcong48");
+    static const auto f = next_function<void (*)(unsigned short*)>("lcong48");
     f(param);
 }
 

@@ -12,7 +12,6 @@
 // or readlink is the real process's entry. (The real process is every rank it hosts: a signal
 // reaches them all.) Called from anywhere else (xsim, the real MPI library, other threads)
 // getpid() is the C library's.
-#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -25,21 +24,18 @@
 
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/runtime/next_function.hpp"
 
 using namespace xsim;
+using runtime::next_function;
 
 namespace {
 
 // PID_MAX_LIMIT of 64-bit Linux (4 Mi): no real process has this pid or a larger one.
 constexpr long kVirtualPidBase = 4194304;
 
-template <class F>
-F real(const char* name) {
-    return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
-
 pid_t real_getpid() {
-    static const auto f = real<pid_t (*)()>("getpid");
+    static const auto f = next_function<pid_t (*)()>("getpid");
     return f();
 }
 
@@ -82,7 +78,7 @@ pid_t getpid(void) noexcept {
 }
 
 int kill(pid_t pid, int sig) noexcept {
-    static const auto real_kill = real<int (*)(pid_t, int)>("kill");
+    static const auto real_kill = next_function<int (*)(pid_t, int)>("kill");
     const long rank = rank_of_virtual_pid(pid);
     if (rank < 0) return real_kill(pid, sig);
     if (g_engine->is_local(static_cast<int>(rank))) return real_kill(real_getpid(), sig);
@@ -95,7 +91,7 @@ int kill(pid_t pid, int sig) noexcept {
 }
 
 int open(const char* path, int flags, ...) {
-    static const auto f = real<int (*)(const char*, int, ...)>("open");
+    static const auto f = next_function<int (*)(const char*, int, ...)>("open");
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_argument(flags, ap);
@@ -104,7 +100,7 @@ int open(const char* path, int flags, ...) {
 }
 
 int open64(const char* path, int flags, ...) {
-    static const auto f = real<int (*)(const char*, int, ...)>("open64");
+    static const auto f = next_function<int (*)(const char*, int, ...)>("open64");
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_argument(flags, ap);
@@ -113,7 +109,7 @@ int open64(const char* path, int flags, ...) {
 }
 
 int openat(int dirfd, const char* path, int flags, ...) {
-    static const auto f = real<int (*)(int, const char*, int, ...)>("openat");
+    static const auto f = next_function<int (*)(int, const char*, int, ...)>("openat");
     va_list ap;
     va_start(ap, flags);
     const mode_t mode = mode_argument(flags, ap);
@@ -123,27 +119,27 @@ int openat(int dirfd, const char* path, int flags, ...) {
 
 // What open() compiles to with _FORTIFY_SOURCE when the flags are not known at compile time.
 int __open_2(const char* path, int flags) {
-    static const auto f = real<int (*)(const char*, int)>("__open_2");
+    static const auto f = next_function<int (*)(const char*, int)>("__open_2");
     return f(real_proc_path(path), flags);
 }
 
 int __open64_2(const char* path, int flags) {
-    static const auto f = real<int (*)(const char*, int)>("__open64_2");
+    static const auto f = next_function<int (*)(const char*, int)>("__open64_2");
     return f(real_proc_path(path), flags);
 }
 
 FILE* fopen(const char* path, const char* mode) {
-    static const auto f = real<FILE* (*)(const char*, const char*)>("fopen");
+    static const auto f = next_function<FILE* (*)(const char*, const char*)>("fopen");
     return f(real_proc_path(path), mode);
 }
 
 FILE* fopen64(const char* path, const char* mode) {
-    static const auto f = real<FILE* (*)(const char*, const char*)>("fopen64");
+    static const auto f = next_function<FILE* (*)(const char*, const char*)>("fopen64");
     return f(real_proc_path(path), mode);
 }
 
 ssize_t readlink(const char* path, char* out, size_t size) noexcept {
-    static const auto f = real<ssize_t (*)(const char*, char*, size_t)>("readlink");
+    static const auto f = next_function<ssize_t (*)(const char*, char*, size_t)>("readlink");
     return f(real_proc_path(path), out, size);
 }
 
