@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
 #include <charconv>
 #include <cstring>
 #include <filesystem>
@@ -12,6 +13,10 @@
 #include <unordered_map>
 
 namespace xsim::net {
+
+int format_node_name(int node, char* out, std::size_t size) {
+    return std::snprintf(out, size, "xsim-node%d", node);
+}
 namespace {
 
 std::string trim(const std::string& s) {

@@ -1,6 +1,7 @@
 // Rank-to-node placement: block, round-robin or an explicit file. Constant memory except
 // the file mapping, which keeps one (node, local index) pair per rank.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -8,6 +9,10 @@
 #include "netmodels/fast_divisor.hpp"
 
 namespace xsim::net {
+
+// The name of simulated node `node`, "xsim-node<N>": what MPI_Get_processor_name and
+// gethostname() tell a rank placed on it. Returns snprintf's result.
+int format_node_name(int node, char* out, std::size_t size);
 
 // Where a rank sits: its node and its index among the ranks of that node.
 struct Place {

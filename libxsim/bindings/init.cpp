@@ -12,6 +12,7 @@
 #include "libxsim/mpi/attributes.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/p2p/bsend_buffer.hpp"
+#include "netmodels/rank_mapping.hpp"
 
 using namespace xsim;
 
@@ -129,7 +130,7 @@ int PMPI_Get_processor_name(char* name, int* resultlen) {
     if (int e = checks::pointer(scope, nullptr, resultlen, "resultlen")) return e;
     // The simulated node of the rank: ranks that share a node share a name.
     const int node = scope.engine.machine().node_of(scope.rank.world);
-    *resultlen = std::snprintf(name, MPI_MAX_PROCESSOR_NAME, "xsim-node%d", node);
+    *resultlen = net::format_node_name(node, name, MPI_MAX_PROCESSOR_NAME);
     return MPI_SUCCESS;
 }
 
