@@ -6,7 +6,6 @@
 // sched_setaffinity and pthread_setaffinity_np for the calling rank succeed without touching
 // the real process, said once on standard error. Calls from anywhere else (Open MPI's binding,
 // xsim) and for other threads or processes are the C library's.
-#include <dlfcn.h>
 #include <pthread.h>
 #include <sched.h>
 #include <unistd.h>
@@ -15,6 +14,7 @@
 
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/runtime/next_function.hpp"
 
 using namespace xsim;
 
@@ -39,13 +39,13 @@ bool pinning_by_rank(const char* call) {
 
 extern "C" int sched_setaffinity(pid_t pid, size_t size, const cpu_set_t* set) noexcept {
     if ((pid == 0 || pid == getpid() || pid == gettid()) && pinning_by_rank("sched_setaffinity")) return 0;
-    static const auto real = reinterpret_cast<int (*)(pid_t, size_t, const cpu_set_t*)>(dlsym(RTLD_NEXT, "sched_setaffinity"));
+    static const auto real = runtime::next_function<int (*)(pid_t, size_t, const cpu_set_t*)>("sched_setaffinity");
     return real(pid, size, set);
 }
 
 extern "C" int pthread_setaffinity_np(pthread_t thread, size_t size, const cpu_set_t* set) noexcept {
     if (pthread_equal(thread, pthread_self()) && pinning_by_rank("pthread_setaffinity_np")) return 0;
     static const auto real =
-        reinterpret_cast<int (*)(pthread_t, size_t, const cpu_set_t*)>(dlsym(RTLD_NEXT, "pthread_setaffinity_np"));
+        runtime::next_function<int (*)(pthread_t, size_t, const cpu_set_t*)>("pthread_setaffinity_np");
     return real(thread, size, set);
 }

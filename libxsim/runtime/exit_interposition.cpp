@@ -13,7 +13,6 @@
 // handler with the rank (rank_state/libc_rank_state.hpp); the engine calls them when the
 // rank ends. Other registrations (static constructors before the first
 // rank, libraries whose state all ranks share) go to the C library as before.
-#include <dlfcn.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -22,6 +21,7 @@
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/runtime/executable_inspection.hpp"
+#include "libxsim/runtime/next_function.hpp"
 
 using namespace xsim;
 
@@ -37,7 +37,7 @@ extern "C" void exit(int status) noexcept {
                                 " at virtual time " + when + " s; ending the simulation",
                             RunEnd::Exit);
     }
-    static const auto real_exit = reinterpret_cast<void (*)(int)>(dlsym(RTLD_NEXT, "exit"));
+    static const auto real_exit = runtime::next_function<void (*)(int)>("exit");
     real_exit(status);
     __builtin_unreachable();
 }
@@ -61,6 +61,6 @@ extern "C" int __cxa_atexit(void (*function)(void*), void* arg, void* dso_handle
         return 0;
     }
     using Register = int (*)(void (*)(void*), void*, void*);
-    static const auto real_cxa_atexit = reinterpret_cast<Register>(dlsym(RTLD_NEXT, "__cxa_atexit"));
+    static const auto real_cxa_atexit = runtime::next_function<Register>("__cxa_atexit");
     return real_cxa_atexit(function, arg, dso_handle);
 }

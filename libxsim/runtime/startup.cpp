@@ -2,7 +2,6 @@
 // __libc_start_main (the caller of main). In an MPI program it initializes the real MPI
 // library once per real process, reads the -xsim-* options, builds the machine and the
 // engine, and runs the application's main once per simulated rank, each in a fiber.
-#include <dlfcn.h>
 #include <unistd.h>
 #include <mpi.h>
 
@@ -33,6 +32,7 @@
 #include "libxsim/report/time_split_report.hpp"
 #include "libxsim/report/trace/trace_recorder.hpp"
 #include "libxsim/runtime/executable_inspection.hpp"
+#include "libxsim/runtime/next_function.hpp"
 #include "libxsim/runtime/option_agreement.hpp"
 #include "libxsim/runtime/pmpi_link.hpp"
 #include "libxsim/runtime/privatization_plan.hpp"
@@ -222,7 +222,7 @@ int simulate(int argc, char** argv, char** envp) {
 extern "C" int __libc_start_main(MainFunction main, int argc, char** argv, void (*init)(), void (*fini)(),
                                  void (*rtld_fini)(), void* stack_end) {
     using Real = int (*)(MainFunction, int, char**, void (*)(), void (*)(), void (*)(), void*);
-    static const Real real = reinterpret_cast<Real>(dlsym(RTLD_NEXT, "__libc_start_main"));
+    static const Real real = runtime::next_function<Real>("__libc_start_main");
     const char* disabled = std::getenv("XSIM_DISABLE");
     if ((disabled && *disabled && *disabled != '0') || !program_imports_mpi_init())
         return real(main, argc, argv, init, fini, rtld_fini, stack_end);

@@ -16,6 +16,7 @@
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/runtime/executable_inspection.hpp"
+#include "libxsim/runtime/next_function.hpp"
 
 using namespace xsim;
 
@@ -51,6 +52,6 @@ extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
                                    "(SCOTCH_PTHREAD_NUMBER=1 for Scotch), or without the thread");
     }
     using Create = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
-    static const auto real = reinterpret_cast<Create>(dlsym(RTLD_NEXT, "pthread_create"));
+    static const auto real = runtime::next_function<Create>("pthread_create");
     return real(thread, attr, start, arg);
 }

@@ -8,7 +8,6 @@
 // getrusage and times stay the real process's.
 // Virtual wall-clock time starts at the epoch of -xsim-epoch (fixed by default, so runs are
 // reproducible).
-#include <dlfcn.h>
 #include <sys/time.h>
 #include <time.h>
 #include <unistd.h>
@@ -18,19 +17,16 @@
 
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/runtime/next_function.hpp"
 
 using namespace xsim;
+using runtime::next_function;
 
 namespace {
 
-template <class F>
-F real(const char* name) {
-    return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
-}
-
 using ClockGettime = int (*)(clockid_t, struct timespec*);
 ClockGettime real_clock_gettime() {
-    static const ClockGettime f = real<ClockGettime>("clock_gettime");
+    static const ClockGettime f = next_function<ClockGettime>("clock_gettime");
     return f;
 }
 
@@ -74,7 +70,7 @@ unsigned int sleep(unsigned int seconds) {
         virtual_sleep(*r, "sleep", std::min<SimTime>(seconds, kTimeLimit / kPicosPerSecond + 1) * kPicosPerSecond);
         return 0;
     }
-    static const auto f = real<unsigned int (*)(unsigned int)>("sleep");
+    static const auto f = next_function<unsigned int (*)(unsigned int)>("sleep");
     return f(seconds);
 }
 
@@ -83,7 +79,7 @@ int usleep(useconds_t microseconds) {
         virtual_sleep(*r, "usleep", static_cast<SimTime>(microseconds) * 1'000'000LL);
         return 0;
     }
-    static const auto f = real<int (*)(useconds_t)>("usleep");
+    static const auto f = next_function<int (*)(useconds_t)>("usleep");
     return f(microseconds);
 }
 
@@ -100,7 +96,7 @@ int nanosleep(const struct timespec* request, struct timespec* remaining) {
         if (remaining) remaining->tv_sec = 0, remaining->tv_nsec = 0;
         return 0;
     }
-    static const auto f = real<int (*)(const struct timespec*, struct timespec*)>("nanosleep");
+    static const auto f = next_function<int (*)(const struct timespec*, struct timespec*)>("nanosleep");
     return f(request, remaining);
 }
 
@@ -129,13 +125,13 @@ int gettimeofday(struct timeval* tv, void* tz) noexcept {
         tv->tv_usec = ts.tv_nsec / 1000;
         return 0;
     }
-    static const auto f = real<int (*)(struct timeval*, void*)>("gettimeofday");
+    static const auto f = next_function<int (*)(struct timeval*, void*)>("gettimeofday");
     return f(tv, tz);
 }
 
 clock_t clock(void) noexcept {
     if (Rank* r = application_rank()) return static_cast<clock_t>(cpu_now(*r, "clock") / (kPicosPerSecond / CLOCKS_PER_SEC));
-    static const auto f = real<clock_t (*)()>("clock");
+    static const auto f = next_function<clock_t (*)()>("clock");
     return f();
 }
 
@@ -145,7 +141,7 @@ time_t time(time_t* out) noexcept {
         if (out) *out = now;
         return now;
     }
-    static const auto f = real<time_t (*)(time_t*)>("time");
+    static const auto f = next_function<time_t (*)(time_t*)>("time");
     return f(out);
 }
 
