@@ -1,6 +1,7 @@
 // The other names of a hand-written Fortran entry point mpi_<lower>_: every gfortran
-// mangling (mpi_x__, mpi_x, MPI_X) and the profiling forms (pmpi_...), as the generated
-// ones have (generate_bindings.py).
+// mangling (mpi_x__, mpi_x, MPI_X), the profiling forms (pmpi_...) and ompi_x_f, which the
+// Fortran 2008 bindings call, as the generated ones have (generate_bindings.py). The
+// hand-written calls take no CHARACTER argument, so ompi_x_f needs no other signature.
 #pragma once
 
 #define XSIM_FORTRAN_ALIAS(target, name) extern "C" decltype(target) name __attribute__((alias(#target)));
@@ -11,4 +12,5 @@
     XSIM_FORTRAN_ALIAS(mpi_##lower##_, pmpi_##lower##_)   \
     XSIM_FORTRAN_ALIAS(mpi_##lower##_, pmpi_##lower##__)  \
     XSIM_FORTRAN_ALIAS(mpi_##lower##_, pmpi_##lower)      \
-    XSIM_FORTRAN_ALIAS(mpi_##lower##_, PMPI_##UPPER)
+    XSIM_FORTRAN_ALIAS(mpi_##lower##_, PMPI_##UPPER)      \
+    XSIM_FORTRAN_ALIAS(mpi_##lower##_, ompi_##lower##_f)

@@ -6,8 +6,11 @@ usage: generate_bindings.py CALLS_DEF OUTPUT_CPP [NM LIBMPI_MPIFH]
 For every call of CALLS_DEF: a function mpi_x_ taking Fortran arguments (all by reference,
 IERROR last, hidden CHARACTER lengths after it) that converts them and calls the C binding
 MPI_X, plus the other gfortran manglings (mpi_x__, mpi_x, MPI_X) and the pmpi_ forms as
-aliases. Given NM and Open MPI's libmpi_mpifh.so, every mpi_*_ entry point that library exports that is neither generated here nor
-hand-written (HAND_WRITTEN) gets a stub that stops the run naming the call.
+aliases, and ompi_x_f, which Open MPI's Fortran 2008 bindings (`use mpi_f08`,
+libmpi_usempif08.so) call with the same arguments but CHARACTER lengths as INTEGER values.
+Given NM and Open MPI's libmpi_mpifh.so, every mpi_*_ (and mpix_*_) entry point that library
+exports that is neither generated here nor hand-written (HAND_WRITTEN) gets a stub that stops
+the run naming the call, under all those names.
 """
 import re
 import subprocess
@@ -151,13 +154,34 @@ def binding(name, kinds, removed):
     for alias in manglings(lower):
         out.append(f'extern "C" decltype(mpi_{lower}_) {alias} __attribute__((alias("mpi_{lower}_")));')
     out.append(f'extern "C" decltype(mpi_{lower}_) pmpi_{lower}_ __attribute__((alias("mpi_{lower}_")));')
+    out += f08_entry(lower, args, params)
     return out
 
 
-def stub(lower):
-    out = [f'extern "C" void mpi_{lower}_() {{ xsim::fortran::unsupported("MPI_{lower.upper()}"); }}']
-    for alias in manglings(lower) + [f"pmpi_{lower}_"]:
-        out.append(f'extern "C" decltype(mpi_{lower}_) {alias} __attribute__((alias("mpi_{lower}_")));')
+def f08_entry(lower, args, params):
+    """ompi_x_f, what `use mpi_f08` calls: mpi_x_ itself, unless the call has CHARACTER
+    arguments, whose lengths the Fortran 2008 bindings pass as INTEGER (4-byte) values where
+    gfortran passes size_t: those get a function that widens them."""
+    hidden = [h for a in args for h in a.hidden]
+    if not hidden:
+        return [f'extern "C" decltype(mpi_{lower}_) ompi_{lower}_f __attribute__((alias("mpi_{lower}_")));']
+    narrow = [p.replace("std::size_t ", "int ") for p in params]
+    names = [p.split()[-1] for p in params]
+    forwarded = [f"static_cast<std::size_t>({n})" if p.startswith("int ") else n for p, n in zip(narrow, names)]
+    return [f'extern "C" void ompi_{lower}_f({", ".join(narrow)}) {{',
+            f'    mpi_{lower}_({", ".join(forwarded)});',
+            "}"]
+
+
+def stub(prefix, lower):
+    """Every name of an uncovered call (prefix mpi or mpix) stops the run naming it."""
+    entry = f"{prefix}_{lower}_"
+    out = [f'extern "C" void {entry}() {{ xsim::fortran::unsupported("{prefix.upper()}_{lower.upper()}"); }}']
+    aliases = [f"p{prefix}_{lower}_", f"o{prefix}_{lower}_f"]
+    for p in (prefix, "p" + prefix):
+        aliases += [f"{p}_{lower}__", f"{p}_{lower}", f"{p}_{lower}".upper()]
+    for alias in aliases:
+        out.append(f'extern "C" decltype({entry}) {alias} __attribute__((alias("{entry}")));')
     return out
 
 
@@ -194,12 +218,13 @@ def main():
             fields = line.split()
             if not fields:
                 continue
-            m = re.fullmatch(r"mpi_([a-z0-9_]+?)_", fields[-1])
+            m = re.fullmatch(r"(mpix?)_([a-z0-9_]+?)_", fields[-1])
             if m and not fields[-1].endswith("__"):
-                exported.add(m.group(1))
+                exported.add((m.group(1), m.group(2)))
         out.append("// Every other Fortran entry point of Open MPI's libmpi_mpifh.so stops the run.")
-        for lower in sorted(exported - covered):
-            out += stub(lower)
+        for prefix, lower in sorted(exported):
+            if prefix == "mpix" or lower not in covered:
+                out += stub(prefix, lower)
     text = "\n".join(out) + "\n"
     try:
         if open(sys.argv[2]).read() == text:

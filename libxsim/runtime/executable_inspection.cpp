@@ -26,13 +26,6 @@ bool is_mpi_init(const char* name) {
     return false;
 }
 
-// The Fortran 2008 bindings' entry points (libmpi_usempif08.so): mpi_send_f08_, ...
-bool is_mpi_f08(const char* name) {
-    const std::size_t n = std::strlen(name);
-    return n > 9 && (std::strncmp(name, "mpi_", 4) == 0 || std::strncmp(name, "pmpi_", 5) == 0) &&
-           std::strcmp(name + n - 5, "_f08_") == 0;
-}
-
 // Scans the dynamic symbol table of an ELF64 image for an undefined symbol `wanted` accepts.
 bool scan(const unsigned char* image, std::size_t size, bool (*wanted)(const char*)) {
     if (size < sizeof(Elf64_Ehdr) || std::memcmp(image, ELFMAG, SELFMAG) != 0 || image[EI_CLASS] != ELFCLASS64)
@@ -91,7 +84,6 @@ bool program_imports_mpi_init() {
     dl_iterate_phdr(&library_imports_mpi_init, &found);
     return found;
 }
-bool executable_uses_mpi_f08() { return file_imports("/proc/self/exe", is_mpi_f08); }
 
 bool in_program_object(const void* code) {
     Dl_info where{}, program{};

@@ -8,8 +8,6 @@
 namespace xsim {
 
 bool program_imports_mpi_init();
-// Whether it calls the Fortran 2008 bindings (`use mpi_f08`), which xsim does not provide.
-bool executable_uses_mpi_f08();
 // Whether `code` lies in the loaded object that holds the program's main (the executable,
 // not a library it loaded); false before main is known.
 bool in_program_object(const void* code);

@@ -99,9 +99,6 @@ int simulate(int argc, char** argv, char** envp) {
     real_mpi.Comm_rank(MPI_COMM_WORLD, &process);
     real_mpi.Comm_size(MPI_COMM_WORLD, &processes);
     note_run_start(host_clock_ns());
-    if (executable_uses_mpi_f08())
-        return refuse(process, "this program uses the Fortran 2008 bindings (use mpi_f08), which xsim does not "
-                               "simulate; build it with `use mpi` or `include 'mpif.h'`");
 
     // Options, machine and regions file: each process reads its own, so all must agree
     // (runtime/option_agreement) before any is used; a refusal is part of what they compare.
