@@ -74,7 +74,8 @@ int PMPI_Comm_call_errhandler(MPI_Comm comm, int errorcode) {
     if (int e = checks::comm(scope, comm, &c)) return e;
     int error_class = errorcode;
     if (real_mpi.Error_class(errorcode, &error_class) != MPI_SUCCESS) error_class = errorcode;
-    scope.fail(c, error_class, "raised by the application");
+    // The handler receives the code itself; the class names it in a fatal message.
+    raise(scope.rank, c, scope.call, error_class, "raised by the application", errorcode);
     return MPI_SUCCESS;  // the handler returned: the call succeeded (MPI-4 section 9.3.6)
 }
 

@@ -56,13 +56,18 @@ UserErrhandler* resolve_user_errhandler(MPI_Errhandler handle) {
 }
 
 int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const std::string& detail) {
+    return raise(rank, comm, call, error_class, detail, error_class);
+}
+
+int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const std::string& detail,
+          int error_code) {
     const MPI_Errhandler handler = errhandler_slot(rank, comm);
     if (handler == MPI_ERRORS_RETURN) return error_class;
     if (UserErrhandler* user = resolve_user_errhandler(handler)) {
         // The standard passes the communicator handle and the error code; the handler
         // may return, and then so does the call, with the error.
         MPI_Comm handle = comm_handle(comm ? comm : &g_engine->world_comm());
-        int code = error_class;
+        int code = error_code;
         // The handler is application code: it runs on its rank's globals.
         runtime::Privatization::ForRank owner(g_engine->privatization(), g_engine->local_index(rank),
                                               g_engine->current() != nullptr);

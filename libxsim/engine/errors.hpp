@@ -27,5 +27,9 @@ MPI_Errhandler create_user_errhandler(MPI_Comm_errhandler_function* function);
 UserErrhandler* resolve_user_errhandler(MPI_Errhandler handle);  // null for predefined ones
 
 int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const std::string& detail);
+// The same, with the error code a user's handler receives when it is not the class itself
+// (MPI_Comm_call_errhandler passes the application's code, maybe one of MPI_Add_error_code).
+int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const std::string& detail,
+          int error_code);
 
 }  // namespace xsim
