@@ -81,6 +81,10 @@ XSIM_LOCAL(Type_get_contents,
            (MPI_Datatype t, int mi, int ma, int md, int ints[], MPI_Aint addrs[], MPI_Datatype types[]),
            (t, mi, ma, md, ints, addrs, types))
 XSIM_LOCAL(Type_match_size, (int typeclass, int size, MPI_Datatype* out), (typeclass, size, out))
+// Fortran's SELECTED_INT_KIND / SELECTED_REAL_KIND types: predefined-like types of the real library.
+XSIM_LOCAL(Type_create_f90_integer, (int r, MPI_Datatype* out), (r, out))
+XSIM_LOCAL(Type_create_f90_real, (int p, int r, MPI_Datatype* out), (p, r, out))
+XSIM_LOCAL(Type_create_f90_complex, (int p, int r, MPI_Datatype* out), (p, r, out))
 XSIM_LOCAL(Get_address, (const void* location, MPI_Aint* address), (location, address))
 XSIM_LOCAL(Get_elements, (const MPI_Status* s, MPI_Datatype t, int* n), (s, t, n))
 XSIM_LOCAL(Get_elements_x, (const MPI_Status* s, MPI_Datatype t, MPI_Count* n), (s, t, n))

@@ -56,7 +56,7 @@ void mpi_testall_(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* flag, MPI
 
 void mpi_waitany_(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* status, MPI_Fint* ierror) {
     Completion call(requests, *count, nullptr);
-    MPI_Status s{};
+    MPI_Status s = initial_status(status);
     int i = MPI_UNDEFINED;
     *ierror = PMPI_Waitany(call.n, call.c.data(), &i, status_arg(status, &s));
     call.finish(requests, 0);
@@ -67,7 +67,7 @@ void mpi_waitany_(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MP
 void mpi_testany_(const MPI_Fint* count, MPI_Fint* requests, MPI_Fint* index, MPI_Fint* flag, MPI_Fint* status,
                   MPI_Fint* ierror) {
     Completion call(requests, *count, nullptr);
-    MPI_Status s{};
+    MPI_Status s = initial_status(status);
     int i = MPI_UNDEFINED, done = 0;
     *ierror = PMPI_Testany(call.n, call.c.data(), &i, &done, status_arg(status, &s));
     call.finish(requests, 0);

@@ -64,8 +64,10 @@ void store_status(MPI_Fint* f, const MPI_Status& c) {
 }
 
 std::string from_fortran(const char* s, std::size_t length) {
-    while (length > 0 && s[length - 1] == ' ') --length;
-    return std::string(s, length);
+    std::size_t first = 0;
+    while (first < length && s[first] == ' ') ++first;
+    while (length > first && s[length - 1] == ' ') --length;
+    return std::string(s + first, length - first);
 }
 
 OutString::OutString(char* f, std::size_t length) : f_(f), length_(length), buffer_(std::max<std::size_t>(length, 1024) + 1, '\0') {}

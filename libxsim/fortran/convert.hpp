@@ -59,12 +59,16 @@ constexpr int kStatusSize = sizeof(MPI_Status) / sizeof(MPI_Fint);
 MPI_Status load_status(const MPI_Fint* f);
 void store_status(MPI_Fint* f, const MPI_Status& c);  // nothing for MPI_STATUS_IGNORE
 inline MPI_Status* status_arg(MPI_Fint* f, MPI_Status* c) { return is_status_ignore(f) ? MPI_STATUS_IGNORE : c; }
+// What an output status holds before the call: the caller's, so that the fields the call does
+// not set keep their values (MPI_ERROR, which only calls completing several requests set).
+inline MPI_Status initial_status(const MPI_Fint* f) { return is_status_ignore(f) ? MPI_Status{} : load_status(f); }
 
 // LOGICAL results: gfortran's .TRUE. is 1.
 inline MPI_Fint logical(int c) { return c ? 1 : 0; }
 
-// CHARACTER arguments: input without its trailing blanks; output written into a C buffer
-// large enough for any MPI string, then copied back blank padded (and cut at the length).
+// CHARACTER arguments: input without its leading and trailing blanks (as Open MPI strips
+// them); output written into a C buffer large enough for any MPI string, then copied back
+// blank padded (and cut at the length).
 std::string from_fortran(const char* s, std::size_t length);
 class OutString {
 public:

@@ -92,7 +92,7 @@ def convert(i, kind):
         a.c_arg, a.c_type = f"c{i}.data()", HANDLES[h] + "*"
     elif kind == "status*":
         a.params.append(f"MPI_Fint* {v}")
-        a.setup.append(f"MPI_Status c{i}{{}};")
+        a.setup.append(f"MPI_Status c{i} = fortran::initial_status({v});")
         a.c_arg, a.c_type = f"fortran::status_arg({v}, &c{i})", "MPI_Status*"
         a.after.append(f"fortran::store_status({v}, c{i});")
     elif kind == "status":
@@ -109,12 +109,14 @@ def convert(i, kind):
         a.hidden.append(f"std::size_t l{i}")
         a.setup.append(f"const std::string c{i} = fortran::from_fortran({v}, l{i});")
         a.c_arg, a.c_type = f"c{i}.c_str()", "const char*"
-    elif kind == "str*":
+    elif kind in ("str*", "str*?"):
         a.params.append(f"char* {v}")
         a.hidden.append(f"std::size_t l{i}")
         a.setup.append(f"fortran::OutString c{i}({v}, l{i});")
         a.c_arg, a.c_type = f"c{i}.data()", "char*"
-        a.after.append(f"c{i}.store();")
+        # str*?: written only when the call succeeded and set its LOGICAL result (binding()
+        # names it), as Open MPI leaves VALUE alone when MPI_INFO_GET finds no key.
+        a.after.append(f"c{i}.store();" if kind == "str*" else f"if (*ierror == MPI_SUCCESS && {{found}}) c{i}.store();")
     elif kind == "ranges":
         a.params.append(f"MPI_Fint* {v}")
         a.c_arg, a.c_type = f"reinterpret_cast<int(*)[3]>({v})", "int(*)[3]"
@@ -148,8 +150,11 @@ def binding(name, kinds, removed):
     for a in args:
         out += ["    " + s for s in a.setup]
     out.append(f"    *ierror = {c_name}({', '.join(a.c_arg for a in args)});")
+    flags = [f"c{a.i}" for a in args if a.kind == "bool*"]
     for a in args:
-        out += ["    " + s for s in a.after]
+        if a.kind == "str*?" and len(flags) != 1:
+            raise SystemExit(f"generate_bindings.py: {name}: str*? needs exactly one bool* result")
+        out += ["    " + s.replace("{found}", flags[0]) if a.kind == "str*?" else "    " + s for s in a.after]
     out.append("}")
     for alias in manglings(lower):
         out.append(f'extern "C" decltype(mpi_{lower}_) {alias} __attribute__((alias("mpi_{lower}_")));')

@@ -21,7 +21,7 @@
     X(Pack_external) X(Pack_external_size) X(Pack_size) X(Reduce) X(Reduce_local) X(Scatter) X(Scatterv)             \
     X(Status_set_cancelled)                                                                                          \
     X(Status_set_elements) X(Status_set_elements_x) X(Type_c2f) X(Type_commit) X(Type_contiguous)                   \
-    X(Type_create_darray)                                                                                            \
+    X(Type_create_darray) X(Type_create_f90_complex) X(Type_create_f90_integer) X(Type_create_f90_real)             \
     X(Type_create_hindexed) X(Type_create_hindexed_block) X(Type_create_hvector) X(Type_create_indexed_block)      \
     X(Type_create_keyval) X(Type_create_resized) X(Type_create_struct) X(Type_create_subarray) X(Type_delete_attr)  \
     X(Type_dup) X(Type_f2c) X(Type_free) X(Type_free_keyval) X(Type_get_attr) X(Type_get_contents)                 \
