@@ -8,14 +8,40 @@
 !    error code field", MPI-4.0 section 3.2.5; Open MPI 4.1's own Fortran MPI_SENDRECV and
 !    MPI_WAIT set it to 0, so this program fails natively there);
 !  - MPI_TYPE_CREATE_F90_INTEGER/REAL/COMPLEX give types that carry SELECTED_*_KIND data;
-!  - MPI_COMM_CALL_ERRHANDLER hands a Fortran handler the code itself (one of MPI_ADD_ERROR_CODE).
+!  - MPI_COMM_CALL_ERRHANDLER hands a Fortran handler the code itself (one of MPI_ADD_ERROR_CODE);
+!  - MPI_GREQUEST_START takes Fortran query/free/cancel subroutines and EXTRA_STATE.
 module conversions_handler
+  use mpi
   implicit none
-  integer :: seen_code = -1
+  integer :: seen_code = -1, freed = 0, cancels = 0
 contains
   subroutine remember(comm, code)
     integer :: comm, code
     seen_code = code
+  end subroutine
+  ! Generalized request callbacks: the status says which request (its extra state) answered.
+  subroutine query(extra, status, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    integer :: status(MPI_STATUS_SIZE), ierror
+    call MPI_STATUS_SET_ELEMENTS(status, MPI_INTEGER, 3, ierror)
+    call MPI_STATUS_SET_CANCELLED(status, .false., ierror)
+    status(MPI_SOURCE) = int(extra)
+    status(MPI_TAG) = 77
+    ierror = MPI_SUCCESS
+  end subroutine
+  subroutine release(extra, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    integer :: ierror
+    freed = freed + int(extra)
+    ierror = MPI_SUCCESS
+  end subroutine
+  subroutine cancel(extra, complete, ierror)
+    integer(kind=MPI_ADDRESS_KIND) :: extra
+    logical :: complete
+    integer :: ierror
+    if (complete) cancels = cancels + 100
+    cancels = cancels + 1
+    ierror = MPI_SUCCESS
   end subroutine
 end module conversions_handler
 
@@ -28,6 +54,7 @@ program conversions
   integer :: rank, n, ierr, info, status(MPI_STATUS_SIZE), request, requests(1), idx, right, left
   integer :: f90_int, f90_real, f90_complex, own_class, own_code, handler, dup
   integer(kind=ik) :: isent, igot
+  integer(kind=MPI_ADDRESS_KIND) :: extra
   real(kind=rk) :: rsum
   complex(kind=rk) :: csent, cgot
   character(len=20) :: value, key
@@ -90,6 +117,16 @@ program conversions
   call check('conversions', seen_code == own_code, 'call_errhandler hands over the code', rank)
   call MPI_ERRHANDLER_FREE(handler, ierr)
   call MPI_COMM_FREE(dup, ierr)
+
+  extra = 40 + rank
+  call MPI_GREQUEST_START(query, release, cancel, extra, request, ierr)
+  call MPI_CANCEL(request, ierr)
+  call MPI_GREQUEST_COMPLETE(request, ierr)
+  call MPI_WAIT(request, status, ierr)
+  call MPI_GET_COUNT(status, MPI_INTEGER, idx, ierr)
+  call check('conversions', ierr == MPI_SUCCESS .and. request == MPI_REQUEST_NULL .and. status(MPI_SOURCE) == 40 + rank &
+             .and. status(MPI_TAG) == 77 .and. idx == 3, 'generalized request status from the Fortran query', rank)
+  call check('conversions', freed == 40 + rank .and. cancels == 1, 'generalized request free and cancel', rank)
 
   call MPI_BARRIER(MPI_COMM_WORLD, ierr)
   t = MPI_WTIME()
