@@ -75,6 +75,12 @@ public:
     OutString(char* f, std::size_t length);
     char* data() { return buffer_.data(); }
     void store() const;
+    // A length the caller gave for this output (MPI_INFO_GET's VALUELEN), cut to what the C
+    // buffer holds besides its terminating null: more could not reach the Fortran string anyway.
+    int clamp(MPI_Fint length) const {
+        const auto room = static_cast<MPI_Fint>(buffer_.size() - 1);
+        return length < room ? length : room;
+    }
 
 private:
     char* f_;

@@ -117,6 +117,9 @@ def convert(i, kind):
         # str*?: written only when the call succeeded and set its LOGICAL result (binding()
         # names it), as Open MPI leaves VALUE alone when MPI_INFO_GET finds no key.
         a.after.append(f"c{i}.store();" if kind == "str*" else f"if (*ierror == MPI_SUCCESS && {{found}}) c{i}.store();")
+    elif kind == "len":
+        a.params.append(f"const MPI_Fint* {v}")
+        a.c_arg, a.c_type = f"c{{out}}.clamp(*{v})", "int"
     elif kind == "ranges":
         a.params.append(f"MPI_Fint* {v}")
         a.c_arg, a.c_type = f"reinterpret_cast<int(*)[3]>({v})", "int(*)[3]"
@@ -149,6 +152,12 @@ def binding(name, kinds, removed):
     out.append(f'extern "C" void mpi_{lower}_({", ".join(params)}) {{')
     for a in args:
         out += ["    " + s for s in a.setup]
+    outputs = [a.i for a in args if a.kind in ("str*", "str*?")]
+    for a in args:
+        if a.kind == "len":
+            if len(outputs) != 1:
+                raise SystemExit(f"generate_bindings.py: {name}: len needs exactly one CHARACTER output")
+            a.c_arg = a.c_arg.replace("{out}", str(outputs[0]))
     out.append(f"    *ierror = {c_name}({', '.join(a.c_arg for a in args)});")
     flags = [f"c{a.i}" for a in args if a.kind == "bool*"]
     for a in args:
