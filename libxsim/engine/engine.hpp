@@ -195,6 +195,12 @@ public:
     bool stack_pointer_below(const Rank& rank, const void* sp) const {
         return static_cast<const char*>(sp) < stacks_.usable_bottom(local_index(rank));
     }
+    // For fault reports: whether `sp` lies on `rank`'s own stack (its code runs there; xsim's
+    // scheduler, switching to it, does not).
+    bool on_own_stack(const Rank& rank, const void* sp) const {
+        const char* p = static_cast<const char*>(sp);
+        return p >= stacks_.usable_bottom(local_index(rank)) && p < stacks_.top(local_index(rank));
+    }
     // The simulated rank whose stack the guard pages holding `address` lie under, or -1.
     int guarded_rank(const void* address) const {
         const long index = stacks_.guard_owner(address);

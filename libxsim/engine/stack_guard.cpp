@@ -102,6 +102,13 @@ void on_fault(int signal, siginfo_t* info, void* ucontext) {
         format_stack_overflow(overflow, sizeof overflow, rank ? rank->world : guarded, g_engine->options().stack_bytes,
                               how);
         std::snprintf(text, sizeof text, "%s", overflow);
+    } else if (rank && sp && !g_engine->on_own_stack(*rank, sp)) {
+        // The scheduler's stack: xsim itself, between ranks (switching their state), not the
+        // rank's code, so no advice about the rank's stack.
+        std::snprintf(text, sizeof text,
+                      "%s in xsim itself at address %p, while switching to simulated rank %d%s: please report it "
+                      "with the program that shows it",
+                      what, info->si_addr, rank->world, context);
     } else if (rank && signal == SIGABRT) {
         std::snprintf(text, sizeof text,
                       "%s in simulated rank %d%s: the program or the C library stopped it (for example on heap "

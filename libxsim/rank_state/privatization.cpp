@@ -80,12 +80,13 @@ ElfData parse(const unsigned char* image, std::size_t size) {
     }
     const auto* sections = reinterpret_cast<const Elf64_Shdr*>(image + eh->e_shoff);
     const auto* segments = reinterpret_cast<const Elf64_Phdr*>(image + eh->e_phoff);
-    std::vector<Range> holes;
+    std::vector<Range> holes, read_only;
     for (int i = 0; i < eh->e_phnum; ++i) {
         if (segments[i].p_type == PT_GNU_RELRO)
-            holes.push_back({segments[i].p_vaddr, segments[i].p_vaddr + segments[i].p_memsz});
+            read_only.push_back({segments[i].p_vaddr, segments[i].p_vaddr + segments[i].p_memsz});
         if (segments[i].p_type == PT_TLS) d.tls_bytes = segments[i].p_memsz;
     }
+    holes = read_only;
     const Elf64_Shdr& names = sections[eh->e_shstrndx];
     if (names.sh_offset + names.sh_size > size) {
         d.error = "section name table out of the file";
@@ -112,7 +113,14 @@ ElfData parse(const unsigned char* image, std::size_t size) {
             if (ELF64_R_TYPE(rela[r].r_info) != R_X86_64_COPY) continue;
             const std::size_t sym = ELF64_R_SYM(rela[r].r_info);
             const std::size_t bytes = sym < nsyms ? syms[sym].st_size : 0;
-            d.copies.push_back({rela[r].r_offset, rela[r].r_offset + std::max<std::size_t>(bytes, 1)});
+            const Range copy{rela[r].r_offset, rela[r].r_offset + std::max<std::size_t>(bytes, 1)};
+            // A copy of a constant (a vtable, a const table) goes to .data.rel.ro, read-only once
+            // relocated: the same for every rank, and never to be written at a switch.
+            const bool constant = std::any_of(read_only.begin(), read_only.end(), [&](const Range& ro) {
+                return copy.begin >= ro.begin && copy.end <= ro.end;
+            });
+            if (constant) continue;
+            d.copies.push_back(copy);
             const bool named = sym < nsyms && symbol_names && symbol_names->sh_offset + symbol_names->sh_size <= size &&
                                syms[sym].st_name < symbol_names->sh_size;
             d.copy_symbols.push_back(

@@ -5,12 +5,14 @@
  * Each rank then bumps the library's counter rank + 1 times, with a barrier after each
  * bump (the other ranks bump in between), and reads the counter both through the library
  * and directly (the executable's copy of the variable): both must be rank + 1, as in a real
- * run where each rank is a process. The error count is summed with MPI_Reduce and rank 0
+ * run where each rank is a process. A constant table of the library, read directly (its copy
+ * is read-only once relocated), holds its values in every rank. The error count is summed with MPI_Reduce and rank 0
  * prints PASS or FAIL. */
 #include <mpi.h>
 #include <stdio.h>
 
 extern int library_counter;
+extern const int library_table[64];
 int library_start(int *argc, char ***argv);
 int library_bump(void);
 
@@ -31,6 +33,11 @@ int main(int argc, char **argv)
     if (library_counter != rank + 1) {
         printf("FAIL library_state: rank %d: the program reads the library's counter as %d, expected %d\n", rank,
                library_counter, rank + 1);
+        ++errors;
+    }
+    if (library_table[5] != 13 || library_table[63] != 0) {
+        printf("FAIL library_state: rank %d: the library's constant table reads %d, %d\n", rank, library_table[5],
+               library_table[63]);
         ++errors;
     }
     MPI_Reduce(&errors, &total, 1, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD);
