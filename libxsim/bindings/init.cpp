@@ -23,8 +23,11 @@ int initialize(CallScope& s, int required, int* provided) {
         return s.fail(nullptr, MPI_ERR_OTHER, s.rank.phase == MpiPhase::Initialized ? "MPI is already initialized"
                                                                                      : "called after MPI_Finalize");
     s.rank.phase = MpiPhase::Initialized;
-    // Each simulated rank is one fiber: MPI calls from other threads are not simulated.
-    const int level = std::clamp(required, static_cast<int>(MPI_THREAD_SINGLE), static_cast<int>(MPI_THREAD_FUNNELED));
+    // Each simulated rank is one fiber, and a rank cannot start threads (the run ends if it
+    // tries): its MPI calls come from one thread, one at a time, which SERIALIZED promises.
+    // MULTIPLE gets SERIALIZED, so that a program able to do without a communication thread
+    // takes that path (CP2K asks for SERIALIZED and stops if given less).
+    const int level = std::clamp(required, static_cast<int>(MPI_THREAD_SINGLE), static_cast<int>(MPI_THREAD_SERIALIZED));
     s.rank.thread_level = static_cast<std::uint8_t>(level);
     if (provided) *provided = level;
     return MPI_SUCCESS;

@@ -16,7 +16,7 @@ Rank& calling_rank(const char* call) {
         std::fprintf(stderr,
                      "xsim: %s was called from a thread other than the simulation thread (a thread the program "
                      "started): each simulated rank is one fiber on that thread and xsim provides at most "
-                     "MPI_THREAD_FUNNELED, so make MPI calls from the thread that called MPI_Init\n",
+                     "MPI_THREAD_SERIALIZED, so make MPI calls from the thread that called MPI_Init\n",
                      call);
         std::fflush(stderr);
         std::_Exit(1);

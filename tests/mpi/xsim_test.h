@@ -90,14 +90,14 @@ static inline void xt_fatal(const xt_t *t, const char *fmt, ...)
          if (xt_rc_ != MPI_SUCCESS) xt_fatal((t), "%s returned %d (line %d)", #call, xt_rc_, __LINE__); \
     } while (0)
 
-static inline void xt_init(xt_t *t, int *argc, char ***argv, const char *name)
+/* For a program that initialized MPI itself (MPI_Init_thread, say): the rest of xt_init. */
+static inline void xt_init_after(xt_t *t, const char *name)
 {
     const char *expect;
     t->name = name;
     t->rank = -1;
     t->size = 0;
     t->errors = 0;
-    MPI_Init(argc, argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &t->rank);
     MPI_Comm_size(MPI_COMM_WORLD, &t->size);
     (void)MPI_Wtime(); /* some MPIs (Open MPI) start the Wtime origin at the first call */
@@ -109,6 +109,12 @@ static inline void xt_init(xt_t *t, int *argc, char ***argv, const char *name)
         XT_CHECK(t, want == (long)t->size, "MPI_Comm_size is %d, expected %ld (XSIM_TEST_EXPECT_SIZE)",
                  t->size, want);
     }
+}
+
+static inline void xt_init(xt_t *t, int *argc, char ***argv, const char *name)
+{
+    MPI_Init(argc, argv);
+    xt_init_after(t, name);
 }
 
 static inline int xt_env_flag(const char *var)
