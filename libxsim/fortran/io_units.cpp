@@ -15,7 +15,9 @@
 // ISATTY, TTYNAM) are not seen: they get the program's number.
 // The preconnected units (0, 5 and 6: stderr, stdin, stdout) stay shared, as mpirun merges
 // the ranks' standard streams; a rank's CLOSE of one flushes it and leaves it open for the
-// others. Units made by NEWUNIT= are unique in the process already, and internal units
+// others. A rank that OPENs one of them to a file (FILE=: Quantum ESPRESSO's ranks but the
+// first send unit 6 to /dev/null) gets a number of its own for it until it closes it, so
+// the other ranks' PRINT and WRITE(*) still reach standard output. Units made by NEWUNIT= are unique in the process already, and internal units
 // (WRITE to a CHARACTER variable) name no unit; both pass unchanged, as does everything
 // outside the simulation and in a process that runs one rank.
 // The parameters of every such call begin with the same two integers, flags then unit
@@ -45,6 +47,7 @@ struct StatementHead {
 };
 
 constexpr std::int32_t kHasIostat = 1 << 5;         // IOPARM_HAS_IOSTAT
+constexpr std::int32_t kHasFile = 1 << 8;           // IOPARM_OPEN_HAS_FILE (OPEN)
 constexpr std::int32_t kInternalUnit = 1 << 14;     // IOPARM_DT_HAS_INTERNAL_UNIT (READ, WRITE)
 constexpr std::int32_t kNewunit = 1 << 23;          // IOPARM_OPEN_HAS_NEWUNIT (OPEN)
 constexpr std::int32_t kFirstOwnNumber = 1 << 30;   // units given to a rank's own use of a shared number
@@ -80,6 +83,11 @@ int separating_rank() {
 // transfer, ENDFILE): an unheld number becomes this rank's; INQUIRE and the positioning
 // statements only look.
 std::int32_t unit_for(int local, std::int32_t unit, bool uses) {
+    if (local >= 0 && preconnected(unit)) {  // the shared stream, unless the rank reopened it
+        const Units& units = layer_state<Units>(*g_engine);
+        const auto own = units.own.find(key(local, unit));
+        return own == units.own.end() ? unit : own->second;
+    }
     if (!translated(local, unit)) return unit;
     Units& units = layer_state<Units>(*g_engine);
     if (const auto own = units.own.find(key(local, unit)); own != units.own.end()) return own->second;
@@ -94,6 +102,23 @@ std::int32_t unit_for(int local, std::int32_t unit, bool uses) {
     const std::int32_t number = units.next_own++;
     units.own.emplace(key(local, unit), number);
     return number;
+}
+
+// Rank `local` OPENs preconnected `unit` to a file: the number it uses for it from now on.
+std::int32_t reopened_stream(int local, std::int32_t unit) {
+    Units& units = layer_state<Units>(*g_engine);
+    const auto [own, added] = units.own.emplace(key(local, unit), units.next_own);
+    if (added) {
+        if (units.next_own == INT32_MAX) [[unlikely]]
+            g_engine->abort_run(1, "the simulated ranks of this process used more Fortran unit numbers than xsim can tell apart");
+        ++units.next_own;
+    }
+    return own->second;
+}
+
+// Whether rank `local` holds a number of its own for preconnected `unit`; forgets it.
+bool release_reopened_stream(int local, std::int32_t unit) {
+    return layer_state<Units>(*g_engine).own.erase(key(local, unit)) > 0;
 }
 
 // After rank `local` closed `unit`: the number is free again.
@@ -137,6 +162,11 @@ extern "C" {
 void _gfortran_st_open(StatementHead* p) {
     static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_open");
     if (p->flags & xsim::kNewunit) return statement(p);
+    const int local = xsim::separating_rank();
+    if (local >= 0 && xsim::preconnected(p->unit) && (p->flags & xsim::kHasFile)) {
+        p->unit = xsim::reopened_stream(local, p->unit);
+        return statement(p);
+    }
     xsim::run(statement, p, true);
 }
 
@@ -146,8 +176,14 @@ void _gfortran_st_close(StatementHead* p) {
     static const auto flush = xsim::real<Flush>("_gfortran_flush_i4");
     const int local = xsim::separating_rank();
     if (local >= 0 && xsim::preconnected(p->unit)) {
-        // Another rank's standard stream too: written out, left open for the others.
         std::int32_t unit = p->unit;
+        if (const std::int32_t own = xsim::unit_for(local, unit, false); own != unit) {  // its own file
+            p->unit = own;
+            statement(p);
+            xsim::release_reopened_stream(local, unit);
+            return;
+        }
+        // Another rank's standard stream too: written out, left open for the others.
         flush(&unit);
         if (p->flags & xsim::kHasIostat) *p->iostat = 0;
         return;
