@@ -195,6 +195,12 @@ public:
     bool stack_pointer_below(const Rank& rank, const void* sp) const {
         return static_cast<const char*>(sp) < stacks_.usable_bottom(local_index(rank));
     }
+    // The stack `rank`'s code runs on: its lowest usable address and its size (what
+    // pthread_getattr_np tells the rank about its own thread).
+    char* stack_bottom(const Rank& rank) const { return stacks_.usable_bottom(local_index(rank)); }
+    std::size_t stack_size(const Rank& rank) const {
+        return static_cast<std::size_t>(stacks_.top(local_index(rank)) - stack_bottom(rank));
+    }
     // For fault reports: whether `sp` lies on `rank`'s own stack (its code runs there; xsim's
     // scheduler, switching to it, does not).
     bool on_own_stack(const Rank& rank, const void* sp) const {

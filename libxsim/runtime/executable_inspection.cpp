@@ -85,6 +85,13 @@ bool program_imports_mpi_init() {
     return found;
 }
 
+std::string loaded_conservative_collector() {
+    void* collector = dlsym(RTLD_DEFAULT, "GC_malloc");
+    Dl_info where{};
+    if (!collector || !dlsym(RTLD_DEFAULT, "GC_gcollect")) return "";
+    return dladdr(collector, &where) && where.dli_fname ? where.dli_fname : "libgc";
+}
+
 bool in_program_object(const void* code) {
     Dl_info where{}, program{};
     const MainFunction main = g_engine ? g_engine->application_main() : nullptr;

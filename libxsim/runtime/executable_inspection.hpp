@@ -4,10 +4,13 @@
 // libxsim only takes over main() in such programs, so that a shell or a tool started under
 // LD_PRELOAD=libxsim.so runs normally.
 #pragma once
+#include <string>
 
 namespace xsim {
 
 bool program_imports_mpi_init();
+// The loaded Boehm-Demers-Weiser garbage collector (libgc: Guile, meep, ...), or empty.
+std::string loaded_conservative_collector();
 // Whether `code` lies in the loaded object that holds the program's main (the executable,
 // not a library it loaded); false before main is known.
 bool in_program_object(const void* code);

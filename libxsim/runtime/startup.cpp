@@ -157,6 +157,15 @@ int simulate(int argc, char** argv, char** envp) {
         cl.options.privatize, (ranks + processes - 1) / processes, runtime::libc_private_segments());
     if (std::string why = check_memory_budget(cl.options, placement, privatization.bytes_per_rank); !why.empty())
         return refuse(process, why);
+    // A conservative collector finds live objects from the running thread's stack and the
+    // globals it sees: the running rank's. With other ranks in the process it would free what
+    // only they refer to, silently.
+    if (const std::string collector = loaded_conservative_collector();
+        !collector.empty() && (ranks + processes - 1) / processes > 1)
+        return refuse(process, collector + " (the Boehm-Demers-Weiser garbage collector) is loaded: it finds live "
+                               "objects by scanning the running rank's stack and globals, so with several simulated "
+                               "ranks in one real process it would free objects that only the others refer to; "
+                               "run one rank per real process (-xsim-np equal to mpirun's -np)");
 
     int code = 0;
     {

@@ -7,6 +7,10 @@
 // that asked. Threads started by the real MPI library
 // or by xsim, before the simulation (static constructors) or from other threads are
 // created normally.
+// A rank asking about its own thread (pthread_getattr_np of pthread_self()) is told of the
+// stack it runs on, its fiber's, not the process's main stack: a garbage collector that
+// scans from the stack pointer to the stack's base (Boehm's libgc, under Guile and meep)
+// would otherwise walk off the rank's stack.
 #include <dlfcn.h>
 #include <pthread.h>
 
@@ -38,6 +42,15 @@ std::string thread_advice(const void* caller) {
 }
 
 }  // namespace
+
+extern "C" int pthread_getattr_np(pthread_t thread, pthread_attr_t* attr) noexcept {
+    using GetAttr = int (*)(pthread_t, pthread_attr_t*);
+    static const auto real = runtime::next_function<GetAttr>("pthread_getattr_np");
+    const int result = real(thread, attr);
+    const Rank* rank = application_rank();
+    if (result != 0 || !rank || !pthread_equal(thread, pthread_self())) return result;
+    return pthread_attr_setstack(attr, g_engine->stack_bottom(*rank), g_engine->stack_size(*rank));
+}
 
 extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*),
                               void* arg) noexcept {
