@@ -17,8 +17,9 @@
 // the ranks' standard streams; a rank's CLOSE of one flushes it and leaves it open for the
 // others. A rank that OPENs one of them to a file (FILE=: Quantum ESPRESSO's ranks but the
 // first send unit 6 to /dev/null) gets a number of its own for it until it closes it, so
-// the other ranks' PRINT and WRITE(*) still reach standard output. Units made by NEWUNIT= are unique in the process already, and internal units
-// (WRITE to a CHARACTER variable) name no unit; both pass unchanged, as does everything
+// the other ranks' PRINT and WRITE(*) still reach standard output. Units made by NEWUNIT=
+// are unique in the process already, and internal units (WRITE to a CHARACTER variable)
+// name no unit; both pass unchanged, as does everything
 // outside the simulation and in a process that runs one rank.
 // The parameters of every such call begin with the same two integers, flags then unit
 // (libgfortran's st_parameter_common, unchanged since gfortran 4.3).
@@ -79,6 +80,13 @@ int separating_rank() {
     return static_cast<int>(g_engine->local_index(*rank));
 }
 
+// A number for a rank's own use of a shared one.
+std::int32_t fresh_number(Units& units) {
+    if (units.next_own == INT32_MAX) [[unlikely]]
+        g_engine->abort_run(1, "the simulated ranks of this process used more Fortran unit numbers than xsim can tell apart");
+    return units.next_own++;
+}
+
 // The number libgfortran is asked for when rank `local` names `unit`. `uses` (OPEN, data
 // transfer, ENDFILE): an unheld number becomes this rank's; INQUIRE and the positioning
 // statements only look.
@@ -97,9 +105,7 @@ std::int32_t unit_for(int local, std::int32_t unit, bool uses) {
         return unit;
     }
     if (held->second == local) return unit;
-    if (units.next_own == INT32_MAX) [[unlikely]]
-        g_engine->abort_run(1, "the simulated ranks of this process used more Fortran unit numbers than xsim can tell apart");
-    const std::int32_t number = units.next_own++;
+    const std::int32_t number = fresh_number(units);
     units.own.emplace(key(local, unit), number);
     return number;
 }
@@ -107,18 +113,15 @@ std::int32_t unit_for(int local, std::int32_t unit, bool uses) {
 // Rank `local` OPENs preconnected `unit` to a file: the number it uses for it from now on.
 std::int32_t reopened_stream(int local, std::int32_t unit) {
     Units& units = layer_state<Units>(*g_engine);
-    const auto [own, added] = units.own.emplace(key(local, unit), units.next_own);
-    if (added) {
-        if (units.next_own == INT32_MAX) [[unlikely]]
-            g_engine->abort_run(1, "the simulated ranks of this process used more Fortran unit numbers than xsim can tell apart");
-        ++units.next_own;
-    }
-    return own->second;
+    if (const auto own = units.own.find(key(local, unit)); own != units.own.end()) return own->second;
+    const std::int32_t number = fresh_number(units);
+    units.own.emplace(key(local, unit), number);
+    return number;
 }
 
-// Whether rank `local` holds a number of its own for preconnected `unit`; forgets it.
-bool release_reopened_stream(int local, std::int32_t unit) {
-    return layer_state<Units>(*g_engine).own.erase(key(local, unit)) > 0;
+// Rank `local` closed its own file of preconnected `unit`: back to the shared stream.
+void release_reopened_stream(int local, std::int32_t unit) {
+    layer_state<Units>(*g_engine).own.erase(key(local, unit));
 }
 
 // After rank `local` closed `unit`: the number is free again.
