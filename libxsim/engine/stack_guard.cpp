@@ -103,11 +103,12 @@ void on_fault(int signal, siginfo_t* info, void* ucontext) {
                               how);
         std::snprintf(text, sizeof text, "%s", overflow);
     } else if (rank && sp && !g_engine->on_own_stack(*rank, sp)) {
-        // The scheduler's stack: xsim itself, between ranks (switching their state), not the
-        // rank's code, so no advice about the rank's stack.
+        // Not on the rank's stack: most likely the scheduler's, xsim switching to the rank (its
+        // globals, its exceptions), or a stack the program made itself (sigaltstack, its own
+        // coroutines); no advice about the rank's stack size, which is not involved.
         std::snprintf(text, sizeof text,
-                      "%s in xsim itself at address %p, while switching to simulated rank %d%s: please report it "
-                      "with the program that shows it",
+                      "%s at address %p off simulated rank %d's stack%s: in xsim while switching to the rank (please "
+                      "report it with the program that shows it), or on a stack the program made itself",
                       what, info->si_addr, rank->world, context);
     } else if (rank && signal == SIGABRT) {
         std::snprintf(text, sizeof text,
