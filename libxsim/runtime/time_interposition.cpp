@@ -5,10 +5,14 @@
 // rank's virtual time less what it slept: a native process is on the CPU while it computes
 // and while MPI polls for its messages, and off it while it sleeps. Read for real they would
 // give the whole real process's CPU time, all its ranks' and xsim's (LLNL AMG prints it).
-// getrusage and times stay the real process's.
+// getrusage (RUSAGE_SELF, RUSAGE_THREAD) and times() give the same CPU time as user time and
+// no system time (Quantum ESPRESSO prints it beside the wall time); their other fields
+// (memory, faults, context switches, children) stay the real process's.
 // Virtual wall-clock time starts at the epoch of -xsim-epoch (fixed by default, so runs are
 // reproducible).
+#include <sys/resource.h>
 #include <sys/time.h>
+#include <sys/times.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -133,6 +137,37 @@ clock_t clock(void) noexcept {
     if (Rank* r = application_rank()) return static_cast<clock_t>(cpu_now(*r, "clock") / (kPicosPerSecond / CLOCKS_PER_SEC));
     static const auto f = next_function<clock_t (*)()>("clock");
     return f();
+}
+
+int getrusage(int who, struct rusage* usage) noexcept {
+    static const auto f = next_function<int (*)(int, struct rusage*)>("getrusage");
+    const int result = f(who, usage);
+    Rank* r = application_rank();
+    if (result != 0 || !r || (who != RUSAGE_SELF && who != RUSAGE_THREAD)) return result;
+    struct timespec cpu;
+    to_timespec(cpu_now(*r, "getrusage"), 0, &cpu);
+    usage->ru_utime.tv_sec = cpu.tv_sec;
+    usage->ru_utime.tv_usec = cpu.tv_nsec / 1000;
+    usage->ru_stime.tv_sec = 0;
+    usage->ru_stime.tv_usec = 0;
+    return result;
+}
+
+clock_t times(struct tms* buf) noexcept {
+    Rank* r = application_rank();
+    if (!r) {
+        static const auto f = next_function<clock_t (*)(struct tms*)>("times");
+        return f(buf);
+    }
+    // In clock ticks: the CPU time as user time, and the virtual time since boot (the epoch
+    // of CLOCK_MONOTONIC above) as the return value.
+    static const SimTime per_tick = kPicosPerSecond / sysconf(_SC_CLK_TCK);
+    const SimTime cpu = cpu_now(*r, "times");
+    if (buf) {
+        buf->tms_utime = static_cast<clock_t>(cpu / per_tick);
+        buf->tms_stime = buf->tms_cutime = buf->tms_cstime = 0;
+    }
+    return static_cast<clock_t>(r->clock / per_tick);
 }
 
 time_t time(time_t* out) noexcept {

@@ -2,7 +2,8 @@
  *
  * Always (real MPI too): MPI_Wtick is in (0, 1); MPI_Wtime, gettimeofday,
  * clock_gettime(CLOCK_MONOTONIC), time() and the CPU clocks (clock(),
- * CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID) never go backwards across
+ * CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID, the user time of getrusage and
+ * times()) never go backwards across
  * usleep(1000000), sleep(2), nanosleep(1.5 s) and nanosleep(250 us); each
  * sleep call returns 0.
  *
@@ -23,7 +24,9 @@
  * Without XSIM_TEST_VIRTUAL this program takes about 4.5 s of wall time.
  */
 #define _DEFAULT_SOURCE
+#include <sys/resource.h>
 #include <sys/time.h>
+#include <sys/times.h>
 #include <time.h>
 #include <unistd.h>
 #include "xsim_test.h"
@@ -34,7 +37,7 @@
 struct clocks {
     double wtime, gtod, mono, real;
     time_t t;
-    double clock, process_cpu, thread_cpu; /* the CPU clocks */
+    double clock, process_cpu, thread_cpu, rusage, times; /* the CPU clocks (user time of the last two) */
 };
 
 static double ts_sec(const struct timespec *ts)
@@ -46,6 +49,8 @@ static void read_clocks(struct clocks *c)
 {
     struct timeval tv;
     struct timespec ts;
+    struct rusage usage;
+    struct tms tms;
     c->wtime = MPI_Wtime();
     gettimeofday(&tv, NULL);
     c->gtod = (double)tv.tv_sec + (double)tv.tv_usec * 1e-6;
@@ -59,6 +64,10 @@ static void read_clocks(struct clocks *c)
     c->process_cpu = ts_sec(&ts);
     clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     c->thread_cpu = ts_sec(&ts);
+    getrusage(RUSAGE_SELF, &usage);
+    c->rusage = (double)usage.ru_utime.tv_sec + (double)usage.ru_utime.tv_usec * 1e-6;
+    times(&tms);
+    c->times = (double)tms.tms_utime / (double)sysconf(_SC_CLK_TCK);
 }
 
 /* The CPU clocks advanced by `want` (within CPU_TOL; clock() within its tick too), or only
@@ -66,11 +75,14 @@ static void read_clocks(struct clocks *c)
 static void check_cpu(xt_t *t, const char *what, const struct clocks *a, const struct clocks *b, double want,
                       int strict)
 {
-    const double d[3] = {b->clock - a->clock, b->process_cpu - a->process_cpu, b->thread_cpu - a->thread_cpu};
-    static const char *const names[3] = {"clock()", "CLOCK_PROCESS_CPUTIME_ID", "CLOCK_THREAD_CPUTIME_ID"};
+    const double d[5] = {b->clock - a->clock, b->process_cpu - a->process_cpu, b->thread_cpu - a->thread_cpu,
+                         b->rusage - a->rusage, b->times - a->times};
+    static const char *const names[5] = {"clock()", "CLOCK_PROCESS_CPUTIME_ID", "CLOCK_THREAD_CPUTIME_ID",
+                                         "getrusage's user time", "times()'s user time"};
+    const double ticks[5] = {1.0 / CLOCKS_PER_SEC, 0.0, 0.0, 1e-6, 1.0 / (double)sysconf(_SC_CLK_TCK)};
     int i;
-    for (i = 0; i < 3; ++i) {
-        const double tol = CPU_TOL + (i == 0 ? 1.0 / CLOCKS_PER_SEC : 0.0);
+    for (i = 0; i < 5; ++i) {
+        const double tol = CPU_TOL + ticks[i];
         XT_CHECK(t, d[i] >= 0.0, "%s: %s went backwards (%.9f)", what, names[i], d[i]);
         if (strict)
             XT_CHECK(t, d[i] >= want - tol && d[i] <= want + tol, "%s: %s advanced %.9f s, expected %.9f s", what,
