@@ -99,15 +99,6 @@ int open(const char* path, int flags, ...) {
     return f(real_proc_path(path), flags, mode);
 }
 
-int open64(const char* path, int flags, ...) {
-    static const auto f = next_function<int (*)(const char*, int, ...)>("open64");
-    va_list ap;
-    va_start(ap, flags);
-    const mode_t mode = mode_argument(flags, ap);
-    va_end(ap);
-    return f(real_proc_path(path), flags, mode);
-}
-
 int openat(int dirfd, const char* path, int flags, ...) {
     static const auto f = next_function<int (*)(int, const char*, int, ...)>("openat");
     va_list ap;
@@ -123,18 +114,8 @@ int __open_2(const char* path, int flags) {
     return f(real_proc_path(path), flags);
 }
 
-int __open64_2(const char* path, int flags) {
-    static const auto f = next_function<int (*)(const char*, int)>("__open64_2");
-    return f(real_proc_path(path), flags);
-}
-
 FILE* fopen(const char* path, const char* mode) {
     static const auto f = next_function<FILE* (*)(const char*, const char*)>("fopen");
-    return f(real_proc_path(path), mode);
-}
-
-FILE* fopen64(const char* path, const char* mode) {
-    static const auto f = next_function<FILE* (*)(const char*, const char*)>("fopen64");
     return f(real_proc_path(path), mode);
 }
 
@@ -142,5 +123,10 @@ ssize_t readlink(const char* path, char* out, size_t size) noexcept {
     static const auto f = next_function<ssize_t (*)(const char*, char*, size_t)>("readlink");
     return f(real_proc_path(path), out, size);
 }
+
+// On 64-bit Linux the *64 forms are the same calls (the C library defines them as aliases).
+decltype(open) open64 __attribute__((alias("open")));
+decltype(__open_2) __open64_2 __attribute__((alias("__open_2")));
+decltype(fopen) fopen64 __attribute__((alias("fopen")));
 
 }  // extern "C"
