@@ -195,17 +195,15 @@ public:
     bool stack_pointer_below(const Rank& rank, const void* sp) const {
         return static_cast<const char*>(sp) < stacks_.usable_bottom(local_index(rank));
     }
-    // The stack `rank`'s code runs on: its lowest usable address and its size (what
-    // pthread_getattr_np tells the rank about its own thread).
+    // The stack `rank`'s code runs on: its lowest usable address and one past its highest
+    // (what pthread_getattr_np tells the rank about its own thread).
     char* stack_bottom(const Rank& rank) const { return stacks_.usable_bottom(local_index(rank)); }
-    std::size_t stack_size(const Rank& rank) const {
-        return static_cast<std::size_t>(stacks_.top(local_index(rank)) - stack_bottom(rank));
-    }
+    char* stack_top(const Rank& rank) const { return stacks_.top(local_index(rank)); }
     // For fault reports: whether `sp` lies on `rank`'s own stack (its code runs there; xsim's
     // scheduler, switching to it, does not).
     bool on_own_stack(const Rank& rank, const void* sp) const {
         const char* p = static_cast<const char*>(sp);
-        return p >= stacks_.usable_bottom(local_index(rank)) && p < stacks_.top(local_index(rank));
+        return p >= stack_bottom(rank) && p < stack_top(rank);
     }
     // The simulated rank whose stack the guard pages holding `address` lie under, or -1.
     int guarded_rank(const void* address) const {

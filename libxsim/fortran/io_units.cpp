@@ -80,10 +80,12 @@ int separating_rank() {
     return static_cast<int>(g_engine->local_index(*rank));
 }
 
-// A number for a rank's own use of a shared one.
-std::int32_t fresh_number(Units& units) {
+// The number rank `local` uses for its own use of shared number `unit`, given now if it has none.
+std::int32_t own_number(Units& units, int local, std::int32_t unit) {
+    if (const auto own = units.own.find(key(local, unit)); own != units.own.end()) return own->second;
     if (units.next_own == INT32_MAX) [[unlikely]]
         g_engine->abort_run(1, "the simulated ranks of this process used more Fortran unit numbers than xsim can tell apart");
+    units.own.emplace(key(local, unit), units.next_own);
     return units.next_own++;
 }
 
@@ -105,18 +107,12 @@ std::int32_t unit_for(int local, std::int32_t unit, bool uses) {
         return unit;
     }
     if (held->second == local) return unit;
-    const std::int32_t number = fresh_number(units);
-    units.own.emplace(key(local, unit), number);
-    return number;
+    return own_number(units, local, unit);
 }
 
 // Rank `local` OPENs preconnected `unit` to a file: the number it uses for it from now on.
 std::int32_t reopened_stream(int local, std::int32_t unit) {
-    Units& units = layer_state<Units>(*g_engine);
-    if (const auto own = units.own.find(key(local, unit)); own != units.own.end()) return own->second;
-    const std::int32_t number = fresh_number(units);
-    units.own.emplace(key(local, unit), number);
-    return number;
+    return own_number(layer_state<Units>(*g_engine), local, unit);
 }
 
 // Rank `local` closed its own file of preconnected `unit`: back to the shared stream.

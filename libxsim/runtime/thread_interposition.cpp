@@ -49,7 +49,8 @@ extern "C" int pthread_getattr_np(pthread_t thread, pthread_attr_t* attr) noexce
     const int result = real(thread, attr);
     const Rank* rank = application_rank();
     if (result != 0 || !rank || !pthread_equal(thread, pthread_self())) return result;
-    return pthread_attr_setstack(attr, g_engine->stack_bottom(*rank), g_engine->stack_size(*rank));
+    char* bottom = g_engine->stack_bottom(*rank);
+    return pthread_attr_setstack(attr, bottom, static_cast<std::size_t>(g_engine->stack_top(*rank) - bottom));
 }
 
 extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*),
