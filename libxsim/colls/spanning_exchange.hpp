@@ -43,7 +43,7 @@ void arrive_spanning(Context& c, const ReduceScatterArgs& a);   // Reduce_scatte
 void arrive_spanning(Context& c, const BcastArgs& a);
 void arrive_spanning(Context& c, const RootedArgs& a);          // Gather(v), Scatter(v)
 
-// The handler of MessageKind::CollectiveData events (Engine::set_collective_data_handler).
+// The handler of MessageKind::CollectiveData events (Engine::set_layer_handler).
 void accept_collective_data(Engine& engine, Message* message);
 
 }  // namespace xsim::colls

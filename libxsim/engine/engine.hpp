@@ -172,10 +172,12 @@ public:
     // and calls the layers above only through this handler and CompletionTarget.
     using MessageHandler = void (*)(Engine& engine, Message* message);
     void set_message_handler(MessageHandler handler) { message_handler_ = handler; }
-    // What processes MessageKind::CollectiveData events (the protocol hands them over): the
-    // analytic collectives' data sent between real processes (colls/spanning_exchange.hpp).
-    void set_collective_data_handler(MessageHandler handler) { collective_data_handler_ = handler; }
-    MessageHandler collective_data_handler() const { return collective_data_handler_; }
+    // What processes the message kinds of layers above the protocol, which the protocol hands
+    // over: MessageKind::CollectiveData, the analytic collectives' data sent between real
+    // processes (colls/spanning_exchange.hpp), and MessageKind::Rma, one-sided operations
+    // (rma/operations.hpp).
+    void set_layer_handler(MessageKind kind, MessageHandler handler) { layer_handlers_[layer_index(kind)] = handler; }
+    MessageHandler layer_handler(MessageKind kind) const { return layer_handlers_[layer_index(kind)]; }
 
     // EventSink
     void process(const Event& event) override;
@@ -247,7 +249,10 @@ private:
     OutboundEvents* outbound_ = nullptr;
     MessageHandler message_handler_ = nullptr;
     EventObserver* observer_ = nullptr;     // -xsim-trace only
-    MessageHandler collective_data_handler_ = nullptr;
+    static constexpr std::size_t layer_index(MessageKind kind) {
+        return static_cast<std::size_t>(kind) - static_cast<std::size_t>(MessageKind::CollectiveData);
+    }
+    MessageHandler layer_handlers_[2] = {nullptr, nullptr};  // CollectiveData, Rma
     Pool<Message> messages_;
     Pool<Request> requests_;
     Comm world_;

@@ -18,6 +18,7 @@ enum class MessageKind : std::uint8_t {
     ClearToSend,    // receiver -> sender: the receive matched, send the data
     Data,           // rendezvous payload
     CollectiveData, // analytic collectives' data for another real process (colls/spanning_exchange)
+    Rma,            // a one-sided operation, its completion, or a lock's traffic (rma/operations)
 };
 
 // Line-aligned (its pool's slots are too), so that it spans three cache lines, not four, and

@@ -399,7 +399,8 @@ void handle_event(Engine& engine, Message* message) {
         case MessageKind::RequestToSend: arrive_envelope(engine, message); break;
         case MessageKind::ClearToSend: arrive_clear_to_send(engine, message); break;
         case MessageKind::Data: arrive_data(engine, message); break;
-        case MessageKind::CollectiveData: engine.collective_data_handler()(engine, message); break;
+        case MessageKind::CollectiveData:
+        case MessageKind::Rma: engine.layer_handler(message->kind)(engine, message); break;
     }
 }
 

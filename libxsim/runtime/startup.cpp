@@ -31,6 +31,7 @@
 #include "libxsim/report/run_report.hpp"
 #include "libxsim/report/time_split_report.hpp"
 #include "libxsim/report/trace/trace_recorder.hpp"
+#include "libxsim/rma/operations.hpp"
 #include "libxsim/runtime/executable_inspection.hpp"
 #include "libxsim/runtime/next_function.hpp"
 #include "libxsim/runtime/option_agreement.hpp"
@@ -177,7 +178,8 @@ int simulate(int argc, char** argv, char** envp) {
             tracer = std::make_unique<trace::TraceRecorder>(engine);
             engine.set_observer(tracer.get());
         }
-        engine.set_collective_data_handler(&colls::accept_collective_data);
+        engine.set_layer_handler(MessageKind::CollectiveData, &colls::accept_collective_data);
+        engine.set_layer_handler(MessageKind::Rma, &rma::handle_event);
         mark_simulation_thread();
         g_engine = &engine;
         set_abnormal_end_hook(&save_after_bad_end);

@@ -1,0 +1,335 @@
+// One-sided communication's windows: creation (MPI_Win_create, _allocate, _allocate_shared,
+// _create_dynamic), MPI_Win_attach/_detach, MPI_Win_free, and the local queries (group,
+// attributes, name, info, error handler). The operations and epochs are in rma.cpp.
+#include <mpi.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
+#include "libxsim/bindings/window_checks.hpp"
+#include "libxsim/colls/make_comm.hpp"
+#include "libxsim/mpi/group.hpp"
+#include "libxsim/rma/synchronization.hpp"
+
+using namespace xsim;
+using rma::Window;
+
+namespace {
+
+int intracomm(CallScope& s, MPI_Comm handle, const Comm** out) {
+    if (int e = checks::comm(s, handle, out)) return e;
+    if (!(*out)->is_inter()) return MPI_SUCCESS;
+    return s.fail(*out, MPI_ERR_COMM, std::string(s.call) + " takes an intracommunicator");
+}
+
+// Everything but the memory: a window over `comm` whose target is registered before the
+// barrier that ends the creation (an operation may follow at once on any rank).
+int create(CallScope& s, const Comm* c, void* base, MPI_Aint size, int disp_unit, rma::Flavor flavor,
+           MPI_Win* win, Window** out) {
+    if (int e = checks::pointer(s, c, win, "win")) return e;
+    if (size < 0) return s.fail(c, MPI_ERR_SIZE, "negative window size " + std::to_string(size));
+    if (disp_unit <= 0) return s.fail(c, MPI_ERR_DISP, "displacement unit " + std::to_string(disp_unit) + " is not positive");
+    Comm* dup = nullptr;
+    if (int e = dup_comm(s, *c, &dup)) return e;
+    auto* w = new Window;
+    w->comm = dup;
+    w->owner = &s.rank;
+    w->flavor = flavor;
+    w->base = base;
+    w->size = size;
+    w->disp_unit = disp_unit;
+    w->target = new rma::Target;
+    w->target->world = s.rank.world;
+    w->target->base = static_cast<char*>(base);
+    w->target->size = size;
+    w->target->disp_unit = disp_unit;
+    w->target->dynamic = flavor == rma::Flavor::Dynamic;
+    rma::register_target(s.engine, dup->context, w->target);
+    rma::remember_window(s.engine, w);
+    *out = w;
+    return MPI_SUCCESS;
+}
+
+int finish_creation(CallScope& s, const Comm* c, Window* w, MPI_Win* win) {
+    std::string why;
+    if (int e = rma::window_barrier(s.engine, s.rank, *w, &why)) return s.fail(c, e, why);
+    *win = rma::window_handle(w);
+    return MPI_SUCCESS;
+}
+
+int attribute(Window* w, int keyval, void* value, int* flag) {
+    *flag = 1;
+    switch (keyval) {
+        case MPI_WIN_BASE: *static_cast<void**>(value) = w->base; break;
+        case MPI_WIN_SIZE: *static_cast<MPI_Aint**>(value) = &w->size; break;
+        case MPI_WIN_DISP_UNIT: *static_cast<int**>(value) = &w->disp_unit; break;
+        case MPI_WIN_CREATE_FLAVOR: *static_cast<int**>(value) = reinterpret_cast<int*>(&w->flavor); break;
+        case MPI_WIN_MODEL: *static_cast<int**>(value) = &w->model; break;
+        default: *flag = 0;
+    }
+    return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+XSIM_MPI_ALIAS(Win_create)
+int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, MPI_Win* win) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_create");
+    const Comm* c = nullptr;
+    if (int e = intracomm(scope, comm, &c)) return e;
+    if (!base && size > 0) return scope.fail(c, MPI_ERR_ARG, "null base for a window of " + std::to_string(size) + " bytes");
+    Window* w = nullptr;
+    if (int e = create(scope, c, base, size, disp_unit, rma::Flavor::Create, win, &w)) return e;
+    return finish_creation(scope, c, w, win);
+}
+
+XSIM_MPI_ALIAS(Win_allocate)
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_allocate");
+    const Comm* c = nullptr;
+    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = checks::pointer(scope, c, baseptr, "baseptr")) return e;
+    void* memory = size > 0 ? std::calloc(static_cast<std::size_t>(size), 1) : nullptr;
+    if (size > 0 && !memory)
+        return scope.fail(c, MPI_ERR_NO_MEM, "cannot allocate a window of " + std::to_string(size) + " bytes");
+    Window* w = nullptr;
+    if (int e = create(scope, c, memory, size, disp_unit, rma::Flavor::Allocate, win, &w)) {
+        std::free(memory);
+        return e;
+    }
+    w->owns_memory = true;
+    *static_cast<void**>(baseptr) = memory;
+    return finish_creation(scope, c, w, win);
+}
+
+XSIM_MPI_ALIAS(Win_allocate_shared)
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_allocate_shared");
+    const Comm* c = nullptr;
+    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = checks::pointer(scope, c, baseptr, "baseptr")) return e;
+    for (int r = 0; r < c->size; ++r)
+        if (!scope.engine.is_local(c->world_rank(r, scope.rank)))
+            return scope.fail(c, MPI_ERR_COMM,
+                              "MPI_Win_allocate_shared needs every member in this real process (simulated rank " +
+                                  std::to_string(c->world_rank(r, scope.rank)) +
+                                  " is in another); split the communicator with MPI_COMM_TYPE_SHARED, or run "
+                                  "with fewer real processes");
+    Window* w = nullptr;
+    if (int e = create(scope, c, nullptr, size, disp_unit, rma::Flavor::Shared, win, &w)) return e;
+    // Every member names its size before the barrier; the first one past it lays out the block.
+    rma::SharedSegment& seg = rma::shared_segment(scope.engine, w->comm->context);
+    if (seg.sizes.empty()) seg.sizes.assign(static_cast<std::size_t>(c->size), 0);
+    seg.sizes[static_cast<std::size_t>(w->comm->rank_of(scope.rank))] = size;
+    ++seg.users;
+    std::string why;
+    if (int e = rma::window_barrier(scope.engine, scope.rank, *w, &why)) return scope.fail(c, e, why);
+    if (!seg.memory) {
+        MPI_Aint total = 0;
+        for (MPI_Aint n : seg.sizes) total += n;
+        seg.memory = static_cast<char*>(std::calloc(static_cast<std::size_t>(total) + 1, 1));
+        if (!seg.memory) scope.engine.abort_run(MPI_ERR_NO_MEM, "MPI_Win_allocate_shared: cannot allocate " + std::to_string(total) + " bytes");
+        // Every member's target now: an operation may follow once its own rank is past the barrier.
+        char* at = seg.memory;
+        for (int r = 0; r < c->size; ++r) {
+            rma::Target* t = rma::find_target(scope.engine, w->comm->context, c->world_rank(r, scope.rank));
+            t->base = at;
+            at += seg.sizes[static_cast<std::size_t>(r)];
+        }
+    }
+    w->base = w->target->base;
+    *static_cast<void**>(baseptr) = w->base;
+    *win = rma::window_handle(w);
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_create_dynamic)
+int PMPI_Win_create_dynamic(MPI_Info, MPI_Comm comm, MPI_Win* win) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_create_dynamic");
+    const Comm* c = nullptr;
+    if (int e = intracomm(scope, comm, &c)) return e;
+    Window* w = nullptr;
+    if (int e = create(scope, c, MPI_BOTTOM, 0, 1, rma::Flavor::Dynamic, win, &w)) return e;
+    return finish_creation(scope, c, w, win);
+}
+
+XSIM_MPI_ALIAS(Win_attach)
+int PMPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_attach");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    if (w->flavor != rma::Flavor::Dynamic)
+        return window_checks::fail(scope, w, MPI_ERR_RMA_FLAVOR, "MPI_Win_attach needs a window of MPI_Win_create_dynamic");
+    if (size < 0) return window_checks::fail(scope, w, MPI_ERR_SIZE, "negative size " + std::to_string(size));
+    if (!base && size > 0) return window_checks::fail(scope, w, MPI_ERR_ARG, "null base");
+    w->target->attached.emplace_back(static_cast<char*>(base), size);
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_detach)
+int PMPI_Win_detach(MPI_Win win, const void* base) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_detach");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    auto& regions = w->target->attached;
+    for (auto it = regions.begin(); it != regions.end(); ++it)
+        if (it->first == base) {
+            regions.erase(it);
+            return MPI_SUCCESS;
+        }
+    return window_checks::fail(scope, w, MPI_ERR_ARG, "no region attached at this base address");
+}
+
+XSIM_MPI_ALIAS(Win_free)
+int PMPI_Win_free(MPI_Win* win) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_free");
+    if (int e = checks::pointer(scope, nullptr, win, "win")) return e;
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, *win, &w)) return e;
+    if (!w->locks.empty() || w->locked_all || w->access_epoch_started || w->exposure_epoch_started)
+        return window_checks::fail(scope, w, MPI_ERR_RMA_SYNC,
+                                   "the window still has an open epoch (a lock, MPI_Win_start or MPI_Win_post)");
+    rma::complete_operations(scope.engine, scope.rank, *w, -1);
+    // Nobody targets this rank once every member is here.
+    std::string why;
+    if (int e = rma::window_barrier(scope.engine, scope.rank, *w, &why)) return window_checks::fail(scope, w, e, why);
+    const std::uint32_t context = w->comm->context;
+    rma::unregister_target(scope.engine, context, scope.rank.world);
+    if (w->flavor == rma::Flavor::Shared) {
+        rma::SharedSegment& seg = rma::shared_segment(scope.engine, context);
+        if (--seg.users == 0) {
+            std::free(seg.memory);
+            rma::forget_shared_segment(scope.engine, context);
+        }
+    }
+    if (w->owns_memory) std::free(w->base);
+    rma::forget_window(scope.engine, w);
+    unref(w->comm);
+    delete w->target;
+    delete w;
+    *win = MPI_WIN_NULL;
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_shared_query)
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_shared_query");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    if (w->flavor != rma::Flavor::Shared)
+        return window_checks::fail(scope, w, MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_allocate_shared");
+    if (int e = window_checks::target(scope, w, rank)) return e;
+    if (!size || !disp_unit || !baseptr) return window_checks::fail(scope, w, MPI_ERR_ARG, "null output argument");
+    int first = rank;
+    if (rank == MPI_PROC_NULL) {  // the first member with memory
+        const rma::SharedSegment& seg = rma::shared_segment(scope.engine, w->comm->context);
+        first = 0;
+        while (first + 1 < w->comm->size && seg.sizes[static_cast<std::size_t>(first)] == 0) ++first;
+    }
+    const rma::Target* t = rma::find_target(scope.engine, w->comm->context, w->comm->world_rank(first, scope.rank));
+    *size = t->size;
+    *disp_unit = t->disp_unit;
+    *static_cast<void**>(baseptr) = t->base;
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_get_group)
+int PMPI_Win_get_group(MPI_Win win, MPI_Group* group) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_get_group");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    if (!group) return window_checks::fail(scope, w, MPI_ERR_ARG, "null pointer for group");
+    *group = group_handle(ref(w->comm->group));
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_get_attr)
+int PMPI_Win_get_attr(MPI_Win win, int keyval, void* value, int* flag) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_get_attr");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    if (!value || !flag) return window_checks::fail(scope, w, MPI_ERR_ARG, "null attribute_val or flag");
+    return attribute(w, keyval, value, flag);
+}
+
+XSIM_MPI_ALIAS(Win_set_name)
+int PMPI_Win_set_name(MPI_Win win, const char* name) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_set_name");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    if (!name) return window_checks::fail(scope, w, MPI_ERR_ARG, "null name");
+    w->name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_get_name)
+int PMPI_Win_get_name(MPI_Win win, char* name, int* resultlen) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_get_name");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    if (!name || !resultlen) return window_checks::fail(scope, w, MPI_ERR_ARG, "null name or resultlen");
+    std::memcpy(name, w->name.c_str(), w->name.size() + 1);
+    *resultlen = static_cast<int>(w->name.size());
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_set_errhandler)
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_set_errhandler");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN && !resolve_user_errhandler(errhandler))
+        return window_checks::fail(scope, w, MPI_ERR_ARG, "invalid error handler");
+    w->errhandler = errhandler;
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_get_errhandler)
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler* errhandler) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_get_errhandler");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    if (!errhandler) return window_checks::fail(scope, w, MPI_ERR_ARG, "null errhandler");
+    *errhandler = w->errhandler;
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_create_errhandler)
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function* function, MPI_Errhandler* errhandler) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_create_errhandler");
+    if (!function || !errhandler) return scope.fail(nullptr, MPI_ERR_ARG, "null function or errhandler");
+    *errhandler = create_user_errhandler(reinterpret_cast<MPI_Comm_errhandler_function*>(function));
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_call_errhandler)
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_call_errhandler");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    window_checks::fail(scope, w, errorcode, "MPI_Win_call_errhandler");
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_get_info)
+int PMPI_Win_get_info(MPI_Win win, MPI_Info* info) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_get_info");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    if (!info) return window_checks::fail(scope, w, MPI_ERR_ARG, "null info");
+    return real_mpi.Info_create(info);  // no hints are in use
+}
+
+XSIM_MPI_ALIAS(Win_set_info)
+int PMPI_Win_set_info(MPI_Win win, MPI_Info) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_set_info");
+    Window* w = nullptr;
+    return window_checks::window(scope, win, &w);  // hints may be ignored
+}
+
+}  // extern "C"

@@ -1,0 +1,67 @@
+#include "libxsim/rma/window.hpp"
+
+#include <memory>
+#include <unordered_set>
+
+#include "libxsim/mpi/group.hpp"
+
+namespace xsim::rma {
+namespace {
+
+// What the ranks of one process share about windows: the live handles (to tell a window from
+// a stray pointer) and the targets operations from anywhere look up.
+struct WindowRegistry final : LayerState {
+    static constexpr LayerSlot kSlot = LayerSlot::Windows;
+    std::unordered_set<const Window*> live;
+    std::unordered_map<std::uint64_t, Target*> targets;
+    std::unordered_map<std::uint32_t, SharedSegment> shared;
+};
+
+std::uint64_t key(std::uint32_t context, int world) {
+    return static_cast<std::uint64_t>(context) << 32 | static_cast<std::uint32_t>(world);
+}
+
+}  // namespace
+
+Window* resolve_window(MPI_Win handle) {
+    if (handle == MPI_WIN_NULL || !g_engine) return nullptr;
+    auto* w = reinterpret_cast<Window*>(handle);
+    return layer_state<WindowRegistry>(*g_engine).live.count(w) ? w : nullptr;
+}
+
+void remember_window(Engine& engine, Window* w) { layer_state<WindowRegistry>(engine).live.insert(w); }
+void forget_window(Engine& engine, Window* w) { layer_state<WindowRegistry>(engine).live.erase(w); }
+
+Target* find_target(Engine& engine, std::uint32_t context, int world) {
+    auto& targets = layer_state<WindowRegistry>(engine).targets;
+    const auto it = targets.find(key(context, world));
+    return it == targets.end() ? nullptr : it->second;
+}
+
+void register_target(Engine& engine, std::uint32_t context, Target* target) {
+    layer_state<WindowRegistry>(engine).targets[key(context, target->world)] = target;
+}
+
+void unregister_target(Engine& engine, std::uint32_t context, int world) {
+    layer_state<WindowRegistry>(engine).targets.erase(key(context, world));
+}
+
+SharedSegment& shared_segment(Engine& engine, std::uint32_t context) {
+    return layer_state<WindowRegistry>(engine).shared[context];
+}
+
+void forget_shared_segment(Engine& engine, std::uint32_t context) {
+    layer_state<WindowRegistry>(engine).shared.erase(context);
+}
+
+bool in_access_epoch(const Window& w, int target) {
+    if (w.fence_epoch || w.locked_all || w.locks.count(target)) return true;
+    if (w.access_epoch_started) {
+        const int world = w.comm->group->world_of(target);
+        for (int t : w.access_group)
+            if (t == world) return true;
+    }
+    return false;
+}
+
+}  // namespace xsim::rma

@@ -1,0 +1,110 @@
+// One-sided communication's window (MPI-4.0 chapter 12). Every member rank of a window holds
+// its own Window (the MPI_Win handle points to it); what other ranks reach through it, its
+// memory and its lock, is a Target, which the process registers under the window's context and
+// the rank, so that an operation arriving from any process finds it (operations.hpp).
+#pragma once
+#include <mpi.h>
+
+#include <cstdint>
+#include <deque>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "libxsim/engine/engine.hpp"
+
+namespace xsim::rma {
+
+enum class Flavor : int { Create = MPI_WIN_FLAVOR_CREATE, Allocate = MPI_WIN_FLAVOR_ALLOCATE,
+                          Dynamic = MPI_WIN_FLAVOR_DYNAMIC, Shared = MPI_WIN_FLAVOR_SHARED };
+
+// A lock request waiting at its target.
+struct LockWaiter {
+    int origin = 0;                  // world rank
+    bool exclusive = false;
+    std::uint64_t origin_request = 0;  // the origin's Request, decided by the grant
+};
+
+// A rank's window as the other ranks see it, in the process of that rank.
+struct Target {
+    int world = 0;
+    char* base = nullptr;
+    MPI_Aint size = 0;
+    int disp_unit = 1;
+    bool dynamic = false;
+    std::vector<std::pair<char*, MPI_Aint>> attached;  // MPI_Win_attach regions (dynamic windows)
+    // Its lock (MPI_Win_lock / MPI_Win_lock_all of other ranks): one exclusive holder or any
+    // number of shared ones, and the requests that wait, granted in arrival order.
+    int exclusive_holder = -1;
+    int shared_holders = 0;
+    std::deque<LockWaiter> waiting;
+};
+
+// An operation this rank started and has not completed (flushed) yet.
+struct Pending {
+    Request* request = nullptr;
+    int target = 0;  // rank in the window's group
+};
+
+// A lock this rank holds on a target; `announced` unless taken with MPI_MODE_NOCHECK (then
+// no traffic: the program asserts nobody else locks that target meanwhile).
+struct HeldLock {
+    bool exclusive = false;
+    bool announced = true;
+};
+
+struct Window {
+    static constexpr std::uint32_t kMagic = 0x7877696e;  // "xwin"
+    std::uint32_t magic = kMagic;
+    Comm* comm = nullptr;     // a duplicate of the creating communicator: group, context, collectives
+    Rank* owner = nullptr;
+    Target* target = nullptr;  // this rank's, registered in the process
+    Flavor flavor = Flavor::Create;
+    void* base = nullptr;
+    MPI_Aint size = 0;
+    int disp_unit = 1;
+    int model = MPI_WIN_UNIFIED;
+    bool owns_memory = false;  // MPI_Win_allocate: freed with the window
+    MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
+    std::string name;
+    // Epochs (section 12.5): a fence epoch, passive-target locks, general active target.
+    bool fence_epoch = false;
+    bool locked_all = false;
+    bool lock_all_announced = false;
+    std::unordered_map<int, HeldLock> locks;  // target rank -> the lock this rank holds
+    std::vector<int> access_group;    // MPI_Win_start: targets (world ranks) until MPI_Win_complete
+    std::vector<int> exposure_group;  // MPI_Win_post: origins (world ranks) until MPI_Win_wait
+    bool access_epoch_started = false;
+    bool exposure_epoch_started = false;
+    std::vector<Request*> completions;  // MPI_Win_post: the origins' MPI_Win_complete notices
+    std::vector<Pending> pending;
+};
+
+// The memory of MPI_Win_allocate_shared: one block for the whole group, each rank's part after
+// the previous rank's (MPI: contiguous unless alloc_shared_noncontig), laid out by the first
+// member past the creation's barrier, once every member has named its size.
+struct SharedSegment {
+    std::vector<MPI_Aint> sizes;
+    char* memory = nullptr;
+    int users = 0;  // members that have not freed the window yet
+};
+// The segment of the shared window of `context` (made empty on first use), and its end.
+SharedSegment& shared_segment(Engine& engine, std::uint32_t context);
+void forget_shared_segment(Engine& engine, std::uint32_t context);
+
+// The handle the application holds, and back (null when `handle` is not a live window).
+inline MPI_Win window_handle(Window* w) { return reinterpret_cast<MPI_Win>(w); }
+Window* resolve_window(MPI_Win handle);
+void remember_window(Engine& engine, Window* w);
+void forget_window(Engine& engine, Window* w);
+
+// The process's targets, by window context and world rank.
+Target* find_target(Engine& engine, std::uint32_t context, int world);
+void register_target(Engine& engine, std::uint32_t context, Target* target);
+void unregister_target(Engine& engine, std::uint32_t context, int world);
+
+// Whether this rank may issue an operation to `target` (its rank in the window's group) now:
+// an access epoch covers it (a fence epoch, a lock, MPI_Win_lock_all, MPI_Win_start's group).
+bool in_access_epoch(const Window& w, int target);
+
+}  // namespace xsim::rma
