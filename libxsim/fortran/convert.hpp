@@ -12,7 +12,7 @@
 
 namespace xsim::fortran {
 
-// INTEGER handles. Communicators, groups, requests and error handlers are xsim's objects,
+// INTEGER handles. Communicators, groups, requests, windows and error handlers are xsim's objects,
 // numbered by xsim's own tables (MPI_COMM_WORLD = 0, ... as in Open MPI's mpif.h; a new
 // object gets a free number and keeps it for as long as it lives).
 // Datatypes, operations and info objects are the real library's and use its numbering.
@@ -28,6 +28,8 @@ MPI_Fint message_c2f(MPI_Message c);
 MPI_Fint message_update(MPI_Fint before, MPI_Message now);
 MPI_Errhandler errhandler_f2c(MPI_Fint f);
 MPI_Fint errhandler_c2f(MPI_Errhandler c);
+MPI_Win win_f2c(MPI_Fint f);
+MPI_Fint win_c2f(MPI_Win c);
 inline MPI_Datatype type_f2c(MPI_Fint f) { return real_mpi.Type_f2c(f); }
 inline MPI_Fint type_c2f(MPI_Datatype c) { return real_mpi.Type_c2f(c); }
 inline MPI_Op op_f2c(MPI_Fint f) { return real_mpi.Op_f2c(f); }
@@ -41,6 +43,7 @@ MPI_Fint comm_update(MPI_Fint before, MPI_Comm now);
 MPI_Fint group_update(MPI_Fint before, MPI_Group now);
 MPI_Fint request_update(MPI_Fint before, MPI_Request now);
 MPI_Fint errhandler_update(MPI_Fint before, MPI_Errhandler now);
+MPI_Fint win_update(MPI_Fint before, MPI_Win now);
 inline MPI_Fint type_update(MPI_Fint, MPI_Datatype now) { return type_c2f(now); }
 inline MPI_Fint op_update(MPI_Fint, MPI_Op now) { return op_c2f(now); }
 inline MPI_Fint info_update(MPI_Fint, MPI_Info now) { return info_c2f(now); }

@@ -64,6 +64,20 @@ void mpi_attr_get_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Fint* value
     if (*ierror == MPI_SUCCESS && found) *value = static_cast<MPI_Fint>(attribute_value(*keyval, c));
 }
 
+// A window's predefined attributes: in C, MPI_WIN_BASE is the address and the others point
+// to their value; in Fortran each is its value.
+void mpi_win_get_attr_(const MPI_Fint* win, const MPI_Fint* keyval, MPI_Aint* value, MPI_Fint* flag,
+                       MPI_Fint* ierror) {
+    void* c = nullptr;
+    int found = 0;
+    *ierror = PMPI_Win_get_attr(win_f2c(*win), *keyval, &c, &found);
+    *flag = logical(found);
+    if (*ierror != MPI_SUCCESS || !found) return;
+    if (*keyval == MPI_WIN_BASE) *value = reinterpret_cast<MPI_Aint>(c);
+    else if (*keyval == MPI_WIN_SIZE) *value = *static_cast<MPI_Aint*>(c);
+    else *value = *static_cast<int*>(c);
+}
+
 void mpi_type_get_contents_(const MPI_Fint* type, const MPI_Fint* max_integers, const MPI_Fint* max_addresses,
                             const MPI_Fint* max_datatypes, MPI_Fint* integers, MPI_Aint* addresses,
                             MPI_Fint* datatypes, MPI_Fint* ierror) {
@@ -83,3 +97,4 @@ XSIM_FORTRAN_ALIASES(buffer_detach, BUFFER_DETACH)
 XSIM_FORTRAN_ALIASES(comm_get_attr, COMM_GET_ATTR)
 XSIM_FORTRAN_ALIASES(attr_get, ATTR_GET)
 XSIM_FORTRAN_ALIASES(type_get_contents, TYPE_GET_CONTENTS)
+XSIM_FORTRAN_ALIASES(win_get_attr, WIN_GET_ATTR)

@@ -22,14 +22,15 @@ HAND_WRITTEN = {
     "alltoallw", "ialltoallw", "neighbor_alltoallw", "ineighbor_alltoallw",
     "op_create", "comm_create_errhandler", "errhandler_create", "buffer_detach", "comm_get_attr", "attr_get",
     "type_get_contents", "comm_create_keyval", "keyval_create", "type_create_keyval", "comm_set_attr",
-    "attr_put", "type_set_attr", "type_get_attr", "grequest_start",
+    "attr_put", "type_set_attr", "type_get_attr", "grequest_start", "win_get_attr",
 }
 
 NULLS = {"comm": "MPI_COMM_NULL", "group": "MPI_GROUP_NULL", "type": "MPI_DATATYPE_NULL", "op": "MPI_OP_NULL",
          "info": "MPI_INFO_NULL", "errhandler": "MPI_ERRHANDLER_NULL", "request": "MPI_REQUEST_NULL",
-         "message": "MPI_MESSAGE_NULL"}
+         "message": "MPI_MESSAGE_NULL", "win": "MPI_WIN_NULL"}
 HANDLES = {"comm": "MPI_Comm", "group": "MPI_Group", "type": "MPI_Datatype", "op": "MPI_Op",
-           "info": "MPI_Info", "errhandler": "MPI_Errhandler", "request": "MPI_Request", "message": "MPI_Message"}
+           "info": "MPI_Info", "errhandler": "MPI_Errhandler", "request": "MPI_Request", "message": "MPI_Message",
+           "win": "MPI_Win"}
 
 
 class Arg:

@@ -91,6 +91,7 @@ struct Tables final : LayerState {
     HandleTable<MPI_Request> requests{MPI_REQUEST_NULL};
     HandleTable<MPI_Errhandler> errhandlers{MPI_ERRHANDLER_NULL, MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN};
     HandleTable<MPI_Message> messages{MPI_MESSAGE_NULL, MPI_MESSAGE_NO_PROC};
+    HandleTable<MPI_Win> wins{MPI_WIN_NULL};
 };
 
 Tables& tables() {
@@ -126,6 +127,9 @@ MPI_Fint message_update(MPI_Fint before, MPI_Message now) { return tables().mess
 MPI_Errhandler errhandler_f2c(MPI_Fint f) { return tables().errhandlers.f2c(f); }
 MPI_Fint errhandler_c2f(MPI_Errhandler c) { return tables().errhandlers.c2f(c); }
 MPI_Fint errhandler_update(MPI_Fint before, MPI_Errhandler now) { return tables().errhandlers.update(before, now); }
+MPI_Win win_f2c(MPI_Fint f) { return tables().wins.f2c(f); }
+MPI_Fint win_c2f(MPI_Win c) { return tables().wins.c2f(c); }
+MPI_Fint win_update(MPI_Fint before, MPI_Win now) { return tables().wins.update(before, now); }
 
 std::vector<MPI_Datatype> types_f2c(const MPI_Fint* handles, MPI_Fint count) {
     std::vector<MPI_Datatype> c(count > 0 ? static_cast<std::size_t>(count) : 0);
@@ -164,6 +168,10 @@ XSIM_MPI_ALIAS(Errhandler_f2c)
 MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint f) { return errhandler_f2c(f); }
 XSIM_MPI_ALIAS(Errhandler_c2f)
 MPI_Fint PMPI_Errhandler_c2f(MPI_Errhandler c) { return errhandler_c2f(c); }
+XSIM_MPI_ALIAS(Win_f2c)
+MPI_Win PMPI_Win_f2c(MPI_Fint f) { return win_f2c(f); }
+XSIM_MPI_ALIAS(Win_c2f)
+MPI_Fint PMPI_Win_c2f(MPI_Win c) { return win_c2f(c); }
 XSIM_MPI_ALIAS(Type_f2c)
 MPI_Datatype PMPI_Type_f2c(MPI_Fint f) { return type_f2c(f); }
 XSIM_MPI_ALIAS(Type_c2f)
