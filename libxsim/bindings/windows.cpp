@@ -60,6 +60,7 @@ int finish_creation(CallScope& s, const Comm* c, Window* w, MPI_Win* win) {
     return MPI_SUCCESS;
 }
 
+// The predefined attributes (MPI-4.0 section 12.2.6), else one the program set.
 int attribute(Window* w, int keyval, void* value, int* flag) {
     *flag = 1;
     switch (keyval) {
@@ -68,7 +69,7 @@ int attribute(Window* w, int keyval, void* value, int* flag) {
         case MPI_WIN_DISP_UNIT: *static_cast<int**>(value) = &w->disp_unit; break;
         case MPI_WIN_CREATE_FLAVOR: *static_cast<int**>(value) = reinterpret_cast<int*>(&w->flavor); break;
         case MPI_WIN_MODEL: *static_cast<int**>(value) = &w->model; break;
-        default: *flag = 0;
+        default: *flag = get_attribute(w->attributes, keyval, static_cast<void**>(value)) ? 1 : 0;
     }
     return MPI_SUCCESS;
 }
@@ -194,6 +195,8 @@ int PMPI_Win_free(MPI_Win* win) {
     if (!w->locks.empty() || w->locked_all || w->access_epoch_started || w->exposure_epoch_started)
         return window_checks::fail(scope, w, MPI_ERR_RMA_SYNC,
                                    "the window still has an open epoch (a lock, MPI_Win_start or MPI_Win_post)");
+    if (int e = delete_all_attributes(w->attributes, reinterpret_cast<MPI_Comm>(*win)))
+        return window_checks::fail(scope, w, e, "an attribute delete callback failed with error " + std::to_string(e));
     rma::complete_operations(scope.engine, scope.rank, *w, -1);
     // Nobody targets this rank once every member is here.
     std::string why;
@@ -255,6 +258,54 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void* value, int* flag) {
     if (int e = window_checks::window(scope, win, &w)) return e;
     if (!value || !flag) return window_checks::fail(scope, w, MPI_ERR_ARG, "null attribute_val or flag");
     return attribute(w, keyval, value, flag);
+}
+
+// Window attributes: the keyvals are the communicators' (one table; a window's copy callback
+// is never called, windows are not duplicated), the callbacks get the window handle.
+XSIM_MPI_ALIAS(Win_create_keyval)
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* copy, MPI_Win_delete_attr_function* remove, int* keyval,
+                           void* extra_state) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_create_keyval");
+    if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
+    *keyval = create_keyval(reinterpret_cast<MPI_Comm_copy_attr_function*>(copy),
+                            reinterpret_cast<MPI_Comm_delete_attr_function*>(remove), extra_state);
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_free_keyval)
+int PMPI_Win_free_keyval(int* keyval) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_free_keyval");
+    if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
+    if (!free_keyval(*keyval))
+        return scope.fail(nullptr, MPI_ERR_KEYVAL, "invalid or already freed keyval " + std::to_string(*keyval));
+    *keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_set_attr)
+int PMPI_Win_set_attr(MPI_Win win, int keyval, void* value) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_set_attr");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    if (!find_keyval(keyval))
+        return window_checks::fail(scope, w, MPI_ERR_KEYVAL,
+                                   "invalid keyval " + std::to_string(keyval) + " (predefined attributes cannot be set)");
+    if (int e = set_attribute(w->attributes, reinterpret_cast<MPI_Comm>(win), keyval, value))
+        return window_checks::fail(scope, w, e, "the attribute delete callback failed with error " + std::to_string(e));
+    return MPI_SUCCESS;
+}
+
+XSIM_MPI_ALIAS(Win_delete_attr)
+int PMPI_Win_delete_attr(MPI_Win win, int keyval) {
+    XSIM_BEGIN_INITIALIZED("MPI_Win_delete_attr");
+    Window* w = nullptr;
+    if (int e = window_checks::window(scope, win, &w)) return e;
+    if (!find_keyval(keyval)) return window_checks::fail(scope, w, MPI_ERR_KEYVAL, "invalid keyval " + std::to_string(keyval));
+    bool found = false;
+    if (int e = delete_attribute(w->attributes, reinterpret_cast<MPI_Comm>(win), keyval, &found))
+        return window_checks::fail(scope, w, e, "the attribute delete callback failed with error " + std::to_string(e));
+    if (!found) return window_checks::fail(scope, w, MPI_ERR_KEYVAL, "no attribute is set for keyval " + std::to_string(keyval));
+    return MPI_SUCCESS;
 }
 
 XSIM_MPI_ALIAS(Win_set_name)

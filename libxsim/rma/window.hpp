@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/mpi/attributes.hpp"
 
 namespace xsim::rma {
 
@@ -67,6 +68,7 @@ struct Window {
     bool owns_memory = false;  // MPI_Win_allocate: freed with the window
     MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
     std::string name;
+    Attributes* attributes = nullptr;  // MPI_Win_set_attr (keyvals shared with communicators')
     // Epochs (section 12.5): a fence epoch, passive-target locks, general active target.
     bool fence_epoch = false;
     bool locked_all = false;

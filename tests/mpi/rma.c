@@ -8,6 +8,7 @@
  *   pscw:     rank 0 exposes its window to all others (post/wait), they put (start/complete).
  *   dynamic:  MPI_Win_create_dynamic + MPI_Win_attach, addresses exchanged by MPI_Sendrecv.
  *   shared:   MPI_Win_allocate_shared over MPI_COMM_SELF, MPI_Win_shared_query.
+ *   attribute: MPI_Win_create_keyval, set/get, delete callbacks at replacement and MPI_Win_free.
  *   request:  MPI_Rput, MPI_Rget (waited for) and MPI_Raccumulate (freed at once).
  *   errors:   an operation outside an epoch gives MPI_ERR_RMA_SYNC (MPI_ERRORS_RETURN).
  * Plain MPI: it passes on Open MPI too. */
@@ -187,6 +188,34 @@ static void request_tests(xt_t *t)
     MPI_Win_free(&win);
 }
 
+static int deleted_value(MPI_Win win, int keyval, void *value, void *extra)
+{
+    (void)win;
+    (void)keyval;
+    *(int *)extra += *(int *)value;
+    return MPI_SUCCESS;
+}
+
+/* A window's own attribute: set, read, replaced (the delete callback sees the old value),
+ * deleted by MPI_Win_free. */
+static void attribute_tests(xt_t *t)
+{
+    int x = 0, deleted = 0, first = 3, second = 5, keyval, flag = 0;
+    int *seen = NULL;
+    MPI_Win win;
+    MPI_Win_create(&x, sizeof x, sizeof x, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, deleted_value, &keyval, &deleted);
+    MPI_Win_set_attr(win, keyval, &first);
+    MPI_Win_get_attr(win, keyval, &seen, &flag);
+    if (!flag || seen != &first) xt_fail(t, "MPI_Win_get_attr does not give the value set");
+    MPI_Win_set_attr(win, keyval, &second);
+    if (deleted != 3) xt_fail(t, "replacing an attribute called the delete callback with %d, expected 3", deleted);
+    MPI_Win_free_keyval(&keyval);
+    if (keyval != MPI_KEYVAL_INVALID) xt_fail(t, "MPI_Win_free_keyval did not set MPI_KEYVAL_INVALID");
+    MPI_Win_free(&win);
+    if (deleted != 8) xt_fail(t, "MPI_Win_free called the delete callbacks for %d, expected 3 + 5", deleted);
+}
+
 static void error_tests(xt_t *t)
 {
     int x = 0;
@@ -254,6 +283,7 @@ int main(int argc, char **argv)
     PART(dynamic);
     PART(shared);
     PART(request);
+    PART(attribute);
     PART(error);
     return xt_finish(&t, NULL);
 }
