@@ -48,7 +48,6 @@ int create(CallScope& s, const Comm* c, void* base, MPI_Aint size, int disp_unit
     w->target->disp_unit = disp_unit;
     w->target->dynamic = flavor == rma::Flavor::Dynamic;
     rma::register_target(s.engine, dup->context, w->target);
-    rma::remember_window(s.engine, w);
     *out = w;
     return MPI_SUCCESS;
 }
@@ -211,7 +210,7 @@ int PMPI_Win_free(MPI_Win* win) {
         }
     }
     if (w->owns_memory) std::free(w->base);
-    rma::forget_window(scope.engine, w);
+    w->magic = 0;  // a stale handle is no window
     unref(w->comm);
     delete w->target;
     delete w;

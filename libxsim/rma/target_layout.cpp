@@ -59,6 +59,7 @@ const MPI_Op kOps[] = {MPI_SUM, MPI_MAX,  MPI_MIN,  MPI_PROD,   MPI_LAND,   MPI_
 }  // namespace
 
 MPI_Datatype element_type(MPI_Datatype type) {
+    if (predefined_layout(type)) return type;  // the common case, without asking the library
     int integers = 0, addresses = 0, types = 0, combiner = 0;
     if (real_mpi.Type_get_envelope(type, &integers, &addresses, &types, &combiner) != MPI_SUCCESS)
         return MPI_DATATYPE_NULL;

@@ -1,18 +1,16 @@
 #include "libxsim/rma/window.hpp"
 
 #include <memory>
-#include <unordered_set>
 
 #include "libxsim/mpi/group.hpp"
 
 namespace xsim::rma {
 namespace {
 
-// What the ranks of one process share about windows: the live handles (to tell a window from
-// a stray pointer) and the targets operations from anywhere look up.
+// What the ranks of one process share about windows: the targets operations from anywhere
+// look up, and the memory of shared windows.
 struct WindowRegistry final : LayerState {
     static constexpr LayerSlot kSlot = LayerSlot::Windows;
-    std::unordered_set<const Window*> live;
     std::unordered_map<std::uint64_t, Target*> targets;
     std::unordered_map<std::uint32_t, SharedSegment> shared;
 };
@@ -23,14 +21,12 @@ std::uint64_t key(std::uint32_t context, int world) {
 
 }  // namespace
 
+// As communicators and requests are recognized (call_scope.cpp): aligned, and marked.
 Window* resolve_window(MPI_Win handle) {
-    if (handle == MPI_WIN_NULL || !g_engine) return nullptr;
+    if (handle == MPI_WIN_NULL || reinterpret_cast<std::uintptr_t>(handle) % alignof(Window) != 0) return nullptr;
     auto* w = reinterpret_cast<Window*>(handle);
-    return layer_state<WindowRegistry>(*g_engine).live.count(w) ? w : nullptr;
+    return w->magic == Window::kMagic ? w : nullptr;
 }
-
-void remember_window(Engine& engine, Window* w) { layer_state<WindowRegistry>(engine).live.insert(w); }
-void forget_window(Engine& engine, Window* w) { layer_state<WindowRegistry>(engine).live.erase(w); }
 
 Target* find_target(Engine& engine, std::uint32_t context, int world) {
     auto& targets = layer_state<WindowRegistry>(engine).targets;

@@ -54,7 +54,7 @@ struct HeldLock {
     bool announced = true;
 };
 
-struct Window {
+struct alignas(16) Window {
     static constexpr std::uint32_t kMagic = 0x7877696e;  // "xwin"
     std::uint32_t magic = kMagic;
     Comm* comm = nullptr;     // a duplicate of the creating communicator: group, context, collectives
@@ -97,8 +97,6 @@ void forget_shared_segment(Engine& engine, std::uint32_t context);
 // The handle the application holds, and back (null when `handle` is not a live window).
 inline MPI_Win window_handle(Window* w) { return reinterpret_cast<MPI_Win>(w); }
 Window* resolve_window(MPI_Win handle);
-void remember_window(Engine& engine, Window* w);
-void forget_window(Engine& engine, Window* w);
 
 // The process's targets, by window context and world rank.
 Target* find_target(Engine& engine, std::uint32_t context, int world);
