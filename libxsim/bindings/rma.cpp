@@ -57,6 +57,13 @@ int issue(CallScope& s, MPI_Win win, Operation op, MPI_Request* request = nullpt
     return MPI_SUCCESS;
 }
 
+// A fence opens an access and exposure epoch only if RMA calls follow it (MPI-4.0 section
+// 12.5.1): one with no operation issued since may be followed by a lock or by general
+// active target, which end it.
+void end_unused_fence_epoch(Window* w) {
+    if (w->fence_epoch && w->pending.empty()) w->fence_epoch = false;
+}
+
 int assert_arg(CallScope& s, Window* w, int assertion) {
     if ((assertion & ~kKnownAsserts) == 0) return MPI_SUCCESS;
     return window_checks::fail(s, w, MPI_ERR_ASSERT, "unknown assertion bits " + std::to_string(assertion));
@@ -239,6 +246,7 @@ int PMPI_Win_lock(int lock_type, int target, int assertion, MPI_Win win) {
     if (lock_type != MPI_LOCK_EXCLUSIVE && lock_type != MPI_LOCK_SHARED)
         return window_checks::fail(scope, w, MPI_ERR_LOCKTYPE, "lock type " + std::to_string(lock_type));
     if (target == MPI_PROC_NULL) return MPI_SUCCESS;
+    end_unused_fence_epoch(w);
     if (w->locks.count(target) || w->locked_all || w->fence_epoch || w->access_epoch_started)
         return window_checks::fail(scope, w, MPI_ERR_RMA_SYNC,
                                    "an access epoch to target rank " + std::to_string(target) + " is already open");
@@ -261,6 +269,7 @@ XSIM_MPI_ALIAS(Win_lock_all)
 int PMPI_Win_lock_all(int assertion, MPI_Win win) {
     XSIM_WINDOW_CALL("MPI_Win_lock_all");
     if (int e = assert_arg(scope, w, assertion)) return e;
+    end_unused_fence_epoch(w);
     if (!w->locks.empty() || w->locked_all || w->fence_epoch || w->access_epoch_started)
         return window_checks::fail(scope, w, MPI_ERR_RMA_SYNC, "an access epoch is already open");
     rma::lock_all(scope.engine, scope.rank, *w, (assertion & MPI_MODE_NOCHECK) == 0);
@@ -319,11 +328,13 @@ XSIM_MPI_ALIAS(Win_post)
 int PMPI_Win_post(MPI_Group group, int assertion, MPI_Win win) {
     XSIM_WINDOW_CALL("MPI_Win_post");
     if (int e = assert_arg(scope, w, assertion)) return e;
+    end_unused_fence_epoch(w);
     if (w->exposure_epoch_started || w->fence_epoch)
         return window_checks::fail(scope, w, MPI_ERR_RMA_SYNC, "an exposure epoch is already open");
     std::vector<int> origins;
     if (int e = members(scope, w, group, &origins)) return e;
-    rma::post(scope.engine, scope.rank, *w, std::move(origins));
+    // MPI_MODE_NOCHECK: the matching starts do not wait for this post (the program says so).
+    rma::post(scope.engine, scope.rank, *w, std::move(origins), (assertion & MPI_MODE_NOCHECK) == 0);
     return MPI_SUCCESS;
 }
 
@@ -331,6 +342,7 @@ XSIM_MPI_ALIAS(Win_start)
 int PMPI_Win_start(MPI_Group group, int assertion, MPI_Win win) {
     XSIM_WINDOW_CALL("MPI_Win_start");
     if (int e = assert_arg(scope, w, assertion)) return e;
+    end_unused_fence_epoch(w);
     if (w->access_epoch_started || w->fence_epoch || w->locked_all || !w->locks.empty())
         return window_checks::fail(scope, w, MPI_ERR_RMA_SYNC, "an access epoch is already open");
     std::vector<int> targets;

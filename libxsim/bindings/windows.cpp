@@ -116,10 +116,11 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm co
     for (int r = 0; r < c->size; ++r)
         if (!scope.engine.is_local(c->world_rank(r, scope.rank)))
             return scope.fail(c, MPI_ERR_COMM,
-                              "MPI_Win_allocate_shared needs every member in this real process (simulated rank " +
-                                  std::to_string(c->world_rank(r, scope.rank)) +
-                                  " is in another); split the communicator with MPI_COMM_TYPE_SHARED, or run "
-                                  "with fewer real processes");
+                              "MPI_Win_allocate_shared needs every member in this real process, and simulated "
+                              "rank " + std::to_string(c->world_rank(r, scope.rank)) +
+                                  " is in another (a simulated node's ranks, which MPI_COMM_TYPE_SHARED groups, "
+                                  "can span two real processes): run with one real process, or with "
+                                  "-xsim-set mapping.ranks_per_node=K where K divides the ranks of each real process");
     Window* w = nullptr;
     if (int e = create(scope, c, nullptr, size, disp_unit, rma::Flavor::Shared, win, &w)) return e;
     // Every member names its size before the barrier; the first one past it lays out the block.
@@ -138,7 +139,7 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm co
         char* at = seg.memory;
         for (int r = 0; r < c->size; ++r) {
             rma::Target* t = rma::find_target(scope.engine, w->comm->context, c->world_rank(r, scope.rank));
-            t->base = at;
+            t->base = seg.sizes[static_cast<std::size_t>(r)] > 0 ? at : nullptr;  // as MPICH: no memory, no address
             at += seg.sizes[static_cast<std::size_t>(r)];
         }
     }

@@ -55,6 +55,16 @@ UserErrhandler* resolve_user_errhandler(MPI_Errhandler handle) {
     return h->magic == UserErrhandler::kMagic ? h : nullptr;
 }
 
+namespace {
+
+// A communicator as an error message names it: its name, or what it is when it has none.
+std::string communicator_label(const Comm& comm, const Rank& rank) {
+    const char* name = comm_name(comm, rank);
+    return *name ? name : "without a name, of " + std::to_string(comm.size) + " ranks";
+}
+
+}  // namespace
+
 int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const std::string& detail) {
     return raise(rank, comm, call, error_class, detail, error_class);
 }
@@ -79,7 +89,7 @@ int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const
     std::snprintf(where, sizeof where, "%s on simulated rank %d (virtual time %.9f s): ", call, rank.world,
                   simtime_to_seconds(rank.clock));
     g_engine->abort_run(error_class, std::string("error in ") + where + error_class_name(error_class) + ": " +
-                                         detail + (comm ? std::string(" [communicator ") + comm_name(*comm, rank) + "]" : ""));
+                                         detail + (comm ? std::string(" [communicator ") + communicator_label(*comm, rank) + "]" : ""));
 }
 
 }  // namespace xsim

@@ -247,6 +247,21 @@ Target& target_of(Engine& engine, const Message* m, const char* what) {
     return *t;
 }
 
+// Whether the regions attached to a dynamic window cover [at, at + bytes) (adjacent regions
+// may share an access between them).
+bool attached_cover(const Target& t, const char* at, std::uint64_t bytes) {
+    const char* end = at + bytes;
+    for (bool advanced = true; at < end && advanced;) {
+        advanced = false;
+        for (const auto& [region, size] : t.attached)
+            if (at >= region && at < region + size) {
+                at = region + size;
+                advanced = true;
+            }
+    }
+    return at >= end;
+}
+
 // The target's memory of one block, as its rank sees it (a privatized global is that rank's copy).
 char* block_address(Engine& engine, Rank& rank, Target& t, const OperationHead& head, const ByteBlock& b,
                     const Message* m) {
@@ -254,8 +269,7 @@ char* block_address(Engine& engine, Rank& rank, Target& t, const OperationHead& 
     bool inside = false;
     if (t.dynamic) {
         at = reinterpret_cast<char*>(head.disp) + b.offset;
-        for (const auto& [region, size] : t.attached)
-            if (at >= region && at + b.bytes <= region + size) inside = true;
+        inside = attached_cover(t, at, b.bytes);
     } else {
         const std::int64_t offset = head.disp * t.disp_unit + b.offset;
         at = t.base + offset;
@@ -319,7 +333,19 @@ void apply(Engine& engine, Rank& rank, Target& t, const OperationHead& head, con
             const MPI_Datatype element = predefined_type_at(head.element);
             TypeLayout layout;
             type_layout(element, &layout);
-            real_mpi.Reduce_local(data, current.data(), static_cast<int>(bytes / layout.size), element, op);
+            const int count = static_cast<int>(bytes / layout.size);
+            if (static_cast<std::uint64_t>(layout.extent) == layout.size) {
+                real_mpi.Reduce_local(data, current.data(), count, element, op);
+            } else {
+                // Pair types (MPI_DOUBLE_INT...) have holes: the op works on their laid-out
+                // form, the data travels packed.
+                std::vector<char> in(static_cast<std::size_t>(count) * static_cast<std::size_t>(layout.extent));
+                std::vector<char> inout(in.size());
+                unpack_data(data, bytes, in.data(), count, element);
+                unpack_data(current.data(), bytes, inout.data(), count, element);
+                real_mpi.Reduce_local(in.data(), inout.data(), count, element, op);
+                pack_data(inout.data(), count, element, current.data(), bytes);
+            }
             scatter(engine, rank, t, head, blocks, current.data(), m);
             return;
         }

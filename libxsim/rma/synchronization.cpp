@@ -91,10 +91,11 @@ void unlock_all(Engine& engine, Rank& me, Window& w) {
     w.locked_all = false;
 }
 
-void post(Engine& engine, Rank& me, Window& w, std::vector<int> origins) {
+void post(Engine& engine, Rank& me, Window& w, std::vector<int> origins, bool notify_origins) {
     // The completions are expected from now on, so that test can look without blocking.
     for (int origin : origins) w.completions.push_back(expect(engine, me, w, origin, kCompleteTag));
-    for (int origin : origins) notify(engine, me, w, origin, kPostTag);
+    if (notify_origins)
+        for (int origin : origins) notify(engine, me, w, origin, kPostTag);
     w.exposure_group = std::move(origins);
     w.exposure_epoch_started = true;
 }

@@ -28,7 +28,7 @@ void lock_all(Engine& engine, Rank& me, Window& w, bool announce);
 void unlock_all(Engine& engine, Rank& me, Window& w);
 
 // General active target; groups as world ranks.
-void post(Engine& engine, Rank& me, Window& w, std::vector<int> origins);
+void post(Engine& engine, Rank& me, Window& w, std::vector<int> origins, bool notify_origins);
 void start(Engine& engine, Rank& me, Window& w, std::vector<int> targets, bool wait_for_posts);
 void complete(Engine& engine, Rank& me, Window& w);
 void wait(Engine& engine, Rank& me, Window& w);
