@@ -43,6 +43,8 @@ struct RunStats {
     std::uint64_t messages = 0;          // user-level point-to-point messages sent
     std::uint64_t bytes = 0;             // their payload bytes
     std::uint64_t internal_messages = 0; // messages of collectives' algorithms
+    std::uint64_t rma_operations = 0;    // one-sided operations started (rma/operations.hpp)
+    std::uint64_t rma_bytes = 0;         // the data they moved (origin to target, or fetched)
     std::uint64_t remote_events = 0;     // events shipped to other real processes
     std::uint64_t context_switches = 0;
     std::uint64_t events = 0;

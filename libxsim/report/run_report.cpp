@@ -18,7 +18,7 @@ namespace {
 
 std::int64_t g_start_ns = 0;
 
-enum Sum { kMessages, kBytes, kCollectiveMessages, kRemoteEvents, kSwitches, kEvents, kSums };
+enum Sum { kMessages, kBytes, kCollectiveMessages, kRmaOperations, kRmaBytes, kRemoteEvents, kSwitches, kEvents, kSums };
 enum Max { kSimTime, kPeakRss, kWindows, kMaxima };
 
 struct Figures {
@@ -33,8 +33,8 @@ Figures local_figures(Engine& engine, RunEnd end) {
     const RunStats& s = engine.stats();
     unsigned long long unreceived = 0, unreceived_bytes = 0;
     unreceived_user_messages(engine, &unreceived, &unreceived_bytes);
-    Figures f{{s.messages - unreceived, s.bytes - unreceived_bytes, s.internal_messages, s.remote_events,
-               s.context_switches, s.events},
+    Figures f{{s.messages - unreceived, s.bytes - unreceived_bytes, s.internal_messages, s.rma_operations,
+               s.rma_bytes, s.remote_events, s.context_switches, s.events},
               {s.max_finalize_time, peak_rss_bytes(), static_cast<long long>(engine.windows())}};
     if (end != RunEnd::Completed) f.maxima[kSimTime] = std::max<long long>(f.maxima[kSimTime], engine.latest_clock());
     return f;
@@ -63,6 +63,8 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
     out.print("  \"messages\": %llu,\n", f.sums[kMessages]);
     out.print("  \"bytes\": %llu,\n", f.sums[kBytes]);
     out.print("  \"collective_messages\": %llu,\n", f.sums[kCollectiveMessages]);
+    out.print("  \"rma_operations\": %llu,\n", f.sums[kRmaOperations]);
+    out.print("  \"rma_bytes\": %llu,\n", f.sums[kRmaBytes]);
     out.print("  \"remote_events\": %llu,\n", f.sums[kRemoteEvents]);
     out.print("  \"context_switches\": %llu,\n", f.sums[kSwitches]);
     out.print("  \"events\": %llu,\n", f.sums[kEvents]);

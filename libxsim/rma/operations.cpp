@@ -207,6 +207,8 @@ Request* start(Engine& engine, Rank& me, Window& w, const Operation& op, int* er
     }
     m->path = me.path;
     m->path.settle(now);
+    engine.stats().rma_operations++;
+    engine.stats().rma_bytes += origin_bytes + head.result_bytes;
     engine.emit(m);
     return r;
 }
