@@ -32,6 +32,22 @@ const char* error_class_name(int c) {
         case MPI_ERR_IN_STATUS: return "MPI_ERR_IN_STATUS";
         case MPI_ERR_PENDING: return "MPI_ERR_PENDING";
         case MPI_ERR_UNSUPPORTED_OPERATION: return "MPI_ERR_UNSUPPORTED_OPERATION";
+        case MPI_ERR_FILE: return "MPI_ERR_FILE";
+        case MPI_ERR_NO_SUCH_FILE: return "MPI_ERR_NO_SUCH_FILE";
+        case MPI_ERR_FILE_EXISTS: return "MPI_ERR_FILE_EXISTS";
+        case MPI_ERR_FILE_IN_USE: return "MPI_ERR_FILE_IN_USE";
+        case MPI_ERR_AMODE: return "MPI_ERR_AMODE";
+        case MPI_ERR_ACCESS: return "MPI_ERR_ACCESS";
+        case MPI_ERR_READ_ONLY: return "MPI_ERR_READ_ONLY";
+        case MPI_ERR_NO_SPACE: return "MPI_ERR_NO_SPACE";
+        case MPI_ERR_QUOTA: return "MPI_ERR_QUOTA";
+        case MPI_ERR_BAD_FILE: return "MPI_ERR_BAD_FILE";
+        case MPI_ERR_IO: return "MPI_ERR_IO";
+        case MPI_ERR_DUP_DATAREP: return "MPI_ERR_DUP_DATAREP";
+        case MPI_ERR_UNSUPPORTED_DATAREP: return "MPI_ERR_UNSUPPORTED_DATAREP";
+        case MPI_ERR_CONVERSION: return "MPI_ERR_CONVERSION";
+        case MPI_ERR_NOT_SAME: return "MPI_ERR_NOT_SAME";
+        case MPI_ERR_INFO: return "MPI_ERR_INFO";
         default: return "MPI error";
     }
 }

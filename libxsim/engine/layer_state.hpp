@@ -21,7 +21,8 @@ enum class LayerSlot : std::uint8_t {
     Regions,                  // report/regions.cpp
     SpanningMeetings,         // colls/spanning_exchange.cpp
     FortranUnits,             // fortran/io_units.cpp
+    FileErrhandlers,          // io/file_errors.cpp
 };
-constexpr std::size_t kLayerSlots = 7;
+constexpr std::size_t kLayerSlots = 8;
 
 }  // namespace xsim
