@@ -3,6 +3,7 @@
  * argument names:
  *   one_sided              MPI_Win_create (mpi.h)
  *   persistent_collective  MPIX_Allreduce_init (Open MPI's extension, <mpi-ext.h>)
+ *   shared_file_pointer    MPI_File_write_shared (independent shared-pointer I/O)
  * Anything else, or a call that returns, is a failure (tests/mpi/CMakeLists.txt runs the
  * second only when the MPI has the extension). */
 #include <mpi.h>
@@ -28,6 +29,8 @@ int main(int argc, char **argv)
     if (rank == 1) {
         if (strcmp(argv[1], "one_sided") == 0) {
             MPI_Win_create(&value, sizeof value, sizeof value, MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+        } else if (strcmp(argv[1], "shared_file_pointer") == 0) {
+            MPI_File_write_shared(MPI_FILE_NULL, &value, 1, MPI_INT, MPI_STATUS_IGNORE);
         } else if (strcmp(argv[1], "persistent_collective") == 0) {
 #ifdef OMPI_HAVE_MPI_EXT_PCOLLREQ
             MPIX_Allreduce_init(&value, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
