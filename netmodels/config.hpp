@@ -43,6 +43,12 @@ struct ProcessorConfig {
     std::vector<ProcessorOverride> overrides;  // later entries win
 };
 
+// MPI-IO's file system, per rank and call (storage_model.hpp).
+struct StorageConfig {
+    double latency = 1e-4;    // seconds per call that moves data
+    double bandwidth = 1e9;   // bytes per second
+};
+
 struct MappingConfig {
     std::string kind = "block";  // block | round-robin | file
     int ranks_per_node = 16;
@@ -95,6 +101,7 @@ private:
 
 struct MachineConfig {
     ProcessorConfig processor;
+    StorageConfig storage;
     MappingConfig mapping;
     NetworkConfig network;
     ConfigOrigins origins;

@@ -57,6 +57,14 @@ constexpr KeySpec kKeys[] = {
     {"processor.override[].flops", K::kNumber, C::kRate, nullptr, P::kOptional, nullptr,
      "processor.flops for the selected ranks."},
 
+    {"storage", K::kTable, C::kNone, nullptr, P::kTopLevel, nullptr,
+     "The file system MPI-IO calls reach (MPI_File_read/write...): each call that moves data "
+     "costs latency + bytes / bandwidth on the calling rank's clock."},
+    {"storage.latency", K::kNumber, C::kSeconds, nullptr, P::kTopLevel, nullptr,
+     "Seconds of one MPI-IO call that moves data, besides its bytes."},
+    {"storage.bandwidth", K::kNumber, C::kRate, nullptr, P::kTopLevel, nullptr,
+     "Bytes per second one rank reads or writes."},
+
     {"mapping", K::kTable, C::kNone, nullptr, P::kTopLevel, nullptr,
      "Placement of ranks on nodes."},
     {"mapping.kind", K::kString, C::kNone, "block|round-robin|file", P::kTopLevel, nullptr,

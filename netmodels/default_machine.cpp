@@ -23,6 +23,10 @@ probability = 0.1
 seed = 1
 sync = false
 
+[storage]
+latency = 1e-4
+bandwidth = 1e9
+
 [mapping]
 kind = "block"
 ranks_per_node = 16

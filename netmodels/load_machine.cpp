@@ -28,6 +28,7 @@ std::unique_ptr<Machine> build_machine(const MachineSpec& spec, int world_size) 
     machine->processor = make_processor_model(cfg.processor, mapping);
     machine->poll_cost = seconds_to_simtime(cfg.processor.poll_cost);
     machine->clock_read_cost = seconds_to_simtime(cfg.processor.clock_read_cost);
+    machine->storage = StorageModel(seconds_to_simtime(cfg.storage.latency), cfg.storage.bandwidth);
     machine->effective_config_json = std::move(cfg.effective_json);
     return machine;
 }

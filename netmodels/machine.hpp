@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "netmodels/storage_model.hpp"
 #include "pdes/sim_time.hpp"
 
 namespace xsim::net {
@@ -89,6 +90,8 @@ struct Machine {
     SimTime poll_cost = 0;
     // Cost charged for one clock read with -xsim-compute none, so busy-waits on the clock end.
     SimTime clock_read_cost = 0;
+    // What an MPI-IO call that moves data costs (storage.latency, storage.bandwidth).
+    StorageModel storage;
     // The complete effective configuration (defaults + file + overrides) as a JSON object.
     std::string effective_config_json;
     virtual ~Machine() = default;

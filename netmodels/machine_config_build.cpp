@@ -165,6 +165,9 @@ MachineConfig build_machine_config(toml::table& eff, ConfigOrigins origins) {
     complete_elements(eff, origins);
     MachineConfig c;
     build_processor(sub(eff, "processor"), origins, c.processor);
+    const toml::table& st = sub(eff, "storage");
+    c.storage.latency = num(st, "latency");
+    c.storage.bandwidth = num(st, "bandwidth");
     const toml::table& m = sub(eff, "mapping");
     c.mapping.kind = str(m, "kind");
     c.mapping.ranks_per_node = static_cast<int>(integer(m, "ranks_per_node"));  // kCount: fits in an int

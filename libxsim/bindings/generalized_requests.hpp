@@ -10,9 +10,18 @@
 
 #include "libxsim/engine/request.hpp"
 
+namespace xsim {
+class Engine;
+}
+
 namespace xsim::grequest {
 
 inline bool is_generalized(const Request* r) { return r->kind == RequestKind::Generalized; }
+
+// A generalized request of `owner` that is complete at `done` (nonblocking operations xsim
+// carries out at the call, such as MPI_File_iwrite): its callbacks are xsim's own.
+Request* start_completed(Engine& engine, Rank& owner, SimTime done, MPI_Grequest_query_function* query,
+                         MPI_Grequest_free_function* free, void* extra);
 
 // query_fn into `status` (a scratch status when MPI_STATUS_IGNORE); returns its error code.
 int query(Request* r, MPI_Status* status);

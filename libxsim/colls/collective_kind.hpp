@@ -12,9 +12,11 @@ enum class CollKind : std::uint8_t {
     DistGraphCreate,  // the edge exchange of MPI_Dist_graph_create (no algorithm table)
     // Communicator construction exchanges messages too (not selectable collectives).
     CommDup = 24, CommSplit, CommCreate,
+    // The agreements of MPI-IO's collective calls (MPI_File_open, _close, ordered access: libxsim/io/).
+    FileAgreement,
 };
 constexpr int kFirstCommKind = 24;
-constexpr int kLastCommKind = 26;
+constexpr int kLastCommKind = 27;
 constexpr int kCollKindCount = 24;  // one past the largest value (index 0 unused)
 
 struct CollNames {
@@ -57,6 +59,7 @@ constexpr CollNames kCommCreationNames[] = {
     {"MPI_Comm_dup", "comm_dup", false},
     {"MPI_Comm_split", "comm_split", false},
     {"MPI_Comm_create", "comm_create", false},
+    {"MPI_File collective (open, close, ordered access)", "file_agreement", false},
 };
 
 inline bool known_kind(int kind) {

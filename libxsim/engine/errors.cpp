@@ -32,6 +32,36 @@ const char* error_class_name(int c) {
         case MPI_ERR_IN_STATUS: return "MPI_ERR_IN_STATUS";
         case MPI_ERR_PENDING: return "MPI_ERR_PENDING";
         case MPI_ERR_UNSUPPORTED_OPERATION: return "MPI_ERR_UNSUPPORTED_OPERATION";
+        case MPI_ERR_FILE: return "MPI_ERR_FILE";
+        case MPI_ERR_NO_SUCH_FILE: return "MPI_ERR_NO_SUCH_FILE";
+        case MPI_ERR_FILE_EXISTS: return "MPI_ERR_FILE_EXISTS";
+        case MPI_ERR_FILE_IN_USE: return "MPI_ERR_FILE_IN_USE";
+        case MPI_ERR_AMODE: return "MPI_ERR_AMODE";
+        case MPI_ERR_ACCESS: return "MPI_ERR_ACCESS";
+        case MPI_ERR_READ_ONLY: return "MPI_ERR_READ_ONLY";
+        case MPI_ERR_NO_SPACE: return "MPI_ERR_NO_SPACE";
+        case MPI_ERR_QUOTA: return "MPI_ERR_QUOTA";
+        case MPI_ERR_BAD_FILE: return "MPI_ERR_BAD_FILE";
+        case MPI_ERR_IO: return "MPI_ERR_IO";
+        case MPI_ERR_DUP_DATAREP: return "MPI_ERR_DUP_DATAREP";
+        case MPI_ERR_UNSUPPORTED_DATAREP: return "MPI_ERR_UNSUPPORTED_DATAREP";
+        case MPI_ERR_CONVERSION: return "MPI_ERR_CONVERSION";
+        case MPI_ERR_NOT_SAME: return "MPI_ERR_NOT_SAME";
+        case MPI_ERR_INFO: return "MPI_ERR_INFO";
+        case MPI_ERR_WIN: return "MPI_ERR_WIN";
+        case MPI_ERR_RMA_SYNC: return "MPI_ERR_RMA_SYNC";
+        case MPI_ERR_RMA_RANGE: return "MPI_ERR_RMA_RANGE";
+        case MPI_ERR_RMA_FLAVOR: return "MPI_ERR_RMA_FLAVOR";
+        case MPI_ERR_RMA_CONFLICT: return "MPI_ERR_RMA_CONFLICT";
+        case MPI_ERR_RMA_ATTACH: return "MPI_ERR_RMA_ATTACH";
+        case MPI_ERR_RMA_SHARED: return "MPI_ERR_RMA_SHARED";
+        case MPI_ERR_LOCKTYPE: return "MPI_ERR_LOCKTYPE";
+        case MPI_ERR_ASSERT: return "MPI_ERR_ASSERT";
+        case MPI_ERR_BASE: return "MPI_ERR_BASE";
+        case MPI_ERR_DISP: return "MPI_ERR_DISP";
+        case MPI_ERR_SIZE: return "MPI_ERR_SIZE";
+        case MPI_ERR_NO_MEM: return "MPI_ERR_NO_MEM";
+        case MPI_ERR_KEYVAL: return "MPI_ERR_KEYVAL";
         default: return "MPI error";
     }
 }

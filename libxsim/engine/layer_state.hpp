@@ -22,7 +22,8 @@ enum class LayerSlot : std::uint8_t {
     SpanningMeetings,         // colls/spanning_exchange.cpp
     FortranUnits,             // fortran/io_units.cpp
     Windows,                  // rma/window.cpp
+    FileErrhandlers,          // io/file_errors.cpp
 };
-constexpr std::size_t kLayerSlots = 8;
+constexpr std::size_t kLayerSlots = 9;
 
 }  // namespace xsim

@@ -27,10 +27,10 @@ HAND_WRITTEN = {
 
 NULLS = {"comm": "MPI_COMM_NULL", "group": "MPI_GROUP_NULL", "type": "MPI_DATATYPE_NULL", "op": "MPI_OP_NULL",
          "info": "MPI_INFO_NULL", "errhandler": "MPI_ERRHANDLER_NULL", "request": "MPI_REQUEST_NULL",
-         "message": "MPI_MESSAGE_NULL", "win": "MPI_WIN_NULL"}
+         "message": "MPI_MESSAGE_NULL", "win": "MPI_WIN_NULL", "file": "MPI_FILE_NULL"}
 HANDLES = {"comm": "MPI_Comm", "group": "MPI_Group", "type": "MPI_Datatype", "op": "MPI_Op",
            "info": "MPI_Info", "errhandler": "MPI_Errhandler", "request": "MPI_Request", "message": "MPI_Message",
-           "win": "MPI_Win"}
+           "win": "MPI_Win", "file": "MPI_File"}
 
 
 class Arg:
@@ -58,12 +58,12 @@ def convert(i, kind):
     elif kind in ("int*",):
         a.params.append(f"MPI_Fint* {v}")
         a.c_arg, a.c_type = v, "int*"
-    elif kind in ("aint", "count"):
-        t = "MPI_Aint" if kind == "aint" else "MPI_Count"
+    elif kind in ("aint", "count", "offset"):
+        t = {"aint": "MPI_Aint", "count": "MPI_Count", "offset": "MPI_Offset"}[kind]
         a.params.append(f"const {t}* {v}")
         a.c_arg, a.c_type = f"*{v}", t
-    elif kind in ("aint*", "count*"):
-        t = "MPI_Aint" if kind == "aint*" else "MPI_Count"
+    elif kind in ("aint*", "count*", "offset*"):
+        t = {"aint*": "MPI_Aint", "count*": "MPI_Count", "offset*": "MPI_Offset"}[kind]
         a.params.append(f"{t}* {v}")
         a.c_arg, a.c_type = v, f"{t}*"
     elif kind == "bool*":

@@ -92,6 +92,7 @@ struct Tables final : LayerState {
     HandleTable<MPI_Errhandler> errhandlers{MPI_ERRHANDLER_NULL, MPI_ERRORS_ARE_FATAL, MPI_ERRORS_RETURN};
     HandleTable<MPI_Message> messages{MPI_MESSAGE_NULL, MPI_MESSAGE_NO_PROC};
     HandleTable<MPI_Win> wins{MPI_WIN_NULL};
+    HandleTable<MPI_File> files{MPI_FILE_NULL};
 };
 
 Tables& tables() {
@@ -124,6 +125,10 @@ MPI_Fint request_update(MPI_Fint before, MPI_Request now) { return tables().requ
 MPI_Message message_f2c(MPI_Fint f) { return tables().messages.f2c(f); }
 MPI_Fint message_c2f(MPI_Message c) { return tables().messages.c2f(c); }
 MPI_Fint message_update(MPI_Fint before, MPI_Message now) { return tables().messages.update(before, now); }
+MPI_File file_f2c(MPI_Fint f) { return tables().files.f2c(f); }
+MPI_Fint file_c2f(MPI_File c) { return tables().files.c2f(c); }
+MPI_Fint file_update(MPI_Fint before, MPI_File now) { return tables().files.update(before, now); }
+
 MPI_Errhandler errhandler_f2c(MPI_Fint f) { return tables().errhandlers.f2c(f); }
 MPI_Fint errhandler_c2f(MPI_Errhandler c) { return tables().errhandlers.c2f(c); }
 MPI_Fint errhandler_update(MPI_Fint before, MPI_Errhandler now) { return tables().errhandlers.update(before, now); }
@@ -164,6 +169,10 @@ XSIM_MPI_ALIAS(Message_f2c)
 MPI_Message PMPI_Message_f2c(MPI_Fint f) { return message_f2c(f); }
 XSIM_MPI_ALIAS(Message_c2f)
 MPI_Fint PMPI_Message_c2f(MPI_Message c) { return message_c2f(c); }
+XSIM_MPI_ALIAS(File_f2c)
+MPI_File PMPI_File_f2c(MPI_Fint f) { return file_f2c(f); }
+XSIM_MPI_ALIAS(File_c2f)
+MPI_Fint PMPI_File_c2f(MPI_File c) { return file_c2f(c); }
 XSIM_MPI_ALIAS(Errhandler_f2c)
 MPI_Errhandler PMPI_Errhandler_f2c(MPI_Fint f) { return errhandler_f2c(f); }
 XSIM_MPI_ALIAS(Errhandler_c2f)

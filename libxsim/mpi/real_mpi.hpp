@@ -14,6 +14,11 @@
 #define XSIM_REAL_MPI_FUNCTIONS(X)                                                                                   \
     X(Abort) X(Add_error_class) X(Add_error_code) X(Add_error_string) X(Alloc_mem) X(Allreduce) X(Alltoall)         \
     X(Barrier) X(Bcast) X(Comm_get_attr) X(Comm_rank) X(Comm_set_errhandler) X(Comm_size) X(Error_class) X(Error_string) X(Finalize)  \
+    X(File_close) X(File_delete) X(File_get_atomicity) X(File_get_byte_offset) X(File_get_info)                    \
+    X(File_get_position) X(File_get_size) X(File_get_type_extent) X(File_get_view) X(File_open) X(File_preallocate) \
+    X(File_read) X(File_read_all) X(File_read_at) X(File_read_at_all) X(File_seek) X(File_set_atomicity)           \
+    X(File_set_info) X(File_set_size) X(File_set_view) X(File_sync) X(File_write) X(File_write_all)                \
+    X(File_write_at) X(File_write_at_all)                                                                            \
     X(Finalized) X(Free_mem) X(Gather) X(Gatherv) X(Get_address) X(Get_elements) X(Get_elements_x)                 \
     X(Get_library_version) X(Info_c2f) X(Info_create) X(Info_delete) X(Info_dup) X(Info_f2c) X(Info_free)          \
     X(Info_get) X(Info_get_nkeys) X(Info_get_nthkey) X(Info_get_valuelen) X(Info_set) X(Init_thread)               \

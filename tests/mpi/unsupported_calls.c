@@ -3,6 +3,7 @@
  * argument names:
  *   dynamic_processes      MPI_Comm_spawn (mpi.h)
  *   persistent_collective  MPIX_Allreduce_init (Open MPI's extension, <mpi-ext.h>)
+ *   shared_file_pointer    MPI_File_write_shared (independent shared-pointer I/O)
  * Anything else, or a call that returns, is a failure (tests/mpi/CMakeLists.txt runs the
  * second only when the MPI has the extension). */
 #include <mpi.h>
@@ -28,6 +29,8 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], "dynamic_processes") == 0) {
             MPI_Comm children;
             MPI_Comm_spawn("child", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_SELF, &children, MPI_ERRCODES_IGNORE);
+        } else if (strcmp(argv[1], "shared_file_pointer") == 0) {
+            MPI_File_write_shared(MPI_FILE_NULL, &value, 1, MPI_INT, MPI_STATUS_IGNORE);
         } else if (strcmp(argv[1], "persistent_collective") == 0) {
 #ifdef OMPI_HAVE_MPI_EXT_PCOLLREQ
             MPIX_Allreduce_init(&value, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &request);

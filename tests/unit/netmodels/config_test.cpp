@@ -30,6 +30,22 @@ TEST(Overrides, IntegerForNumberAndBareStrings) {
     EXPECT_NE(m->effective_config_json.find("\"round-robin\""), std::string::npos);
 }
 
+// MPI-IO's storage model: latency + bytes / bandwidth, from the defaults or the keys.
+TEST(Storage, DefaultsAndOverrides) {
+    auto m = default_machine(4);
+    EXPECT_EQ(m->storage.call_time(0), us(100));                    // storage.latency = 1e-4 s
+    EXPECT_EQ(m->storage.call_time(1'000'000), us(100) + us(1000));  // + 1e6 B / 1e9 B/s
+    auto o = default_machine(4, {"storage.latency=1e-3", "storage.bandwidth=2e8"});
+    EXPECT_EQ(o->storage.call_time(1 << 20), us(1000) + 5'242'880'000);  // 1 MiB / 2e8 B/s = 5242.88 us
+    EXPECT_NE(o->effective_config_json.find("\"storage\""), std::string::npos);
+}
+
+TEST(Storage, BadValuesNameTheKey) {
+    EXPECT_THROW(default_machine(4, {"storage.bandwidth=0"}), ConfigError);
+    EXPECT_THROW(default_machine(4, {"storage.latency=-1"}), ConfigError);
+    EXPECT_THROW(default_machine(4, {"storage.speed=1"}), ConfigError);
+}
+
 TEST(Overrides, ApplyAfterTheFile) {
     auto m = machine_from(R"(
 [[network.level]]

@@ -1,0 +1,232 @@
+// MPI-IO data access with explicit offsets and individual file pointers (MPI-4.0 section
+// 14.4): blocking, nonblocking, collective and split collective. Each is carried out at
+// the call on the rank's real handle (which applies the view and packs the datatype).
+// The `_all` forms are collective in MPI only so that implementations may merge the
+// ranks' accesses; on a rank's own handle they are the rank's access alone, which leaves
+// the same bytes in the file. Virtual time: the storage model's latency + bytes /
+// bandwidth (netmodels/storage_model.hpp), on the rank's clock for a blocking call, as the
+// completion time of the request for a nonblocking one, and at the _end of a split one.
+#include <string>
+
+#include "libxsim/bindings/file_support.hpp"
+#include "libxsim/bindings/profiling_alias.hpp"
+
+using namespace xsim;
+using namespace xsim::file_support;
+
+namespace {
+
+// MPI_ERR_ACCESS for a read on a write-only file and the reverse, before the real
+// library sees it (MPI-4.0 section 14.2.1), and MPI_ERR_UNSUPPORTED_OPERATION for
+// explicit offsets on a sequential file.
+int access_allowed(CallScope& s, io::File* f, bool write, bool explicit_offset) {
+    if (write && (f->amode & MPI_MODE_RDONLY))
+        return io::raise_file(s, f, MPI_ERR_READ_ONLY, "the file was opened MPI_MODE_RDONLY");
+    if (!write && (f->amode & MPI_MODE_WRONLY))
+        return io::raise_file(s, f, MPI_ERR_ACCESS, "the file was opened MPI_MODE_WRONLY");
+    if (explicit_offset && (f->amode & MPI_MODE_SEQUENTIAL))
+        return io::raise_file(s, f, MPI_ERR_UNSUPPORTED_OPERATION,
+                              "explicit offsets on a file opened MPI_MODE_SEQUENTIAL");
+    return MPI_SUCCESS;
+}
+
+// The real call of an access: its code, and its status in *status.
+template <class Real>
+int access(CallScope& s, MPI_File fh, const void* buf, int count, MPI_Datatype type, bool write, bool explicit_offset,
+           MPI_Offset offset, io::File** file, MPI_Status* status, Real&& real) {
+    io::File* f = nullptr;
+    if (int e = file_arg(s, fh, &f)) return e;
+    *file = f;
+    if (int e = access_allowed(s, f, write, explicit_offset)) return e;
+    if (int e = data_args(s, f, buf, count, type)) return e;
+    if (explicit_offset && offset < 0)
+        return io::raise_file(s, f, MPI_ERR_ARG, "negative offset " + std::to_string(offset));
+    return real_result(s, f, real(f->real, status));
+}
+
+// A blocking access: the rank's clock moves by the storage time.
+template <class Real>
+int blocking(const char* call, MPI_File fh, const void* buf, int count, MPI_Datatype type, bool write,
+             bool explicit_offset, MPI_Offset offset, MPI_Status* status, Real&& real) {
+    XSIM_BEGIN_INITIALIZED(call);
+    MPI_Status scratch{};
+    MPI_Status* st = status_or(status, &scratch);
+    io::File* f = nullptr;
+    if (int e = access(scope, fh, buf, count, type, write, explicit_offset, offset, &f, st, real)) return e;
+    scope.rank.clock += storage_time(scope, bytes_moved(*st));
+    return MPI_SUCCESS;
+}
+
+// A nonblocking access: done now, complete at the clock + the storage time.
+template <class Real>
+int nonblocking(const char* call, MPI_File fh, const void* buf, int count, MPI_Datatype type, bool write,
+                bool explicit_offset, MPI_Offset offset, MPI_Request* request, Real&& real) {
+    XSIM_BEGIN_INITIALIZED(call);
+    if (!request) return io::raise_file(scope, io::resolve_file(fh), MPI_ERR_ARG, "null request pointer");
+    MPI_Status st{};
+    io::File* f = nullptr;
+    if (int e = access(scope, fh, buf, count, type, write, explicit_offset, offset, &f, &st, real)) return e;
+    *request = completed_request(scope, scope.rank.clock + storage_time(scope, bytes_moved(st)), st);
+    return MPI_SUCCESS;
+}
+
+// MPI_File_*_begin: done now; the status and time wait for the _end call. One split
+// collective may be outstanding per file (MPI-4.0 section 14.4.5).
+template <class Real>
+int split_begin(const char* call, MPI_File fh, const void* buf, int count, MPI_Datatype type, bool write,
+                bool explicit_offset, MPI_Offset offset, Real&& real) {
+    XSIM_BEGIN_INITIALIZED(call);
+    io::File* f = io::resolve_file(fh);
+    if (f && f->split_call)
+        return io::raise_file(scope, f, MPI_ERR_OTHER,
+                              std::string("the split collective ") + f->split_call + " is still outstanding on this file");
+    MPI_Status st{};
+    if (int e = access(scope, fh, buf, count, type, write, explicit_offset, offset, &f, &st, real)) return e;
+    f->split_call = call;
+    f->split_buf = const_cast<void*>(buf);
+    f->split_status = st;
+    return MPI_SUCCESS;
+}
+
+// MPI_File_*_end: the begin call must be the matching one, with the same buffer.
+int split_end(const char* call, const char* begin, MPI_File fh, const void* buf, MPI_Status* status) {
+    XSIM_BEGIN_INITIALIZED(call);
+    io::File* f = nullptr;
+    if (int e = file_arg(scope, fh, &f)) return e;
+    if (!f->split_call || std::string(f->split_call) != begin)
+        return io::raise_file(scope, f, MPI_ERR_OTHER,
+                              std::string("no ") + begin + " is outstanding on this file" +
+                                  (f->split_call ? std::string(" (") + f->split_call + " is)" : std::string()));
+    if (buf != f->split_buf)
+        return io::raise_file(scope, f, MPI_ERR_BUFFER, std::string("the buffer differs from the one passed to ") + begin);
+    f->split_call = nullptr;
+    if (status != MPI_STATUS_IGNORE) *status = f->split_status;
+    scope.rank.clock += storage_time(scope, bytes_moved(f->split_status));
+    return MPI_SUCCESS;
+}
+
+}  // namespace
+
+// The real function of each access, as a callable on the rank's handle.
+#define XSIM_READ(fn) [&](MPI_File h, MPI_Status* st) { return real_mpi.fn(h, buf, count, type, st); }
+#define XSIM_WRITE(fn) [&](MPI_File h, MPI_Status* st) { return real_mpi.fn(h, buf, count, type, st); }
+#define XSIM_READ_AT(fn) [&](MPI_File h, MPI_Status* st) { return real_mpi.fn(h, offset, buf, count, type, st); }
+#define XSIM_WRITE_AT(fn) [&](MPI_File h, MPI_Status* st) { return real_mpi.fn(h, offset, buf, count, type, st); }
+
+extern "C" {
+
+// Individual file pointer.
+XSIM_MPI_ALIAS(File_read)
+int PMPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+    return blocking("MPI_File_read", fh, buf, count, type, false, false, 0, status, XSIM_READ(File_read));
+}
+XSIM_MPI_ALIAS(File_write)
+int PMPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+    return blocking("MPI_File_write", fh, buf, count, type, true, false, 0, status, XSIM_WRITE(File_write));
+}
+XSIM_MPI_ALIAS(File_read_all)
+int PMPI_File_read_all(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+    return blocking("MPI_File_read_all", fh, buf, count, type, false, false, 0, status, XSIM_READ(File_read_all));
+}
+XSIM_MPI_ALIAS(File_write_all)
+int PMPI_File_write_all(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+    return blocking("MPI_File_write_all", fh, buf, count, type, true, false, 0, status, XSIM_WRITE(File_write_all));
+}
+XSIM_MPI_ALIAS(File_iread)
+int PMPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Request* request) {
+    return nonblocking("MPI_File_iread", fh, buf, count, type, false, false, 0, request, XSIM_READ(File_read));
+}
+XSIM_MPI_ALIAS(File_iwrite)
+int PMPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Request* request) {
+    return nonblocking("MPI_File_iwrite", fh, buf, count, type, true, false, 0, request, XSIM_WRITE(File_write));
+}
+XSIM_MPI_ALIAS(File_iread_all)
+int PMPI_File_iread_all(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Request* request) {
+    return nonblocking("MPI_File_iread_all", fh, buf, count, type, false, false, 0, request, XSIM_READ(File_read_all));
+}
+XSIM_MPI_ALIAS(File_iwrite_all)
+int PMPI_File_iwrite_all(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Request* request) {
+    return nonblocking("MPI_File_iwrite_all", fh, buf, count, type, true, false, 0, request, XSIM_WRITE(File_write_all));
+}
+
+// Explicit offsets.
+XSIM_MPI_ALIAS(File_read_at)
+int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+    return blocking("MPI_File_read_at", fh, buf, count, type, false, true, offset, status, XSIM_READ_AT(File_read_at));
+}
+XSIM_MPI_ALIAS(File_write_at)
+int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype type,
+                       MPI_Status* status) {
+    return blocking("MPI_File_write_at", fh, buf, count, type, true, true, offset, status, XSIM_WRITE_AT(File_write_at));
+}
+XSIM_MPI_ALIAS(File_read_at_all)
+int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+    return blocking("MPI_File_read_at_all", fh, buf, count, type, false, true, offset, status,
+                    XSIM_READ_AT(File_read_at_all));
+}
+XSIM_MPI_ALIAS(File_write_at_all)
+int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype type,
+                           MPI_Status* status) {
+    return blocking("MPI_File_write_at_all", fh, buf, count, type, true, true, offset, status,
+                    XSIM_WRITE_AT(File_write_at_all));
+}
+XSIM_MPI_ALIAS(File_iread_at)
+int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype type, MPI_Request* request) {
+    return nonblocking("MPI_File_iread_at", fh, buf, count, type, false, true, offset, request, XSIM_READ_AT(File_read_at));
+}
+XSIM_MPI_ALIAS(File_iwrite_at)
+int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype type,
+                        MPI_Request* request) {
+    return nonblocking("MPI_File_iwrite_at", fh, buf, count, type, true, true, offset, request,
+                       XSIM_WRITE_AT(File_write_at));
+}
+XSIM_MPI_ALIAS(File_iread_at_all)
+int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype type,
+                           MPI_Request* request) {
+    return nonblocking("MPI_File_iread_at_all", fh, buf, count, type, false, true, offset, request,
+                       XSIM_READ_AT(File_read_at_all));
+}
+XSIM_MPI_ALIAS(File_iwrite_at_all)
+int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype type,
+                            MPI_Request* request) {
+    return nonblocking("MPI_File_iwrite_at_all", fh, buf, count, type, true, true, offset, request,
+                       XSIM_WRITE_AT(File_write_at_all));
+}
+
+// Split collectives.
+XSIM_MPI_ALIAS(File_read_all_begin)
+int PMPI_File_read_all_begin(MPI_File fh, void* buf, int count, MPI_Datatype type) {
+    return split_begin("MPI_File_read_all_begin", fh, buf, count, type, false, false, 0, XSIM_READ(File_read_all));
+}
+XSIM_MPI_ALIAS(File_read_all_end)
+int PMPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status) {
+    return split_end("MPI_File_read_all_end", "MPI_File_read_all_begin", fh, buf, status);
+}
+XSIM_MPI_ALIAS(File_write_all_begin)
+int PMPI_File_write_all_begin(MPI_File fh, const void* buf, int count, MPI_Datatype type) {
+    return split_begin("MPI_File_write_all_begin", fh, buf, count, type, true, false, 0, XSIM_WRITE(File_write_all));
+}
+XSIM_MPI_ALIAS(File_write_all_end)
+int PMPI_File_write_all_end(MPI_File fh, const void* buf, MPI_Status* status) {
+    return split_end("MPI_File_write_all_end", "MPI_File_write_all_begin", fh, buf, status);
+}
+XSIM_MPI_ALIAS(File_read_at_all_begin)
+int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype type) {
+    return split_begin("MPI_File_read_at_all_begin", fh, buf, count, type, false, true, offset,
+                       XSIM_READ_AT(File_read_at_all));
+}
+XSIM_MPI_ALIAS(File_read_at_all_end)
+int PMPI_File_read_at_all_end(MPI_File fh, void* buf, MPI_Status* status) {
+    return split_end("MPI_File_read_at_all_end", "MPI_File_read_at_all_begin", fh, buf, status);
+}
+XSIM_MPI_ALIAS(File_write_at_all_begin)
+int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype type) {
+    return split_begin("MPI_File_write_at_all_begin", fh, buf, count, type, true, true, offset,
+                       XSIM_WRITE_AT(File_write_at_all));
+}
+XSIM_MPI_ALIAS(File_write_at_all_end)
+int PMPI_File_write_at_all_end(MPI_File fh, const void* buf, MPI_Status* status) {
+    return split_end("MPI_File_write_at_all_end", "MPI_File_write_at_all_begin", fh, buf, status);
+}
+
+}  // extern "C"

@@ -1,0 +1,62 @@
+#include "libxsim/bindings/file_support.hpp"
+
+#include "libxsim/bindings/generalized_requests.hpp"
+#include "libxsim/mpi/datatype.hpp"
+#include "netmodels/machine.hpp"
+
+namespace xsim::file_support {
+namespace {
+
+// The status a completed nonblocking I/O request hands to its completion call.
+int copy_status(void* extra, MPI_Status* status) {
+    *status = *static_cast<const MPI_Status*>(extra);
+    return MPI_SUCCESS;
+}
+int free_status(void* extra) {
+    delete static_cast<MPI_Status*>(extra);
+    return MPI_SUCCESS;
+}
+
+}  // namespace
+
+int file_arg(CallScope& s, MPI_File handle, io::File** out) {
+    *out = io::resolve_file(handle);
+    if (*out) return MPI_SUCCESS;
+    return io::raise_file(s, nullptr, MPI_ERR_FILE,
+                          handle == MPI_FILE_NULL ? "the file is MPI_FILE_NULL" : "not an open file handle");
+}
+
+int real_result(CallScope& s, io::File* f, int code) {
+    if (code == MPI_SUCCESS) return MPI_SUCCESS;
+    char text[MPI_MAX_ERROR_STRING];
+    int length = 0;
+    if (real_mpi.Error_string(code, text, &length) != MPI_SUCCESS) length = 0;
+    return io::raise_file(s, f, io::real_error_class(code), std::string(text, static_cast<std::size_t>(length)));
+}
+
+std::uint64_t bytes_moved(const MPI_Status& status) {
+    MPI_Count bytes = 0;
+    if (real_mpi.Get_elements_x(&status, MPI_BYTE, &bytes) != MPI_SUCCESS || bytes < 0) return 0;
+    return static_cast<std::uint64_t>(bytes);
+}
+
+SimTime storage_time(CallScope& s, std::uint64_t bytes) { return s.engine.machine().storage.call_time(bytes); }
+
+MPI_Request completed_request(CallScope& s, SimTime done, const MPI_Status& status) {
+    return request_handle(
+        grequest::start_completed(s.engine, s.rank, done, &copy_status, &free_status, new MPI_Status(status)));
+}
+
+int data_args(CallScope& s, io::File* f, const void* buf, int count, MPI_Datatype type) {
+    if (count < 0) return io::raise_file(s, f, MPI_ERR_COUNT, "negative count " + std::to_string(count));
+    TypeLayout layout;
+    switch (check_type(type, &layout)) {
+        case TypeCheck::Null: return io::raise_file(s, f, MPI_ERR_TYPE, "the datatype is MPI_DATATYPE_NULL");
+        case TypeCheck::Uncommitted: return io::raise_file(s, f, MPI_ERR_TYPE, "the datatype is not committed");
+        case TypeCheck::Ok: break;
+    }
+    (void)buf;  // null is MPI_BOTTOM, valid with a datatype of absolute addresses
+    return MPI_SUCCESS;
+}
+
+}  // namespace xsim::file_support

@@ -1,0 +1,40 @@
+// What the MPI_File_* bindings share (file_open_close.cpp, file_data.cpp, file_ordered.cpp,
+// file_local.cpp): the file argument, real-library results, storage time, and completed
+// requests for nonblocking I/O.
+#pragma once
+#include <mpi.h>
+
+#include <string>
+
+#include "libxsim/engine/call_scope.hpp"
+#include "libxsim/io/file.hpp"
+#include "libxsim/io/file_errors.hpp"
+
+namespace xsim::file_support {
+
+// Resolves `handle`; a handle that names no open file is MPI_ERR_FILE (raised on
+// MPI_FILE_NULL's handler, as no file is known).
+int file_arg(CallScope& s, MPI_File handle, io::File** out);
+
+// `code` of a real MPI_File_* call on `f`'s handle: success, or its class raised on `f`.
+int real_result(CallScope& s, io::File* f, int code);
+
+// A status for the real call: the caller's, or `scratch` for MPI_STATUS_IGNORE.
+inline MPI_Status* status_or(MPI_Status* status, MPI_Status* scratch) {
+    return status == MPI_STATUS_IGNORE ? scratch : status;
+}
+
+// Bytes a real data access moved (its status).
+std::uint64_t bytes_moved(const MPI_Status& status);
+
+// The storage model's time for a call that moved `bytes` (netmodels/storage_model.hpp).
+SimTime storage_time(CallScope& s, std::uint64_t bytes);
+
+// A request that completes at `done` with `status` (nonblocking I/O is carried out at the
+// call; the request carries its time and its status to MPI_Wait/MPI_Test).
+MPI_Request completed_request(CallScope& s, SimTime done, const MPI_Status& status);
+
+// The count x datatype of a data access: MPI_ERR_COUNT, MPI_ERR_TYPE (null, uncommitted).
+int data_args(CallScope& s, io::File* f, const void* buf, int count, MPI_Datatype type);
+
+}  // namespace xsim::file_support
