@@ -8,22 +8,8 @@ namespace xsim::window_checks {
 
 int fail(CallScope& s, rma::Window* w, int error_class, const std::string& detail) {
     if (!w) return s.fail(nullptr, error_class, detail);
-    if (w->errhandler == MPI_ERRORS_RETURN) return error_class;
-    if (UserErrhandler* user = resolve_user_errhandler(w->errhandler)) {
-        // Made by MPI_Win_create_errhandler: it takes the window handle (application code, on
-        // its rank's globals, as errors.cpp runs a communicator's).
-        MPI_Win handle = rma::window_handle(w);
-        int code = error_class;
-        runtime::Privatization::ForRank owner(s.engine.privatization(), s.engine.local_index(s.rank), true);
-        s.engine.privatization().load_for_callback();
-        reinterpret_cast<MPI_Win_errhandler_function*>(user->function)(&handle, &code, s.call);
-        return error_class;
-    }
-    char where[160];
-    std::snprintf(where, sizeof where, "%s on simulated rank %d (virtual time %.9f s): ", s.call, s.rank.world,
-                  simtime_to_seconds(s.rank.clock));
-    s.engine.abort_run(error_class, std::string("error in ") + where + error_class_name(error_class) + ": " + detail +
-                                        " [window " + (w->name.empty() ? "unnamed" : w->name) + "]");
+    return apply_errhandler(s.rank, s.call, w->errhandler, rma::window_handle(w), error_class, error_class, detail,
+                            " [window " + (w->name.empty() ? std::string("without a name") : w->name) + "]");
 }
 
 int window(CallScope& s, MPI_Win handle, rma::Window** out) {

@@ -99,14 +99,14 @@ int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const
     return raise(rank, comm, call, error_class, detail, error_class);
 }
 
-int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const std::string& detail,
-          int error_code) {
-    const MPI_Errhandler handler = errhandler_slot(rank, comm);
+int apply_errhandler(Rank& rank, const char* call, MPI_Errhandler handler, void* object_handle, int error_class,
+                     int error_code, const std::string& detail, const std::string& object) {
     if (handler == MPI_ERRORS_RETURN) return error_class;
     if (UserErrhandler* user = resolve_user_errhandler(handler)) {
-        // The standard passes the communicator handle and the error code; the handler
-        // may return, and then so does the call, with the error.
-        MPI_Comm handle = comm_handle(comm ? comm : &g_engine->world_comm());
+        // The standard passes the object's handle and the error code; the handler may
+        // return, and then so does the call, with the error. The window and file handler
+        // types differ from the communicator's only in the handle they point to.
+        MPI_Comm handle = static_cast<MPI_Comm>(object_handle);
         int code = error_code;
         // The handler is application code: it runs on its rank's globals.
         runtime::Privatization::ForRank owner(g_engine->privatization(), g_engine->local_index(rank),
@@ -118,8 +118,15 @@ int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const
     char where[160];
     std::snprintf(where, sizeof where, "%s on simulated rank %d (virtual time %.9f s): ", call, rank.world,
                   simtime_to_seconds(rank.clock));
-    g_engine->abort_run(error_class, std::string("error in ") + where + error_class_name(error_class) + ": " +
-                                         detail + (comm ? std::string(" [communicator ") + communicator_label(*comm, rank) + "]" : ""));
+    g_engine->abort_run(error_class,
+                        std::string("error in ") + where + error_class_name(error_class) + ": " + detail + object);
+}
+
+int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const std::string& detail,
+          int error_code) {
+    return apply_errhandler(rank, call, errhandler_slot(rank, comm),
+                            comm_handle(comm ? comm : &g_engine->world_comm()), error_class, error_code, detail,
+                            comm ? " [communicator " + communicator_label(*comm, rank) + "]" : "");
 }
 
 }  // namespace xsim

@@ -26,6 +26,15 @@ struct UserErrhandler {
 MPI_Errhandler create_user_errhandler(MPI_Comm_errhandler_function* function);
 UserErrhandler* resolve_user_errhandler(MPI_Errhandler handle);  // null for predefined ones
 
+// What the error reporting of communicators, windows and files shares: `handler`, the error
+// handler of the object the failed `call` of `rank` was on, applied. MPI_ERRORS_RETURN: the
+// class comes back. A user handler (MPI_*_create_errhandler) is called with the object's
+// handle (`object_handle`, as the application holds it) and `error_code`, on the rank's
+// globals, then the class comes back. MPI_ERRORS_ARE_FATAL: the call, the rank, its virtual
+// time, the class, `detail` and `object` (e.g. " [window w]") are printed and the run ends.
+int apply_errhandler(Rank& rank, const char* call, MPI_Errhandler handler, void* object_handle, int error_class,
+                     int error_code, const std::string& detail, const std::string& object);
+
 int raise(Rank& rank, const Comm* comm, const char* call, int error_class, const std::string& detail);
 // The same, with the error code a user's handler receives when it is not the class itself
 // (MPI_Comm_call_errhandler passes the application's code, maybe one of MPI_Add_error_code).

@@ -28,22 +28,8 @@ int raise_file(CallScope& scope, File* file, int error_class, const std::string&
 
 int raise_file(CallScope& scope, File* file, int error_class, const std::string& detail, int error_code) {
     const MPI_Errhandler handler = file ? file->errhandler : file_null_errhandler(scope.rank);
-    if (handler == MPI_ERRORS_RETURN) return error_class;
-    if (UserErrhandler* user = resolve_user_errhandler(handler)) {
-        MPI_File handle = file ? file_handle(file) : MPI_FILE_NULL;
-        int code = error_code;
-        // The handler is application code: it runs on its rank's globals.
-        runtime::Privatization::ForRank owner(scope.engine.privatization(), scope.engine.local_index(scope.rank),
-                                              scope.engine.current() != nullptr);
-        scope.engine.privatization().load_for_callback();
-        reinterpret_cast<MPI_File_errhandler_function*>(user->function)(&handle, &code, scope.call);
-        return error_class;
-    }
-    char where[160];
-    std::snprintf(where, sizeof where, "%s on simulated rank %d (virtual time %.9f s): ", scope.call, scope.rank.world,
-                  simtime_to_seconds(scope.rank.clock));
-    scope.engine.abort_run(error_class, std::string("error in ") + where + error_class_name(error_class) + ": " + detail +
-                                            (file ? " [file " + file->name + "]" : std::string()));
+    return apply_errhandler(scope.rank, scope.call, handler, file ? file_handle(file) : MPI_FILE_NULL, error_class,
+                            error_code, detail, file ? " [file " + file->name + "]" : std::string());
 }
 
 int real_error_class(int code) {

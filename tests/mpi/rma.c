@@ -13,7 +13,8 @@
  *   shared:   MPI_Win_allocate_shared over MPI_COMM_SELF, MPI_Win_shared_query.
  *   attribute: MPI_Win_create_keyval, set/get, delete callbacks at replacement and MPI_Win_free.
  *   request:  MPI_Rput, MPI_Rget (waited for) and MPI_Raccumulate (freed at once).
- *   errors:   an operation outside an epoch gives MPI_ERR_RMA_SYNC (MPI_ERRORS_RETURN).
+ *   errors:   an operation outside an epoch gives MPI_ERR_RMA_SYNC (MPI_ERRORS_RETURN), and a
+ *             handler of MPI_Win_create_errhandler sees it.
  * Plain MPI: it passes on Open MPI 4.1 with --mca osc sm,pt2pt, but for the part "mixed" (its
  * pt2pt component has no MAXLOC on pair types; its default, rdma, crashes here). */
 #include "xsim_test.h"
@@ -261,6 +262,13 @@ static void attribute_tests(xt_t *t)
     if (deleted != 8) xt_fail(t, "MPI_Win_free called the delete callbacks for %d, expected 3 + 5", deleted);
 }
 
+static void record_error(MPI_Win *win, int *code, ...)
+{
+    int *seen = NULL, flag = 0;
+    MPI_Win_get_attr(*win, MPI_WIN_BASE, &seen, &flag);
+    *seen = *code; /* the window's one int */
+}
+
 static void error_tests(xt_t *t)
 {
     int x = 0;
@@ -277,6 +285,13 @@ static void error_tests(xt_t *t)
     rc = MPI_Win_lock(12345, 0, 0, win);
     MPI_Error_class(rc, &cls);
     if (cls != MPI_ERR_LOCKTYPE) xt_fail(t, "a bad lock type returned class %d, expected MPI_ERR_LOCKTYPE", cls);
+    /* A handler of MPI_Win_create_errhandler gets the window and the code. */
+    MPI_Errhandler handler;
+    MPI_Win_create_errhandler(record_error, &handler);
+    MPI_Win_set_errhandler(win, handler);
+    MPI_Errhandler_free(&handler);
+    MPI_Win_unlock(0, win);
+    if (x != MPI_ERR_RMA_SYNC) xt_fail(t, "the window's handler saw %d, expected MPI_ERR_RMA_SYNC", x);
     MPI_Win_free(&win);
 }
 
