@@ -216,10 +216,11 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
         into->path.settle(now);
         return into;
     }
+    // Fields first, the communicator's count after: its increment may alias the int fields,
+    // and would keep the compiler from dropping the pool's default initialization of them.
     Request* r = engine.new_request();
     r->kind = kind;
     r->owner = &me;
-    engine.attach_comm(r, comm);
     r->carries_data = data.carry != Carry::Never;  // a send decides again in start_send
     r->buf = const_cast<void*>(data.buf);
     r->count = data.count;
@@ -231,6 +232,7 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     r->posted_at = now;
     r->path = from;  // decided at posting unless a message decides it later
     r->path.settle(now);
+    engine.attach_comm(r, comm);
     if (data.derived) {
         retain_type(data.type);
         r->holds_type = true;
