@@ -18,7 +18,13 @@ std::int64_t ConservativeLoop::run(EventSink& sink) {
                           : queue_.order().cell_start(agreed.next_time + lookahead_);
         // window_end_ is a cell's start (or kNever), so comparing the first event's cell start
         // with it is comparing its time.
-        while (queue_.next_time() < window_end_) sink.process(queue_.pop());
+        if (window_end_ == kNever) {
+            // Every pending event is inside (event times stay below kTimeLimit): only emptiness
+            // to ask, not the first event's cell start (a product and a compare per event).
+            while (!queue_.empty()) sink.process(queue_.pop());
+        } else {
+            while (queue_.next_time() < window_end_) sink.process(queue_.pop());
+        }
     }
 }
 

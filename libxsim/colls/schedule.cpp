@@ -89,29 +89,32 @@ void Context::recv_bytes(int peer, void* buf, std::uint64_t bytes) {
 }
 
 bool Context::check_round() {
-    for (const Transfer& t : pending_) {
-        if (!t.receive) continue;
-        const Request& r = *t.request;
-        if (r.status_signature == t.signature && r.status_error == MPI_SUCCESS && r.status_bytes == t.bytes) continue;
-        const std::string where = call_name(kind, nonblocking) + " on rank " + std::to_string(rank) + ": ";
-        if (r.status_signature != t.signature) {
-            error_class = MPI_ERR_OTHER;
-            error = where + "expected a message of " + describe_signature(t.signature) + " from rank " +
-                    std::to_string(t.peer) + " but received one of " + describe_signature(r.status_signature) +
-                    (names(kind).keyed ? ": the ranks called different collectives or their neighbor lists disagree"
-                                       : ": the ranks called different collectives or passed different roots") +
-                    (signature_nonblocking(t.signature) != signature_nonblocking(r.status_signature)
-                         ? " (a nonblocking collective never matches a blocking one)"
-                         : "");
-            return false;
-        }
-        error_class = r.status_error != MPI_SUCCESS ? r.status_error : MPI_ERR_OTHER;
-        error = where + "expected " + std::to_string(t.bytes) + " bytes from rank " + std::to_string(t.peer) +
-                " but it sent " + (r.status_error == MPI_ERR_TRUNCATE ? "more" : std::to_string(r.status_bytes)) +
-                ": the ranks passed mismatched counts or datatypes";
+    for (const Transfer& t : pending_)
+        if (t.receive && !arrived_as_expected(t)) return refuse_round(t);
+    return true;
+}
+
+// Out of line and cold: building the message needs strings, whose registers and frame the
+// check of every round (a few compares) should not pay for.
+bool Context::refuse_round(const Transfer& t) {
+    const Request& r = *t.request;
+    const std::string where = call_name(kind, nonblocking) + " on rank " + std::to_string(rank) + ": ";
+    if (r.status_signature != t.signature) {
+        error_class = MPI_ERR_OTHER;
+        error = where + "expected a message of " + describe_signature(t.signature) + " from rank " +
+                std::to_string(t.peer) + " but received one of " + describe_signature(r.status_signature) +
+                (names(kind).keyed ? ": the ranks called different collectives or their neighbor lists disagree"
+                                   : ": the ranks called different collectives or passed different roots") +
+                (signature_nonblocking(t.signature) != signature_nonblocking(r.status_signature)
+                     ? " (a nonblocking collective never matches a blocking one)"
+                     : "");
         return false;
     }
-    return true;
+    error_class = r.status_error != MPI_SUCCESS ? r.status_error : MPI_ERR_OTHER;
+    error = where + "expected " + std::to_string(t.bytes) + " bytes from rank " + std::to_string(t.peer) +
+            " but it sent " + (r.status_error == MPI_ERR_TRUNCATE ? "more" : std::to_string(r.status_bytes)) +
+            ": the ranks passed mismatched counts or datatypes";
+    return false;
 }
 
 bool end_round(Context& ctx, SimTime done) {

@@ -194,6 +194,13 @@ private:
     // 16 bytes at a time before its field stores had retired (a failed store forwarding: the
     // load held 2% of the samples of a ring_allreduce profile, in send and in recv each).
     void post(Request* request, int peer, std::uint64_t bytes, bool receive, std::uint32_t signature);
+    // A receive of the round got the message it expected (collective, size, no truncation).
+    static bool arrived_as_expected(const Transfer& t) {
+        const Request& r = *t.request;
+        return r.status_signature == t.signature && r.status_error == MPI_SUCCESS && r.status_bytes == t.bytes;
+    }
+    // Sets error_class/error for a receive that did not; returns false.
+    [[gnu::cold, gnu::noinline]] bool refuse_round(const Transfer& t);
     TransferList pending_;
     bool sent_untracked_ = false;  // this round made an eager send without a request
     SimTime delay_ = 0;

@@ -100,11 +100,20 @@ namespace {
 
 // Asks for every cache line of [p, p + bytes), for writing, when `bytes` is known only at run
 // time (a rank's stack frames; objects of fixed size go through prefetch_span below).
+// Four lines a turn, from the last line down: the loop's add, compare and branch cost about
+// three instructions per line when paid for each (28 lines per resumed rank in ring_allreduce).
+// The last turn may ask for up to three lines below `p`: on a stack, the deeper frames of the
+// next call, which it writes anyway.
 void prefetch_lines_for_write(const void* p, std::size_t bytes) {
+    if (bytes == 0) return;
     const auto begin = reinterpret_cast<std::uintptr_t>(p);
-    const std::uintptr_t end = begin + bytes;
-    for (std::uintptr_t at = begin & ~std::uintptr_t{63}; at < end; at += 64)
-        __builtin_prefetch(reinterpret_cast<const void*>(at), 1);
+    const char* at = reinterpret_cast<const char*>((begin + bytes - 1) & ~std::uintptr_t{63});  // the last line
+    for (std::size_t turns = (((begin + bytes - 1) >> 6) - (begin >> 6) + 4) / 4; turns > 0; --turns, at -= 256) {
+        __builtin_prefetch(at, 1);
+        __builtin_prefetch(at - 64, 1);
+        __builtin_prefetch(at - 128, 1);
+        __builtin_prefetch(at - 192, 1);
+    }
 }
 
 // Marks a function that only prefetches as having an effect: the compiler, which may prove

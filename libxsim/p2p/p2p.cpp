@@ -216,10 +216,11 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
         into->path.settle(now);
         return into;
     }
+    // Fields first, the communicator's count after: its increment may alias the int fields,
+    // and would keep the compiler from dropping the pool's default initialization of them.
     Request* r = engine.new_request();
     r->kind = kind;
     r->owner = &me;
-    engine.attach_comm(r, comm);
     r->carries_data = data.carry != Carry::Never;  // a send decides again in start_send
     r->buf = const_cast<void*>(data.buf);
     r->count = data.count;
@@ -231,6 +232,7 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     r->posted_at = now;
     r->path = from;  // decided at posting unless a message decides it later
     r->path.settle(now);
+    engine.attach_comm(r, comm);
     if (data.derived) {
         retain_type(data.type);
         r->holds_type = true;
@@ -260,24 +262,20 @@ Message* send_message(Engine& engine, Rank& me, const Buffer& data, const Comm& 
                       std::uint32_t context, SimTime now, const CriticalPath& from, const net::Path& path, bool eager,
                       bool carries_data, std::uint32_t signature, const WaitStamp* stamp) {
     const net::Transfer transfer = NicModel::transfer(path, data.bytes);
-    Message* m;
-    SimTime start;
+    SimTime start, data_done = 0;
     if (eager) {
         start = NicModel::inject(me.nic, now, transfer);
-        m = make_event(engine, me, MessageKind::Eager, dest_world, start + transfer.latency);
-        m->data_done = engine.machine().network->arrival(me.world, dest_world, transfer, start);
-        if (carries_data) {
-            m->bytes = data.bytes;
-            acquire_payload(m);
-            pack_data(runtime::rank_buffer(engine, me, data.buf, data.count, data.type), data.count, data.type,
-                      m->payload, data.bytes);
-        }
+        data_done = engine.machine().network->arrival(me.world, dest_world, transfer, start);
     } else {
         // The request-to-send queues behind earlier sends on the NIC like any message, so a
         // long message never overtakes shorter ones sent before it (MPI non-overtaking).
         start = NicModel::send_start(me.nic, now);
-        m = make_event(engine, me, MessageKind::RequestToSend, dest_world, start + transfer.latency);
     }
+    // Every field is stored before any call: then the compiler drops the pool's default
+    // initialization of the fields stored again here.
+    Message* m = make_event(engine, me, eager ? MessageKind::Eager : MessageKind::RequestToSend, dest_world,
+                            start + transfer.latency);
+    m->data_done = data_done;
     m->transfer = transfer;
     m->bytes = data.bytes;
     m->src_comm_rank = comm.rank_of(me);
@@ -289,6 +287,11 @@ Message* send_message(Engine& engine, Rank& me, const Buffer& data, const Comm& 
     m->path = from;  // the sender's at `now` (what its request holds), then waiting for its NIC
     m->path.settle(now);
     queued(m->path, start - now, transfer, data.bytes);
+    if (eager && carries_data) {
+        acquire_payload(m);
+        pack_data(runtime::rank_buffer(engine, me, data.buf, data.count, data.type), data.count, data.type, m->payload,
+                  data.bytes);
+    }
     return m;
 }
 
