@@ -1,8 +1,14 @@
 // One-sided communication's windows: creation (MPI_Win_create, _allocate, _allocate_shared,
 // _create_dynamic), MPI_Win_attach/_detach, MPI_Win_free, and the local queries (group,
 // attributes, name, info, error handler). The operations and epochs are in rma.cpp.
+#include <fcntl.h>
 #include <mpi.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
+#include <cerrno>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -11,6 +17,7 @@
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/bindings/window_checks.hpp"
 #include "libxsim/colls/make_comm.hpp"
+#include "libxsim/io/agreement.hpp"
 #include "libxsim/mpi/group.hpp"
 #include "libxsim/rma/synchronization.hpp"
 
@@ -113,36 +120,68 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm co
     const Comm* c = nullptr;
     if (int e = intracomm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, baseptr, "baseptr")) return e;
-    for (int r = 0; r < c->size; ++r)
-        if (!scope.engine.is_local(c->world_rank(r, scope.rank)))
-            return scope.fail(c, MPI_ERR_COMM,
-                              "MPI_Win_allocate_shared needs every member in this real process, and simulated "
-                              "rank " + std::to_string(c->world_rank(r, scope.rank)) +
-                                  " is in another (a simulated node's ranks, which MPI_COMM_TYPE_SHARED groups, "
-                                  "can span two real processes): run with one real process, or with "
-                                  "-xsim-set mapping.ranks_per_node=K where K divides the ranks of each real process");
     Window* w = nullptr;
     if (int e = create(scope, c, nullptr, size, disp_unit, rma::Flavor::Shared, win, &w)) return e;
-    // Every member names its size before the barrier; the first one past it lays out the block.
-    rma::SharedSegment& seg = rma::shared_segment(scope.engine, w->comm->context);
-    if (seg.sizes.empty()) seg.sizes.assign(static_cast<std::size_t>(c->size), 0);
-    seg.sizes[static_cast<std::size_t>(w->comm->rank_of(scope.rank))] = size;
-    ++seg.users;
+    // Every member's size and displacement unit (and the name of the shared memory, from its
+    // creator's process id), through a simulated collective: slot i holds rank i's size,
+    // slot members + i its unit, the last one the id.
+    const auto members = static_cast<std::size_t>(c->size);
+    const auto me = static_cast<std::size_t>(w->comm->rank_of(scope.rank));
+    std::vector<std::int64_t> agreed(2 * members + 1, 0);
+    agreed[me] = size;
+    agreed[members + me] = disp_unit;
+    if (me == 0) agreed[2 * members] = static_cast<std::int64_t>(syscall(SYS_getpid));  // the real process's
     std::string why;
-    if (int e = rma::window_barrier(scope.engine, scope.rank, *w, &why)) return scope.fail(c, e, why);
-    if (!seg.memory) {
-        MPI_Aint total = 0;
-        for (MPI_Aint n : seg.sizes) total += n;
-        seg.memory = static_cast<char*>(std::calloc(static_cast<std::size_t>(total) + 1, 1));
-        if (!seg.memory) scope.engine.abort_run(MPI_ERR_NO_MEM, "MPI_Win_allocate_shared: cannot allocate " + std::to_string(total) + " bytes");
-        // Every member's target now: an operation may follow once its own rank is past the barrier.
+    if (int e = io::allreduce_max(scope, *w->comm, agreed, &why)) return scope.fail(c, e, why);
+    bool spans = false;
+    for (int r = 0; r < c->size; ++r) spans = spans || !scope.engine.is_local(c->world_rank(r, scope.rank));
+    rma::SharedSegment& seg = rma::shared_segment(scope.engine, *w);
+    ++seg.users;
+    if (seg.sizes.empty()) {
+        seg.sizes.assign(agreed.begin(), agreed.begin() + static_cast<std::ptrdiff_t>(members));
+        seg.disp_units.assign(agreed.begin() + static_cast<std::ptrdiff_t>(members), agreed.end() - 1);
+    }
+    MPI_Aint total = 0;
+    for (MPI_Aint n : seg.sizes) total += n;
+    const std::string name = "/xsim-" + std::to_string(agreed[2 * members]) + "-" + std::to_string(w->comm->context) +
+                             "-" + std::to_string(c->world_rank(0, scope.rank));
+    if (spans && me == 0) {  // made before the others open it (the agreement below orders them)
+        const int fd = shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+        if (fd < 0 || ftruncate(fd, static_cast<off_t>(total) + 1) != 0)
+            scope.engine.abort_run(MPI_ERR_NO_MEM, "MPI_Win_allocate_shared: cannot make " + std::to_string(total) +
+                                                       " bytes of shared memory (" + name + "): " + std::strerror(errno));
+        close(fd);
+    }
+    // Also when the members share this process, so that virtual times do not depend on -np.
+    std::vector<std::int64_t> done(1, 0);
+    if (int e = io::allreduce_max(scope, *w->comm, done, &why)) return scope.fail(c, e, why);
+    if (!seg.memory) {  // this process's first member here: the block, and the bases of its members
+        if (spans) {
+            const int fd = shm_open(name.c_str(), O_RDWR, 0600);
+            void* p = fd < 0 ? MAP_FAILED
+                             : mmap(nullptr, static_cast<std::size_t>(total) + 1, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+            if (fd >= 0) close(fd);
+            if (p == MAP_FAILED)
+                scope.engine.abort_run(MPI_ERR_NO_MEM, "MPI_Win_allocate_shared: cannot map the shared memory " + name +
+                                                           ": " + std::strerror(errno));
+            seg.memory = static_cast<char*>(p);
+            seg.mapped_bytes = static_cast<std::size_t>(total) + 1;
+        } else {
+            seg.memory = static_cast<char*>(std::calloc(static_cast<std::size_t>(total) + 1, 1));
+            if (!seg.memory)
+                scope.engine.abort_run(MPI_ERR_NO_MEM, "MPI_Win_allocate_shared: cannot allocate " + std::to_string(total) + " bytes");
+        }
         char* at = seg.memory;
         for (int r = 0; r < c->size; ++r) {
-            rma::Target* t = rma::find_target(scope.engine, w->comm->context, c->world_rank(r, scope.rank));
-            t->base = seg.sizes[static_cast<std::size_t>(r)] > 0 ? at : nullptr;  // as MPICH: no memory, no address
+            if (rma::Target* t = rma::find_target(scope.engine, w->comm->context, c->world_rank(r, scope.rank)))
+                t->base = seg.sizes[static_cast<std::size_t>(r)] > 0 ? at : nullptr;  // as MPICH: no memory, no address
             at += seg.sizes[static_cast<std::size_t>(r)];
         }
     }
+    // Every process has its mapping and its members' bases before any member goes on (and
+    // may reach another's memory); then the name can go.
+    if (int e = rma::window_barrier(scope.engine, scope.rank, *w, &why)) return scope.fail(c, e, why);
+    if (spans && me == 0) shm_unlink(name.c_str());
     w->base = w->target->base;
     *static_cast<void**>(baseptr) = w->base;
     *win = rma::window_handle(w);
@@ -204,10 +243,11 @@ int PMPI_Win_free(MPI_Win* win) {
     const std::uint32_t context = w->comm->context;
     rma::unregister_target(scope.engine, context, scope.rank.world);
     if (w->flavor == rma::Flavor::Shared) {
-        rma::SharedSegment& seg = rma::shared_segment(scope.engine, context);
+        rma::SharedSegment& seg = rma::shared_segment(scope.engine, *w);
         if (--seg.users == 0) {
-            std::free(seg.memory);
-            rma::forget_shared_segment(scope.engine, context);
+            if (seg.mapped_bytes) munmap(seg.memory, seg.mapped_bytes);
+            else std::free(seg.memory);
+            rma::forget_shared_segment(scope.engine, *w);
         }
     }
     if (w->owns_memory) std::free(w->base);
@@ -228,16 +268,18 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit,
         return window_checks::fail(scope, w, MPI_ERR_RMA_FLAVOR, "the window was not made by MPI_Win_allocate_shared");
     if (int e = window_checks::target(scope, w, rank)) return e;
     if (!size || !disp_unit || !baseptr) return window_checks::fail(scope, w, MPI_ERR_ARG, "null output argument");
+    // Any member's part, in this process's mapping (members in other real processes too).
+    const rma::SharedSegment& seg = rma::shared_segment(scope.engine, *w);
     int first = rank;
     if (rank == MPI_PROC_NULL) {  // the first member with memory
-        const rma::SharedSegment& seg = rma::shared_segment(scope.engine, w->comm->context);
         first = 0;
         while (first + 1 < w->comm->size && seg.sizes[static_cast<std::size_t>(first)] == 0) ++first;
     }
-    const rma::Target* t = rma::find_target(scope.engine, w->comm->context, w->comm->world_rank(first, scope.rank));
-    *size = t->size;
-    *disp_unit = t->disp_unit;
-    *static_cast<void**>(baseptr) = t->base;
+    char* at = seg.memory;
+    for (int r = 0; r < first; ++r) at += seg.sizes[static_cast<std::size_t>(r)];
+    *size = seg.sizes[static_cast<std::size_t>(first)];
+    *disp_unit = seg.disp_units[static_cast<std::size_t>(first)];
+    *static_cast<void**>(baseptr) = *size > 0 ? at : nullptr;
     return MPI_SUCCESS;
 }
 

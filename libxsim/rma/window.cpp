@@ -12,7 +12,7 @@ namespace {
 struct WindowRegistry final : LayerState {
     static constexpr LayerSlot kSlot = LayerSlot::Windows;
     std::unordered_map<std::uint64_t, Target*> targets;
-    std::unordered_map<std::uint32_t, SharedSegment> shared;
+    std::unordered_map<std::uint64_t, SharedSegment> shared;
 };
 
 std::uint64_t key(std::uint32_t context, int world) {
@@ -42,12 +42,12 @@ void unregister_target(Engine& engine, std::uint32_t context, int world) {
     layer_state<WindowRegistry>(engine).targets.erase(key(context, world));
 }
 
-SharedSegment& shared_segment(Engine& engine, std::uint32_t context) {
-    return layer_state<WindowRegistry>(engine).shared[context];
+SharedSegment& shared_segment(Engine& engine, const Window& w) {
+    return layer_state<WindowRegistry>(engine).shared[key(w.comm->context, w.comm->group->world_of(0))];
 }
 
-void forget_shared_segment(Engine& engine, std::uint32_t context) {
-    layer_state<WindowRegistry>(engine).shared.erase(context);
+void forget_shared_segment(Engine& engine, const Window& w) {
+    layer_state<WindowRegistry>(engine).shared.erase(key(w.comm->context, w.comm->group->world_of(0)));
 }
 
 bool in_access_epoch(const Window& w, int target) {

@@ -83,16 +83,20 @@ struct alignas(16) Window {
 };
 
 // The memory of MPI_Win_allocate_shared: one block for the whole group, each rank's part after
-// the previous rank's (MPI: contiguous unless alloc_shared_noncontig), laid out by the first
-// member past the creation's barrier, once every member has named its size.
+// the previous rank's (MPI: contiguous unless alloc_shared_noncontig), laid out in each real
+// process by its first member that knows every member's size. When the members span real
+// processes the block is POSIX shared memory each of them maps (at its own address).
 struct SharedSegment {
-    std::vector<MPI_Aint> sizes;
+    std::vector<MPI_Aint> sizes;  // by rank in the window's group
+    std::vector<int> disp_units;
     char* memory = nullptr;
-    int users = 0;  // members that have not freed the window yet
+    std::size_t mapped_bytes = 0;  // nonzero: memory is a mapping of shared memory, else calloc's
+    int users = 0;                 // members in this process that have not freed the window yet
 };
-// The segment of the shared window of `context` (made empty on first use), and its end.
-SharedSegment& shared_segment(Engine& engine, std::uint32_t context);
-void forget_shared_segment(Engine& engine, std::uint32_t context);
+// The segment of shared window `w` (made empty on first use), and its end. Windows over
+// disjoint groups may have the same context: a segment is the context's and its first member's.
+SharedSegment& shared_segment(Engine& engine, const Window& w);
+void forget_shared_segment(Engine& engine, const Window& w);
 
 // The handle the application holds, and back (null when `handle` is not a live window).
 inline MPI_Win window_handle(Window* w) { return reinterpret_cast<MPI_Win>(w); }

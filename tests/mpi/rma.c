@@ -10,7 +10,8 @@
  *             then again with MPI_MODE_NOCHECK.
  *   dynamic:  MPI_Win_create_dynamic + two adjacent MPI_Win_attach regions one put spans,
  *             addresses exchanged by MPI_Sendrecv.
- *   shared:   MPI_Win_allocate_shared over MPI_COMM_SELF, MPI_Win_shared_query.
+ *   shared:   MPI_Win_allocate_shared over MPI_COMM_SELF, then over a node's ranks (which span
+ *             two real processes under xsim at P2.N4: shared memory both map), MPI_Win_shared_query.
  *   attribute: MPI_Win_create_keyval, set/get, delete callbacks at replacement and MPI_Win_free.
  *   request:  MPI_Rput, MPI_Rget (waited for) and MPI_Raccumulate (freed at once).
  *   errors:   an operation outside an epoch gives MPI_ERR_RMA_SYNC (MPI_ERRORS_RETURN), and a
@@ -210,6 +211,36 @@ static void shared_tests(xt_t *t)
     if (seen != mine || size != sizeof(int) || unit != sizeof(int) || *seen != 40 + t->rank)
         xt_fail(t, "MPI_Win_shared_query does not give this rank's memory");
     MPI_Win_free(&win);
+
+    /* Over a node's ranks (MPI_COMM_TYPE_SHARED), which may span real processes under xsim:
+     * each writes its int, then reads its neighbours' through MPI_Win_shared_query. */
+    MPI_Comm node;
+    MPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    int node_rank, node_size;
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_size(node, &node_size);
+    MPI_Win_allocate_shared(sizeof(int), sizeof(int), MPI_INFO_NULL, node, &mine, &win);
+    *mine = 1000 + t->rank;
+    MPI_Win_sync(win);
+    MPI_Barrier(node);
+    MPI_Win_sync(win);
+    int *first = NULL;
+    MPI_Win_shared_query(win, 0, &size, &unit, &first);
+    for (int r = 0; r < node_size; ++r) {
+        int *theirs = NULL, their_rank;
+        MPI_Group node_group, world_group;
+        MPI_Win_shared_query(win, r, &size, &unit, &theirs);
+        MPI_Comm_group(node, &node_group);
+        MPI_Comm_group(MPI_COMM_WORLD, &world_group);
+        MPI_Group_translate_ranks(node_group, 1, &r, world_group, &their_rank);
+        MPI_Group_free(&node_group);
+        MPI_Group_free(&world_group);
+        if (theirs != first + r || *theirs != 1000 + their_rank)
+            xt_fail(t, "node member %d's int: %d at offset %td, expected %d at %d", r, theirs ? *theirs : -1,
+                    theirs - first, 1000 + their_rank, r);
+    }
+    MPI_Win_free(&win);
+    MPI_Comm_free(&node);
 }
 
 static void request_tests(xt_t *t)
