@@ -67,6 +67,13 @@ int finish_creation(CallScope& s, const Comm* c, Window* w, MPI_Win* win) {
 }
 
 // The predefined attributes (MPI-4.0 section 12.2.6), else one the program set.
+// The shared memory of a window whose members span real processes: POSIX shared memory, or
+// where there is none (no /dev/shm), a file in /tmp; each process tries them in that order.
+int open_shared_memory(const std::string& name, int flags) {
+    const int fd = shm_open(name.c_str(), flags, 0600);
+    return fd >= 0 ? fd : open(("/tmp" + name).c_str(), flags | O_CLOEXEC, 0600);
+}
+
 int attribute(Window* w, int keyval, void* value, int* flag) {
     *flag = 1;
     switch (keyval) {
@@ -146,7 +153,7 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm co
     const std::string name = "/xsim-" + std::to_string(agreed[2 * members]) + "-" + std::to_string(w->comm->context) +
                              "-" + std::to_string(c->world_rank(0, scope.rank));
     if (spans && me == 0) {  // made before the others open it (the agreement below orders them)
-        const int fd = shm_open(name.c_str(), O_CREAT | O_EXCL | O_RDWR, 0600);
+        const int fd = open_shared_memory(name, O_CREAT | O_EXCL | O_RDWR);
         if (fd < 0 || ftruncate(fd, static_cast<off_t>(total) + 1) != 0)
             scope.engine.abort_run(MPI_ERR_NO_MEM, "MPI_Win_allocate_shared: cannot make " + std::to_string(total) +
                                                        " bytes of shared memory (" + name + "): " + std::strerror(errno));
@@ -157,13 +164,14 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm co
     if (int e = io::allreduce_max(scope, *w->comm, done, &why)) return scope.fail(c, e, why);
     if (!seg.memory) {  // this process's first member here: the block, and the bases of its members
         if (spans) {
-            const int fd = shm_open(name.c_str(), O_RDWR, 0600);
+            const int fd = open_shared_memory(name, O_RDWR);
             void* p = fd < 0 ? MAP_FAILED
                              : mmap(nullptr, static_cast<std::size_t>(total) + 1, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
             if (fd >= 0) close(fd);
             if (p == MAP_FAILED)
                 scope.engine.abort_run(MPI_ERR_NO_MEM, "MPI_Win_allocate_shared: cannot map the shared memory " + name +
-                                                           ": " + std::strerror(errno));
+                                                           ": " + std::strerror(errno) +
+                                                           " (the real processes of one simulated node must run on one host)");
             seg.memory = static_cast<char*>(p);
             seg.mapped_bytes = static_cast<std::size_t>(total) + 1;
         } else {
@@ -181,7 +189,7 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm co
     // Every process has its mapping and its members' bases before any member goes on (and
     // may reach another's memory); then the name can go.
     if (int e = rma::window_barrier(scope.engine, scope.rank, *w, &why)) return scope.fail(c, e, why);
-    if (spans && me == 0) shm_unlink(name.c_str());
+    if (spans && me == 0 && shm_unlink(name.c_str()) != 0) unlink(("/tmp" + name).c_str());
     w->base = w->target->base;
     *static_cast<void**>(baseptr) = w->base;
     *win = rma::window_handle(w);
