@@ -77,31 +77,13 @@ int split_begin(const char* call, MPI_File fh, const void* buf, int count, MPI_D
                 bool explicit_offset, MPI_Offset offset, Real&& real) {
     XSIM_BEGIN_INITIALIZED(call);
     io::File* f = io::resolve_file(fh);
-    if (f && f->split_call)
-        return io::raise_file(scope, f, MPI_ERR_OTHER,
-                              std::string("the split collective ") + f->split_call + " is still outstanding on this file");
+    if (f)
+        if (int e = no_split_outstanding(scope, f)) return e;
     MPI_Status st{};
     if (int e = access(scope, fh, buf, count, type, write, explicit_offset, offset, &f, &st, real)) return e;
     f->split_call = call;
     f->split_buf = const_cast<void*>(buf);
     f->split_status = st;
-    return MPI_SUCCESS;
-}
-
-// MPI_File_*_end: the begin call must be the matching one, with the same buffer.
-int split_end(const char* call, const char* begin, MPI_File fh, const void* buf, MPI_Status* status) {
-    XSIM_BEGIN_INITIALIZED(call);
-    io::File* f = nullptr;
-    if (int e = file_arg(scope, fh, &f)) return e;
-    if (!f->split_call || std::string(f->split_call) != begin)
-        return io::raise_file(scope, f, MPI_ERR_OTHER,
-                              std::string("no ") + begin + " is outstanding on this file" +
-                                  (f->split_call ? std::string(" (") + f->split_call + " is)" : std::string()));
-    if (buf != f->split_buf)
-        return io::raise_file(scope, f, MPI_ERR_BUFFER, std::string("the buffer differs from the one passed to ") + begin);
-    f->split_call = nullptr;
-    if (status != MPI_STATUS_IGNORE) *status = f->split_status;
-    scope.rank.clock += storage_time(scope, bytes_moved(f->split_status));
     return MPI_SUCCESS;
 }
 

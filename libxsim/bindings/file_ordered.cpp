@@ -62,28 +62,12 @@ int ordered_begin(const char* call, MPI_File fh, void* buf, int count, MPI_Datat
     XSIM_BEGIN_INITIALIZED(call);
     io::File* f = nullptr;
     if (int e = file_arg(scope, fh, &f)) return e;
-    if (f->split_call)
-        return io::raise_file(scope, f, MPI_ERR_OTHER,
-                              std::string("the split collective ") + f->split_call + " is still outstanding on this file");
+    if (int e = no_split_outstanding(scope, f)) return e;
     MPI_Status st{};
     if (int e = ordered(scope, f, buf, count, type, write, &st)) return e;
     f->split_call = call;
     f->split_buf = buf;
     f->split_status = st;
-    return MPI_SUCCESS;
-}
-
-int ordered_end(const char* call, const char* begin, MPI_File fh, const void* buf, MPI_Status* status) {
-    XSIM_BEGIN_INITIALIZED(call);
-    io::File* f = nullptr;
-    if (int e = file_arg(scope, fh, &f)) return e;
-    if (!f->split_call || std::string(f->split_call) != begin)
-        return io::raise_file(scope, f, MPI_ERR_OTHER, std::string("no ") + begin + " is outstanding on this file");
-    if (buf != f->split_buf)
-        return io::raise_file(scope, f, MPI_ERR_BUFFER, std::string("the buffer differs from the one passed to ") + begin);
-    f->split_call = nullptr;
-    if (status != MPI_STATUS_IGNORE) *status = f->split_status;
-    scope.rank.clock += storage_time(scope, bytes_moved(f->split_status));
     return MPI_SUCCESS;
 }
 
@@ -105,7 +89,7 @@ int PMPI_File_write_ordered_begin(MPI_File fh, const void* buf, int count, MPI_D
 }
 XSIM_MPI_ALIAS(File_write_ordered_end)
 int PMPI_File_write_ordered_end(MPI_File fh, const void* buf, MPI_Status* status) {
-    return ordered_end("MPI_File_write_ordered_end", "MPI_File_write_ordered_begin", fh, buf, status);
+    return split_end("MPI_File_write_ordered_end", "MPI_File_write_ordered_begin", fh, buf, status);
 }
 XSIM_MPI_ALIAS(File_read_ordered_begin)
 int PMPI_File_read_ordered_begin(MPI_File fh, void* buf, int count, MPI_Datatype type) {
@@ -113,7 +97,7 @@ int PMPI_File_read_ordered_begin(MPI_File fh, void* buf, int count, MPI_Datatype
 }
 XSIM_MPI_ALIAS(File_read_ordered_end)
 int PMPI_File_read_ordered_end(MPI_File fh, void* buf, MPI_Status* status) {
-    return ordered_end("MPI_File_read_ordered_end", "MPI_File_read_ordered_begin", fh, buf, status);
+    return split_end("MPI_File_read_ordered_end", "MPI_File_read_ordered_begin", fh, buf, status);
 }
 
 // Collective: every rank must name the same position; the pointer moves alike everywhere.

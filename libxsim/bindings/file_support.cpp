@@ -42,6 +42,29 @@ std::uint64_t bytes_moved(const MPI_Status& status) {
 
 SimTime storage_time(CallScope& s, std::uint64_t bytes) { return s.engine.machine().storage.call_time(bytes); }
 
+int no_split_outstanding(CallScope& s, io::File* f) {
+    if (!f->split_call) return MPI_SUCCESS;
+    return io::raise_file(s, f, MPI_ERR_OTHER,
+                          std::string("the split collective ") + f->split_call + " is still outstanding on this file");
+}
+
+int split_end(const char* call, const char* begin, MPI_File fh, const void* buf, MPI_Status* status) {
+    XSIM_BEGIN_INITIALIZED(call);
+    CallScope& s = scope;
+    io::File* f = nullptr;
+    if (int e = file_arg(s, fh, &f)) return e;
+    if (!f->split_call || std::string(f->split_call) != begin)
+        return io::raise_file(s, f, MPI_ERR_OTHER,
+                              std::string("no ") + begin + " is outstanding on this file" +
+                                  (f->split_call ? std::string(" (") + f->split_call + " is)" : std::string()));
+    if (buf != f->split_buf)
+        return io::raise_file(s, f, MPI_ERR_BUFFER, std::string("the buffer differs from the one passed to ") + begin);
+    f->split_call = nullptr;
+    if (status != MPI_STATUS_IGNORE) *status = f->split_status;
+    s.rank.clock += storage_time(s, bytes_moved(f->split_status));
+    return MPI_SUCCESS;
+}
+
 MPI_Request completed_request(CallScope& s, SimTime done, const MPI_Status& status) {
     return request_handle(
         grequest::start_completed(s.engine, s.rank, done, &copy_status, &free_status, new MPI_Status(status)));

@@ -34,6 +34,12 @@ SimTime storage_time(CallScope& s, std::uint64_t bytes);
 // call; the request carries its time and its status to MPI_Wait/MPI_Test).
 MPI_Request completed_request(CallScope& s, SimTime done, const MPI_Status& status);
 
+// Split collectives (MPI_File_*_begin / _end), one outstanding per file: whether another is
+// (MPI_ERR_OTHER raised on `f`), and the whole `call` (an _end) of the one `begin` started
+// with `buf` on `fh`: its status and its storage time.
+int no_split_outstanding(CallScope& s, io::File* f);
+int split_end(const char* call, const char* begin, MPI_File fh, const void* buf, MPI_Status* status);
+
 // The count x datatype of a data access: MPI_ERR_COUNT, MPI_ERR_TYPE (null, uncommitted).
 int data_args(CallScope& s, io::File* f, const void* buf, int count, MPI_Datatype type);
 
