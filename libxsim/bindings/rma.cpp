@@ -83,12 +83,6 @@ int members(CallScope& s, Window* w, MPI_Group handle, std::vector<int>* out) {
     return MPI_SUCCESS;
 }
 
-// Opens the scope and finds the window (every epoch call).
-#define XSIM_WINDOW_CALL(call)                                                \
-    XSIM_BEGIN_INITIALIZED(call);                                             \
-    Window* w = nullptr;                                                      \
-    if (int e = window_checks::window(scope, win, &w)) return e
-
 Operation put(const void* origin, int origin_count, MPI_Datatype origin_type, int target, MPI_Aint disp,
               int target_count, MPI_Datatype target_type) {
     Operation op;

@@ -21,3 +21,9 @@ int target(CallScope& s, rma::Window* w, int rank, bool proc_null_ok = true);
 int data(CallScope& s, rma::Window* w, int count, MPI_Datatype type, const char* what);
 
 }  // namespace xsim::window_checks
+
+// Opens the scope of a call on window handle `win` and finds it as `w` (MPI_ERR_WIN otherwise).
+#define XSIM_WINDOW_CALL(call)                        \
+    XSIM_BEGIN_INITIALIZED(call);                     \
+    ::xsim::rma::Window* w = nullptr;                 \
+    if (int e = ::xsim::window_checks::window(scope, win, &w)) return e

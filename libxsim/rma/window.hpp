@@ -59,11 +59,8 @@ struct alignas(16) Window {
     std::uint32_t magic = kMagic;
     Comm* comm = nullptr;     // a duplicate of the creating communicator: group, context, collectives
     Rank* owner = nullptr;
-    Target* target = nullptr;  // this rank's, registered in the process
+    Target* target = nullptr;  // this rank's, registered in the process: its memory, size, unit
     Flavor flavor = Flavor::Create;
-    void* base = nullptr;
-    MPI_Aint size = 0;
-    int disp_unit = 1;
     int model = MPI_WIN_UNIFIED;
     bool owns_memory = false;  // MPI_Win_allocate: freed with the window
     MPI_Errhandler errhandler = MPI_ERRORS_ARE_FATAL;
