@@ -90,95 +90,93 @@ int split_begin(const char* call, MPI_File fh, const void* buf, int count, MPI_D
 }  // namespace
 
 // The real function of each access, as a callable on the rank's handle.
-#define XSIM_READ(fn) [&](MPI_File h, MPI_Status* st) { return real_mpi.fn(h, buf, count, type, st); }
-#define XSIM_WRITE(fn) [&](MPI_File h, MPI_Status* st) { return real_mpi.fn(h, buf, count, type, st); }
-#define XSIM_READ_AT(fn) [&](MPI_File h, MPI_Status* st) { return real_mpi.fn(h, offset, buf, count, type, st); }
-#define XSIM_WRITE_AT(fn) [&](MPI_File h, MPI_Status* st) { return real_mpi.fn(h, offset, buf, count, type, st); }
+#define XSIM_REAL(fn) [&](MPI_File h, MPI_Status* st) { return real_mpi.fn(h, buf, count, type, st); }
+#define XSIM_REAL_AT(fn) [&](MPI_File h, MPI_Status* st) { return real_mpi.fn(h, offset, buf, count, type, st); }
 
 extern "C" {
 
 // Individual file pointer.
 XSIM_MPI_ALIAS(File_read)
 int PMPI_File_read(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
-    return blocking("MPI_File_read", fh, buf, count, type, false, false, 0, status, XSIM_READ(File_read));
+    return blocking("MPI_File_read", fh, buf, count, type, false, false, 0, status, XSIM_REAL(File_read));
 }
 XSIM_MPI_ALIAS(File_write)
 int PMPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Status* status) {
-    return blocking("MPI_File_write", fh, buf, count, type, true, false, 0, status, XSIM_WRITE(File_write));
+    return blocking("MPI_File_write", fh, buf, count, type, true, false, 0, status, XSIM_REAL(File_write));
 }
 XSIM_MPI_ALIAS(File_read_all)
 int PMPI_File_read_all(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
-    return blocking("MPI_File_read_all", fh, buf, count, type, false, false, 0, status, XSIM_READ(File_read_all));
+    return blocking("MPI_File_read_all", fh, buf, count, type, false, false, 0, status, XSIM_REAL(File_read_all));
 }
 XSIM_MPI_ALIAS(File_write_all)
 int PMPI_File_write_all(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Status* status) {
-    return blocking("MPI_File_write_all", fh, buf, count, type, true, false, 0, status, XSIM_WRITE(File_write_all));
+    return blocking("MPI_File_write_all", fh, buf, count, type, true, false, 0, status, XSIM_REAL(File_write_all));
 }
 XSIM_MPI_ALIAS(File_iread)
 int PMPI_File_iread(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Request* request) {
-    return nonblocking("MPI_File_iread", fh, buf, count, type, false, false, 0, request, XSIM_READ(File_read));
+    return nonblocking("MPI_File_iread", fh, buf, count, type, false, false, 0, request, XSIM_REAL(File_read));
 }
 XSIM_MPI_ALIAS(File_iwrite)
 int PMPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Request* request) {
-    return nonblocking("MPI_File_iwrite", fh, buf, count, type, true, false, 0, request, XSIM_WRITE(File_write));
+    return nonblocking("MPI_File_iwrite", fh, buf, count, type, true, false, 0, request, XSIM_REAL(File_write));
 }
 XSIM_MPI_ALIAS(File_iread_all)
 int PMPI_File_iread_all(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Request* request) {
-    return nonblocking("MPI_File_iread_all", fh, buf, count, type, false, false, 0, request, XSIM_READ(File_read_all));
+    return nonblocking("MPI_File_iread_all", fh, buf, count, type, false, false, 0, request, XSIM_REAL(File_read_all));
 }
 XSIM_MPI_ALIAS(File_iwrite_all)
 int PMPI_File_iwrite_all(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Request* request) {
-    return nonblocking("MPI_File_iwrite_all", fh, buf, count, type, true, false, 0, request, XSIM_WRITE(File_write_all));
+    return nonblocking("MPI_File_iwrite_all", fh, buf, count, type, true, false, 0, request, XSIM_REAL(File_write_all));
 }
 
 // Explicit offsets.
 XSIM_MPI_ALIAS(File_read_at)
 int PMPI_File_read_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
-    return blocking("MPI_File_read_at", fh, buf, count, type, false, true, offset, status, XSIM_READ_AT(File_read_at));
+    return blocking("MPI_File_read_at", fh, buf, count, type, false, true, offset, status, XSIM_REAL_AT(File_read_at));
 }
 XSIM_MPI_ALIAS(File_write_at)
 int PMPI_File_write_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype type,
                        MPI_Status* status) {
-    return blocking("MPI_File_write_at", fh, buf, count, type, true, true, offset, status, XSIM_WRITE_AT(File_write_at));
+    return blocking("MPI_File_write_at", fh, buf, count, type, true, true, offset, status, XSIM_REAL_AT(File_write_at));
 }
 XSIM_MPI_ALIAS(File_read_at_all)
 int PMPI_File_read_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
     return blocking("MPI_File_read_at_all", fh, buf, count, type, false, true, offset, status,
-                    XSIM_READ_AT(File_read_at_all));
+                    XSIM_REAL_AT(File_read_at_all));
 }
 XSIM_MPI_ALIAS(File_write_at_all)
 int PMPI_File_write_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype type,
                            MPI_Status* status) {
     return blocking("MPI_File_write_at_all", fh, buf, count, type, true, true, offset, status,
-                    XSIM_WRITE_AT(File_write_at_all));
+                    XSIM_REAL_AT(File_write_at_all));
 }
 XSIM_MPI_ALIAS(File_iread_at)
 int PMPI_File_iread_at(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype type, MPI_Request* request) {
-    return nonblocking("MPI_File_iread_at", fh, buf, count, type, false, true, offset, request, XSIM_READ_AT(File_read_at));
+    return nonblocking("MPI_File_iread_at", fh, buf, count, type, false, true, offset, request, XSIM_REAL_AT(File_read_at));
 }
 XSIM_MPI_ALIAS(File_iwrite_at)
 int PMPI_File_iwrite_at(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype type,
                         MPI_Request* request) {
     return nonblocking("MPI_File_iwrite_at", fh, buf, count, type, true, true, offset, request,
-                       XSIM_WRITE_AT(File_write_at));
+                       XSIM_REAL_AT(File_write_at));
 }
 XSIM_MPI_ALIAS(File_iread_at_all)
 int PMPI_File_iread_at_all(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype type,
                            MPI_Request* request) {
     return nonblocking("MPI_File_iread_at_all", fh, buf, count, type, false, true, offset, request,
-                       XSIM_READ_AT(File_read_at_all));
+                       XSIM_REAL_AT(File_read_at_all));
 }
 XSIM_MPI_ALIAS(File_iwrite_at_all)
 int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype type,
                             MPI_Request* request) {
     return nonblocking("MPI_File_iwrite_at_all", fh, buf, count, type, true, true, offset, request,
-                       XSIM_WRITE_AT(File_write_at_all));
+                       XSIM_REAL_AT(File_write_at_all));
 }
 
 // Split collectives.
 XSIM_MPI_ALIAS(File_read_all_begin)
 int PMPI_File_read_all_begin(MPI_File fh, void* buf, int count, MPI_Datatype type) {
-    return split_begin("MPI_File_read_all_begin", fh, buf, count, type, false, false, 0, XSIM_READ(File_read_all));
+    return split_begin("MPI_File_read_all_begin", fh, buf, count, type, false, false, 0, XSIM_REAL(File_read_all));
 }
 XSIM_MPI_ALIAS(File_read_all_end)
 int PMPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status) {
@@ -186,7 +184,7 @@ int PMPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status) {
 }
 XSIM_MPI_ALIAS(File_write_all_begin)
 int PMPI_File_write_all_begin(MPI_File fh, const void* buf, int count, MPI_Datatype type) {
-    return split_begin("MPI_File_write_all_begin", fh, buf, count, type, true, false, 0, XSIM_WRITE(File_write_all));
+    return split_begin("MPI_File_write_all_begin", fh, buf, count, type, true, false, 0, XSIM_REAL(File_write_all));
 }
 XSIM_MPI_ALIAS(File_write_all_end)
 int PMPI_File_write_all_end(MPI_File fh, const void* buf, MPI_Status* status) {
@@ -195,7 +193,7 @@ int PMPI_File_write_all_end(MPI_File fh, const void* buf, MPI_Status* status) {
 XSIM_MPI_ALIAS(File_read_at_all_begin)
 int PMPI_File_read_at_all_begin(MPI_File fh, MPI_Offset offset, void* buf, int count, MPI_Datatype type) {
     return split_begin("MPI_File_read_at_all_begin", fh, buf, count, type, false, true, offset,
-                       XSIM_READ_AT(File_read_at_all));
+                       XSIM_REAL_AT(File_read_at_all));
 }
 XSIM_MPI_ALIAS(File_read_at_all_end)
 int PMPI_File_read_at_all_end(MPI_File fh, void* buf, MPI_Status* status) {
@@ -204,7 +202,7 @@ int PMPI_File_read_at_all_end(MPI_File fh, void* buf, MPI_Status* status) {
 XSIM_MPI_ALIAS(File_write_at_all_begin)
 int PMPI_File_write_at_all_begin(MPI_File fh, MPI_Offset offset, const void* buf, int count, MPI_Datatype type) {
     return split_begin("MPI_File_write_at_all_begin", fh, buf, count, type, true, true, offset,
-                       XSIM_WRITE_AT(File_write_at_all));
+                       XSIM_REAL_AT(File_write_at_all));
 }
 XSIM_MPI_ALIAS(File_write_at_all_end)
 int PMPI_File_write_at_all_end(MPI_File fh, const void* buf, MPI_Status* status) {
