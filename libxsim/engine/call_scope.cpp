@@ -24,7 +24,8 @@ Rank& calling_rank(const char* call) {
     if (!g_engine || !g_engine->current()) {
         std::fprintf(stderr,
                      "xsim: %s was called outside a simulated rank (from a thread, a destructor or an "
-                     "atexit handler, or xsim is not active in this program)\n",
+                     "atexit handler, a shared library's static constructor, the program's own with "
+                     "-xsim-privatize off, or xsim is not active in this program)\n",
                      call);
         std::fflush(stderr);
         std::_Exit(1);

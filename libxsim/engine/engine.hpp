@@ -35,6 +35,8 @@
 namespace xsim {
 
 using MainFunction = int (*)(int, char**, char**);
+// One entry of the executable's init array (runtime/program_constructors.hpp).
+using ProgramConstructor = void (*)(int, char**, char**);
 
 struct ProcessObjects;   // libxsim/mpi/process_objects.hpp
 class CurrentObjects;
@@ -120,6 +122,11 @@ public:
     }
     // The program's main, whose ranks run() runs (null before run()).
     MainFunction application_main() const { return main_; }
+    // The executable's static constructors, which each rank runs, with its globals loaded and
+    // as application code, before main (set before run()).
+    void set_program_constructors(std::vector<ProgramConstructor> constructors) {
+        constructors_ = std::move(constructors);
+    }
     // The MPI objects' state of this process (keyvals, context ids, groups, datatypes...),
     // current from construction to destruction and while run() runs (process_objects.hpp).
     ProcessObjects& objects() { return *objects_; }
@@ -275,6 +282,7 @@ private:
     std::int64_t live_ = 0;
     // The application's main and its argument vector (shared by all ranks).
     MainFunction main_ = nullptr;
+    std::vector<ProgramConstructor> constructors_;
     int argc_ = 0;
     char** argv_ = nullptr;
     char** envp_ = nullptr;

@@ -277,6 +277,7 @@ int visit(dl_phdr_info* info, std::size_t, void* arg) {
         out.segments.push_back({static_cast<char*>(info->dlpi_tls_data), d.tls_bytes, "thread-locals of " + name});
     }
     out.covered.push_back(name);
+    if (executable) out.executable_covered = true;
     return 0;
 }
 

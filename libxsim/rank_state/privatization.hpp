@@ -57,6 +57,7 @@ struct Discovery {
     std::vector<std::string> covered;    // objects whose data and TLS are all in `segments`
     std::vector<std::string> uncovered;  // objects (not system ones) left shared, with the reason
     std::size_t uncovered_bytes = 0;     // writable bytes of the program left shared
+    bool executable_covered = false;     // the executable's own data and TLS are in `segments`
 };
 Discovery discover();
 

@@ -34,6 +34,7 @@ PrivatizationPlan plan_privatization(PrivatizeMode mode, long long local_ranks, 
     }
     plan.segments = std::move(found.segments);
     plan.covered = found.covered;
+    plan.executable_covered = found.executable_covered;
     plan.segments.insert(plan.segments.end(), libc.begin(), libc.end());
     plan.bytes_per_rank = Privatization::expected_bytes_per_rank(plan.segments);
     if (shared && found.uncovered_bytes > 0)

@@ -18,6 +18,7 @@ struct PrivatizationPlan {
     std::vector<std::string> lines; // to print at start-up on process 0 (warnings, listing)
     std::vector<std::string> left_shared;  // loaded objects of the program's whose globals stay shared
     std::vector<std::string> covered;      // loaded objects whose globals become per rank
+    bool executable_covered = false;       // the executable's globals are among them
 };
 
 // `local_ranks`: the most simulated ranks one real process hosts; `libc` the C library's

@@ -37,6 +37,7 @@
 #include "libxsim/runtime/option_agreement.hpp"
 #include "libxsim/runtime/pmpi_link.hpp"
 #include "libxsim/runtime/privatization_plan.hpp"
+#include "libxsim/runtime/program_constructors.hpp"
 #include "libxsim/runtime/startup_checks.hpp"
 #include "libxsim/runtime/watchdog.hpp"
 
@@ -45,6 +46,9 @@ using namespace xsim;
 namespace {
 
 MainFunction g_application_main = nullptr;
+// The executable's static constructors, taken from the C library's start-up (run by the
+// ranks, or once before them: simulate()).
+std::vector<ProgramConstructor> g_program_constructors;
 
 // A refused start: one line from process 0, a clean exit with status 2 everywhere.
 int refuse(int process, const std::string& why) {
@@ -188,6 +192,14 @@ int simulate(int argc, char** argv, char** envp) {
             for (const std::string& line : privatization.lines) std::fprintf(stderr, "%s\n", line.c_str());
         engine.privatization().set_left_shared(privatization.left_shared);
         engine.privatization().set_covered(privatization.covered);
+        // Each rank constructs its own copy of the executable's globals (and a constructor may
+        // call MPI, as OpenCoarrays' does), unless ranks share a copy: then once, now, before the
+        // image every rank starts from is taken, as the C library would have run them.
+        if (engine.local_count() == 1 || (privatization.enabled && privatization.executable_covered)) {
+            engine.set_program_constructors(std::move(g_program_constructors));
+        } else {
+            for (ProgramConstructor construct : g_program_constructors) construct(argc, argv, envp);
+        }
         if (privatization.enabled) {
             const std::string why =
                 engine.privatization().start(std::move(privatization.segments), static_cast<std::size_t>(engine.local_count()));
@@ -235,5 +247,6 @@ extern "C" int __libc_start_main(MainFunction main, int argc, char** argv, void 
     if ((disabled && *disabled && *disabled != '0') || !program_imports_mpi_init())
         return real(main, argc, argv, init, fini, rtld_fini, stack_end);
     g_application_main = main;
+    g_program_constructors = runtime::take_program_constructors();
     return real(simulate, argc, argv, init, fini, rtld_fini, stack_end);
 }

@@ -1,14 +1,14 @@
 /* cxx_bindings: a C++ program built the usual way, with mpicxx and Open MPI's C++ bindings
  * (no OMPI_SKIP_MPICXX: libmpi_cxx and its static constructors, which call MPI_Initialized
  * before main, are linked in).
- * - A static constructor of the program itself (once per real process, before any rank)
- *   calls the functions the standard allows before MPI_Init: MPI_Initialized and
+ * - A static constructor of the program itself (run by each rank before its main, as by each
+ *   process natively) calls the functions the standard allows before MPI_Init: MPI_Initialized and
  *   MPI_Finalized (both false), MPI_Get_version, MPI_Get_library_version, MPI_Error_class
  *   and MPI_Error_string. Every rank then checks what it recorded.
  * - Each rank uses MPI:: bindings (Init, COMM_WORLD.Get_rank/Get_size, Allreduce, Bcast,
  *   Is_initialized, Finalize, Is_finalized) mixed with C calls, and checks the answers.
- * - A static destructor (after the simulation) prints
- *   "STATIC_DTOR initialized <f> finalized <f>": both 1, every rank having finalized. */
+ * - A static destructor (when each rank ends) prints
+ *   "STATIC_DTOR initialized <f> finalized <f>": both 1, the rank having finalized. */
 #include <mpi.h>
 
 #include <cstdio>
