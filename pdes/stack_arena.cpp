@@ -22,6 +22,25 @@ std::size_t page_size() {
     return size;
 }
 
+namespace {
+
+// Whether the program runs on an executable stack: its PT_GNU_STACK (or a library's) asks for
+// one, as gfortran's does for the trampolines of internal procedures passed as arguments (an
+// operator of CO_REDUCE) and GCC's for nested C functions. The C library then makes thread
+// stacks executable, and fiber stacks must be too: the trampoline is code on the stack.
+bool main_stack_executable() {
+    std::ifstream maps("/proc/self/maps");
+    std::string line;
+    while (std::getline(maps, line)) {
+        if (line.size() < 7 || line.compare(line.size() - 7, 7, "[stack]") != 0) continue;
+        const std::size_t perms = line.find(' ') + 1;  // "start-end rwxp ..."
+        return perms + 2 < line.size() && line[perms + 2] == 'x';
+    }
+    return false;
+}
+
+}  // namespace
+
 const char* guard_pages_name(GuardPages guards) {
     switch (guards) {
         case GuardPages::Markers: return "guard markers";
@@ -86,8 +105,8 @@ void StackArena::reserve(std::size_t count, std::size_t stack_bytes, GuardPages 
     const std::size_t lead = kLeadGuardBytes;
     mapping_bytes_ = lead + spill_bytes_ + count_ * stride_;
     // MAP_NORESERVE: the region is address space only; memory is committed on first touch.
-    void* region = mmap(nullptr, mapping_bytes_, PROT_READ | PROT_WRITE,
-                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    const int access = PROT_READ | PROT_WRITE | (main_stack_executable() ? PROT_EXEC : 0);
+    void* region = mmap(nullptr, mapping_bytes_, access, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (region == MAP_FAILED) {
         throw std::runtime_error("cannot reserve " + std::to_string(mapping_bytes_ >> 20) +
                                  " MiB of address space for " + std::to_string(count) +

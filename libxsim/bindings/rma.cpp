@@ -313,8 +313,15 @@ int PMPI_Win_flush_local_all(MPI_Win win) {
 
 XSIM_MPI_ALIAS(Win_sync)
 int PMPI_Win_sync(MPI_Win win) {
-    // One copy of the window's memory (MPI_WIN_UNIFIED): nothing to synchronize.
+    // One copy of the window's memory (MPI_WIN_UNIFIED), so nothing to copy; but what other
+    // ranks' operations wrote up to this rank's time must be there. It is how a rank polls its
+    // window (Win_sync and a load in a loop: OpenCoarrays' EVENT WAIT), so it costs a poll
+    // (processor.poll_cost, as an unsuccessful MPI_Test: the loop advances virtual time) and
+    // lets earlier events be processed first; else the poller would spin with the writers
+    // never run.
     XSIM_WINDOW_CALL("MPI_Win_sync");
+    scope.rank.clock += scope.engine.machine().poll_cost;
+    scope.engine.catch_up(scope.rank);
     return MPI_SUCCESS;
 }
 
