@@ -1,5 +1,6 @@
 // User callbacks written in Fortran: reduction functions (MPI_OP_CREATE) and error
-// handlers (MPI_COMM_CREATE_ERRHANDLER, MPI-1 MPI_ERRHANDLER_CREATE). The C side calls a C function with C handles; a
+// handlers (MPI_COMM_CREATE_ERRHANDLER, MPI-1 MPI_ERRHANDLER_CREATE, MPI_WIN_CREATE_ERRHANDLER,
+// MPI_FILE_CREATE_ERRHANDLER). The C side calls a C function with C handles; a
 // Fortran one wants INTEGER handles by reference. Each distinct Fortran function gets a
 // slot with its own C trampoline that converts the handles and calls it; the same function
 // registered again (by every simulated rank, typically) reuses its slot.
@@ -40,6 +41,8 @@ struct Slots {
 };
 
 Slots<FortranReduction> g_reductions;
+// One table per kind of handle an error handler is for (communicator, window, file).
+template <class Handle>
 Slots<FortranErrhandler> g_errhandlers;
 
 template <std::size_t K>
@@ -48,29 +51,43 @@ void reduction_trampoline(void* in, void* inout, int* len, MPI_Datatype* type) {
     g_reductions.functions[K](in, inout, len, &f_type);
 }
 
-template <std::size_t K>
-void errhandler_trampoline(MPI_Comm* comm, int* code, ...) {
-    MPI_Fint f_comm = comm_c2f(*comm);
-    g_errhandlers.functions[K](&f_comm, code);
+template <class Handle, MPI_Fint (*ToFortran)(Handle), std::size_t K>
+void errhandler_trampoline(Handle* handle, int* code, ...) {
+    MPI_Fint f_handle = ToFortran(*handle);
+    g_errhandlers<Handle>.functions[K](&f_handle, code);
 }
 
 template <std::size_t... K>
 constexpr std::array<MPI_User_function*, kSlots> reduction_table(std::index_sequence<K...>) {
     return {&reduction_trampoline<K>...};
 }
-template <std::size_t... K>
-constexpr std::array<MPI_Comm_errhandler_function*, kSlots> errhandler_table(std::index_sequence<K...>) {
-    return {&errhandler_trampoline<K>...};
+template <class Handle, MPI_Fint (*ToFortran)(Handle), class CFunction, std::size_t... K>
+constexpr std::array<CFunction*, kSlots> errhandler_table(std::index_sequence<K...>) {
+    return {&errhandler_trampoline<Handle, ToFortran, K>...};
 }
 
 constexpr auto kReductionTrampolines = reduction_table(std::make_index_sequence<kSlots>());
-constexpr auto kErrhandlerTrampolines = errhandler_table(std::make_index_sequence<kSlots>());
+template <class Handle, MPI_Fint (*ToFortran)(Handle), class CFunction>
+constexpr auto kErrhandlerTrampolines =
+    errhandler_table<Handle, ToFortran, CFunction>(std::make_index_sequence<kSlots>());
 
 [[noreturn]] void out_of_slots(const char* call) {
     const std::string why = std::string(call) + ": more than " + std::to_string(kSlots) +
                             " distinct Fortran callback functions; xsim supports at most that many";
     if (xsim::g_engine) xsim::g_engine->abort_run(1, why);
     unsupported(call);
+}
+
+// MPI_x_CREATE_ERRHANDLER: a C error handler for `Handle` that calls the Fortran `function`
+// with the handle and the code as INTEGERs.
+template <class Handle, MPI_Fint (*ToFortran)(Handle), class CFunction>
+void create_errhandler(const char* call, FortranErrhandler function, int (*create)(CFunction*, MPI_Errhandler*),
+                       MPI_Fint* errhandler, MPI_Fint* ierror) {
+    const std::size_t k = g_errhandlers<Handle>.slot_of(function);
+    if (k == kSlots) out_of_slots(call);
+    MPI_Errhandler c = MPI_ERRHANDLER_NULL;
+    *ierror = create(kErrhandlerTrampolines<Handle, ToFortran, CFunction>[k], &c);
+    *errhandler = errhandler_c2f(c);
 }
 
 }  // namespace
@@ -86,11 +103,18 @@ void mpi_op_create_(FortranReduction function, const MPI_Fint* commute, MPI_Fint
 }
 
 void mpi_comm_create_errhandler_(FortranErrhandler function, MPI_Fint* errhandler, MPI_Fint* ierror) {
-    const std::size_t k = g_errhandlers.slot_of(function);
-    if (k == kSlots) out_of_slots("MPI_COMM_CREATE_ERRHANDLER");
-    MPI_Errhandler c = MPI_ERRHANDLER_NULL;
-    *ierror = PMPI_Comm_create_errhandler(kErrhandlerTrampolines[k], &c);
-    *errhandler = errhandler_c2f(c);
+    create_errhandler<MPI_Comm, comm_c2f>("MPI_COMM_CREATE_ERRHANDLER", function, &PMPI_Comm_create_errhandler,
+                                          errhandler, ierror);
+}
+
+void mpi_win_create_errhandler_(FortranErrhandler function, MPI_Fint* errhandler, MPI_Fint* ierror) {
+    create_errhandler<MPI_Win, win_c2f>("MPI_WIN_CREATE_ERRHANDLER", function, &PMPI_Win_create_errhandler, errhandler,
+                                        ierror);
+}
+
+void mpi_file_create_errhandler_(FortranErrhandler function, MPI_Fint* errhandler, MPI_Fint* ierror) {
+    create_errhandler<MPI_File, file_c2f>("MPI_FILE_CREATE_ERRHANDLER", function, &PMPI_File_create_errhandler,
+                                          errhandler, ierror);
 }
 
 // The MPI-1 name of the same call.
@@ -103,3 +127,5 @@ void mpi_errhandler_create_(FortranErrhandler function, MPI_Fint* errhandler, MP
 XSIM_FORTRAN_ALIASES(op_create, OP_CREATE)
 XSIM_FORTRAN_ALIASES(errhandler_create, ERRHANDLER_CREATE)
 XSIM_FORTRAN_ALIASES(comm_create_errhandler, COMM_CREATE_ERRHANDLER)
+XSIM_FORTRAN_ALIASES(win_create_errhandler, WIN_CREATE_ERRHANDLER)
+XSIM_FORTRAN_ALIASES(file_create_errhandler, FILE_CREATE_ERRHANDLER)
