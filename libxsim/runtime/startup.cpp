@@ -157,7 +157,7 @@ int simulate(int argc, char** argv, char** envp) {
         return refuse(process, why);
     const Engine::Placement placement{static_cast<int>(ranks), process, processes};
     // Per-rank globals: found and sized now (the memory check counts them), copied once the
-    // engine exists, after the program's static constructors and before its first rank.
+    // engine exists, before the first rank (which runs the program's static constructors).
     runtime::PrivatizationPlan privatization = runtime::plan_privatization(
         cl.options.privatize, (ranks + processes - 1) / processes, runtime::libc_private_segments());
     if (std::string why = check_memory_budget(cl.options, placement, privatization.bytes_per_rank); !why.empty())
