@@ -5,21 +5,9 @@
 ! on a plain view and checks every value; an error handler written in Fortran
 ! (MPI_FILE_CREATE_ERRHANDLER) is called with the file and the code of a read at a negative
 ! offset. Argument: the file's name.
-module file_errors
-  implicit none
-  integer :: handled_file = -1, handled_code = -1
-contains
-  subroutine note_file_error(fh, code)
-    integer :: fh, code
-    handled_file = fh
-    handled_code = code
-  end subroutine
-end module file_errors
-
 program file_io
   use mpi
   use test_check
-  use file_errors
   implicit none
   integer, parameter :: B = 3, NB = 4
   integer :: handler, error_class
@@ -85,12 +73,12 @@ program file_io
       end do
     end do
   end if
-  call MPI_File_create_errhandler(note_file_error, handler, ierr)
+  call MPI_File_create_errhandler(note_error, handler, ierr)
   call check('file_io', ierr == MPI_SUCCESS, 'MPI_FILE_CREATE_ERRHANDLER', rank)
   call MPI_File_set_errhandler(fh, handler, ierr)
   call MPI_File_read_at(fh, -1_MPI_OFFSET_KIND, theirs, 1, MPI_INTEGER, status, ierr)
   call MPI_Error_class(handled_code, error_class, ierr)
-  call check('file_io', handled_file == fh .and. error_class == MPI_ERR_ARG, &
+  call check('file_io', handled_handle == fh .and. error_class == MPI_ERR_ARG, &
              'the Fortran error handler saw the file and MPI_ERR_ARG', rank)
   call MPI_Errhandler_free(handler, ierr)
   call MPI_File_close(fh, ierr)

@@ -4,22 +4,10 @@
 ! MPI_WIN_LOCK_ALL, MPI_RGET with MPI_WAIT, an error handler written in Fortran
 ! (MPI_WIN_CREATE_ERRHANDLER: called with the window and the code of a lock of a rank that does
 ! not exist), and MPI_WIN_FREE giving MPI_WIN_NULL.
-module window_errors
-  implicit none
-  integer :: handled_window = -1, handled_code = -1
-contains
-  subroutine note_window_error(win, code)
-    integer :: win, code
-    handled_window = win
-    handled_code = code
-  end subroutine
-end module window_errors
-
 program rma
   use mpi
   use, intrinsic :: iso_c_binding
   use test_check
-  use window_errors
   implicit none
   integer :: rank, nranks, ierr, win, win2, next, prev, request, handler, error_class
   logical :: flag
@@ -82,12 +70,12 @@ program rma
   call MPI_F_SYNC_REG(mem)
   if (rank == 0) call check('rma', mem(2) == nranks, 'counter', rank)
   ! A Fortran error handler on the window.
-  call MPI_WIN_CREATE_ERRHANDLER(note_window_error, handler, ierr)
+  call MPI_WIN_CREATE_ERRHANDLER(note_error, handler, ierr)
   call check('rma', ierr == MPI_SUCCESS, 'MPI_WIN_CREATE_ERRHANDLER', rank)
   call MPI_WIN_SET_ERRHANDLER(win2, handler, ierr)
   call MPI_WIN_LOCK(MPI_LOCK_SHARED, nranks, 0, win2, ierr)
   call MPI_ERROR_CLASS(handled_code, error_class, ierr)
-  call check('rma', handled_window == win2 .and. error_class == MPI_ERR_RANK, &
+  call check('rma', handled_handle == win2 .and. error_class == MPI_ERR_RANK, &
              'the Fortran error handler saw the window and MPI_ERR_RANK', rank)
   call MPI_ERRHANDLER_FREE(handler, ierr)
   call MPI_WIN_FREE(win2, ierr)
