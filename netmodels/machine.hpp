@@ -45,6 +45,9 @@ public:
     virtual const char* name() const = 0;
     // src == dst is allowed (a rank sending to itself) and must have latency > 0.
     virtual Path path(int src, int dst) const = 0;
+    // The latency alone: what a control message without data (a clear-to-send, a lock grant)
+    // takes from src to dst.
+    SimTime latency(int src, int dst) const { return path(src, dst).latency; }
     // Smallest latency between any two ranks: the lookahead of the conservative
     // synchronization between real processes. Must be > 0.
     virtual SimTime min_latency() const = 0;

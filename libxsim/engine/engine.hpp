@@ -159,6 +159,17 @@ public:
 
     // Events.
     Message* new_message() { return messages_.make(); }
+    // A message event of `kind` from rank `from` (with its next sequence number, which orders
+    // its events of equal time) to world rank `dst`, due at `time`; the caller sets the rest.
+    Message* new_event(MessageKind kind, Rank& from, int dst, SimTime time) {
+        Message* m = messages_.make();
+        m->kind = kind;
+        m->src = from.world;
+        m->dst = dst;
+        m->time = time;
+        m->seq = from.seq++;
+        return m;
+    }
     void free_message(Message* m);
     void emit(Message* m);                // to a local rank or another process
     void accept_remote(Message* m);       // from another process (ProcessLink::exchange)

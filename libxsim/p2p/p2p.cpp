@@ -11,21 +11,7 @@
 namespace xsim::p2p {
 namespace {
 
-Message* make_event(Engine& engine, Rank& from, MessageKind kind, int dst, SimTime time) {
-    Message* m = engine.new_message();
-    m->kind = kind;
-    m->src = from.world;
-    m->dst = dst;
-    m->time = time;
-    m->seq = from.seq++;
-    return m;
-}
-
 using net::NicModel;
-
-// Latency of a control message (clear-to-send, acknowledgement) from a to b: the reverse
-// direction of the user message, so a path of its own.
-SimTime latency(Engine& engine, int a, int b) { return engine.machine().network->path(a, b).latency; }
 
 // A message waiting `delay` on a NIC behind the messages before it waits for their bytes to
 // go through: on its critical path a bandwidth term, its bytes counted at this message's rate.
@@ -71,8 +57,9 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
     // A user send waiting for this match waits on a late receiver: when the receive was posted.
     const std::int32_t late_receiver = m->signature == 0 ? receiver.world : -1;
     if (m->kind == MessageKind::RequestToSend) {
-        Message* cts = make_event(engine, receiver, MessageKind::ClearToSend, m->src,
-                                  when + latency(engine, receiver.world, m->src));
+        // Its latency is that of the reverse direction: a path of its own.
+        Message* cts = engine.new_event(MessageKind::ClearToSend, receiver, m->src,
+                                        when + engine.machine().network->latency(receiver.world, m->src));
         cts->send_request = m->send_request;
         cts->recv_request = reinterpret_cast<std::uint64_t>(r);
         cts->bytes = m->bytes;
@@ -89,8 +76,8 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
         unpack_data(m->payload, r->status_bytes, runtime::rank_buffer(engine, receiver, r->buf, r->count, r->type),
                     r->count, r->type);
     if (m->send_request != 0) {  // a synchronous eager send waits for this acknowledgement
-        Message* ack = make_event(engine, receiver, MessageKind::ClearToSend, m->src,
-                                  when + latency(engine, receiver.world, m->src));
+        Message* ack = engine.new_event(MessageKind::ClearToSend, receiver, m->src,
+                                        when + engine.machine().network->latency(receiver.world, m->src));
         ack->send_request = m->send_request;
         ack->recv_request = 0;
         ack->stamp_time = r->posted_at;
@@ -146,7 +133,7 @@ void arrive_clear_to_send(Engine& engine, Message* cts) {
     }
     Rank& sender = *s->owner;
     const SimTime start = NicModel::inject(sender.nic, cts->time, cts->transfer);
-    Message* data = make_event(engine, sender, MessageKind::Data, cts->src, start + cts->transfer.latency);
+    Message* data = engine.new_event(MessageKind::Data, sender, cts->src, start + cts->transfer.latency);
     data->bytes = s->bytes;
     data->transfer = cts->transfer;
     data->data_done = engine.machine().network->arrival(sender.world, cts->src, cts->transfer, start);
@@ -273,8 +260,8 @@ Message* send_message(Engine& engine, Rank& me, const Buffer& data, const Comm& 
     }
     // Every field is stored before any call: then the compiler drops the pool's default
     // initialization of the fields stored again here.
-    Message* m = make_event(engine, me, eager ? MessageKind::Eager : MessageKind::RequestToSend, dest_world,
-                            start + transfer.latency);
+    Message* m = engine.new_event(eager ? MessageKind::Eager : MessageKind::RequestToSend, me, dest_world,
+                                  start + transfer.latency);
     m->data_done = data_done;
     m->transfer = transfer;
     m->bytes = data.bytes;

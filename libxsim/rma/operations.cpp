@@ -50,19 +50,13 @@ std::uint64_t bytes_of(int count, MPI_Datatype type) {
 }
 
 Message* new_event(Engine& engine, Rank& from, EventKind kind, int dst, std::uint32_t context, SimTime time) {
-    Message* m = engine.new_message();
-    m->kind = MessageKind::Rma;
+    Message* m = engine.new_event(MessageKind::Rma, from, dst, time);
     m->tag = static_cast<std::int32_t>(kind);
-    m->src = from.world;
-    m->dst = dst;
     m->context = context;
-    m->time = time;
     m->data_done = time;
-    m->seq = from.seq++;
     return m;
 }
 
-SimTime latency(Engine& engine, int a, int b) { return engine.machine().network->path(a, b).latency; }
 
 // A request of `me` that an answer from `target` decides.
 Request* new_request(Engine& engine, Rank& me, const Window& w, int target, SimTime now) {
@@ -218,7 +212,7 @@ Request* request_lock(Engine& engine, Rank& me, Window& w, int target, bool excl
     const SimTime now = me.clock;
     Request* r = new_request(engine, me, w, target, now);
     Message* m = new_event(engine, me, EventKind::Lock, target_world, w.comm->context,
-                           now + latency(engine, me.world, target_world));
+                           now + engine.machine().network->latency(me.world, target_world));
     m->signature = exclusive ? 1 : 0;
     m->send_request = reinterpret_cast<std::uint64_t>(r);
     m->path = me.path;
@@ -231,7 +225,7 @@ void release_lock(Engine& engine, Rank& me, Window& w, int target, bool exclusiv
     const int target_world = w.comm->world_rank(target, me);
     const SimTime now = me.clock;
     Message* m = new_event(engine, me, EventKind::Unlock, target_world, w.comm->context,
-                           now + latency(engine, me.world, target_world));
+                           now + engine.machine().network->latency(me.world, target_world));
     m->signature = exclusive ? 1 : 0;
     m->path = me.path;
     m->path.settle(now);
@@ -378,7 +372,7 @@ void arrive_operation(Engine& engine, Message* m) {
         answer->data_done = engine.machine().network->arrival(rank.world, m->src, answer->transfer, start_time);
     } else {
         apply(engine, rank, t, head, blocks, data, nullptr, m);
-        answer->time = answer->data_done = done + latency(engine, rank.world, m->src);
+        answer->time = answer->data_done = done + engine.machine().network->latency(rank.world, m->src);
         answer->path.add_latency(answer->time - done);
     }
     engine.free_message(m);
@@ -406,7 +400,8 @@ void arrive_answer(Engine& engine, Message* m) {
 
 void grant(Engine& engine, Rank& rank, const LockWaiter& w, std::uint32_t context, SimTime now,
            const CriticalPath& path) {
-    Message* g = new_event(engine, rank, EventKind::Grant, w.origin, context, now + latency(engine, rank.world, w.origin));
+    Message* g = new_event(engine, rank, EventKind::Grant, w.origin, context,
+                           now + engine.machine().network->latency(rank.world, w.origin));
     g->send_request = w.origin_request;
     g->path = path;
     g->path.settle(now);
