@@ -34,8 +34,6 @@ private:
     Request** data_;
 };
 
-void poll_failed(CallScope& s) { s.rank.clock += s.engine.machine().poll_cost; }
-
 MPI_Status* status_at(MPI_Status* statuses, int i) {
     return statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[i];
 }
@@ -148,7 +146,7 @@ int PMPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
     scope.engine.catch_up(scope.rank);
     *flag = completion::complete(scope.rank, reqs[0]) ? 1 : 0;
     if (!*flag) {
-        poll_failed(scope);
+        charge_poll(scope);
         return MPI_SUCCESS;
     }
     const Comm* c = reqs[0]->comm;
@@ -167,7 +165,7 @@ int PMPI_Testall(int n, MPI_Request handles[], int* flag, MPI_Status statuses[])
     for (int i = 0; i < n; ++i) {
         if (reqs[i] && !completion::complete(scope.rank, reqs[i])) {
             *flag = 0;
-            poll_failed(scope);
+            charge_poll(scope);
             return MPI_SUCCESS;
         }
     }
@@ -197,7 +195,7 @@ int PMPI_Testany(int n, MPI_Request handles[], int* index, int* flag, MPI_Status
     }
     *index = MPI_UNDEFINED;
     *flag = any_active ? 0 : 1;
-    if (any_active) poll_failed(scope);
+    if (any_active) charge_poll(scope);
     else requests::empty_status(status);
     return MPI_SUCCESS;
 }
@@ -226,7 +224,7 @@ int PMPI_Testsome(int n, MPI_Request handles[], int* outcount, int indices[], MP
         return MPI_SUCCESS;
     }
     *outcount = done;
-    if (done == 0) poll_failed(scope);
+    if (done == 0) charge_poll(scope);
     return failures ? scope.fail(nullptr, MPI_ERR_IN_STATUS, "a completed request failed (see its status)") : MPI_SUCCESS;
 }
 
@@ -244,7 +242,7 @@ int PMPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) 
     scope.engine.catch_up(scope.rank);
     *flag = completion::complete(scope.rank, reqs[0]) ? 1 : 0;
     if (!*flag) {
-        poll_failed(scope);
+        charge_poll(scope);
         return MPI_SUCCESS;
     }
     if (grequest::is_generalized(reqs[0])) {  // the status is query_fn's; nothing is freed

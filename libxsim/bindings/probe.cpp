@@ -47,7 +47,7 @@ const Message* poll_for(CallScope& s, const Comm& c, int source, int tag) {
     s.engine.catch_up(s.rank);
     const Message* m =
         s.rank.unexpected.find_first([&](const Message& q) { return envelope_matches(q, source, tag, c.context); });
-    if (!m) s.rank.clock += s.engine.machine().poll_cost;
+    if (!m) charge_poll(s);
     return m;
 }
 

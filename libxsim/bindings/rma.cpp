@@ -320,7 +320,7 @@ int PMPI_Win_sync(MPI_Win win) {
     // lets earlier events be processed first; else the poller would spin with the writers
     // never run.
     XSIM_WINDOW_CALL("MPI_Win_sync");
-    scope.rank.clock += scope.engine.machine().poll_cost;
+    charge_poll(scope);
     scope.engine.catch_up(scope.rank);
     return MPI_SUCCESS;
 }

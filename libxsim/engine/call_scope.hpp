@@ -78,6 +78,10 @@ private:
 // runs already charge the host time the read takes.
 SimTime read_clock(Engine& engine, Rank& rank);
 
+// One poll: an unsuccessful MPI_Test* or MPI_Iprobe, or an MPI_Win_sync, costs
+// processor.poll_cost, so a loop that polls advances virtual time and lets others progress.
+inline void charge_poll(CallScope& s) { s.rank.clock += s.engine.machine().poll_cost; }
+
 // Handle translation. Null when the handle is not a valid communicator.
 const Comm* resolve_comm(MPI_Comm handle);
 // The handle the application holds: MPI_COMM_WORLD and MPI_COMM_SELF are the named
