@@ -10,6 +10,8 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string>
 #include <utility>
@@ -22,6 +24,12 @@ namespace {
 // Images from this size on are switched by written page (written_pages.hpp): below it,
 // copying the whole image costs less than reading the page map (about 8 us for 700 pages).
 constexpr std::size_t kTrackPagesFrom = 128 * 1024;
+
+// Runs of written pages from this length on are remapped at a switch instead of copied both
+// ways: a map costs some 5-10 us, plus about a microsecond for each page of the run the rank
+// then touches; copying a page out and in costs 0.5-1.5 us (bench/RESULTS.md, "Session 27":
+// Quantum ESPRESSO ran as fast from 32 to 256 KiB, slower from 8 KiB, many small maps).
+constexpr std::size_t kRemapFrom = 64 * 1024;
 
 // Writable sections that are not program data: owned by the loader (GOT, dynamic section,
 // constructor tables) or made read-only after relocation (RELRO).
@@ -282,6 +290,7 @@ int visit(dl_phdr_info* info, std::size_t, void* arg) {
 }
 
 std::size_t round_up(std::size_t n, std::size_t to) { return (n + to - 1) / to * to; }
+std::size_t round_down(std::size_t n, std::size_t to) { return n / to * to; }
 
 }  // namespace
 
@@ -344,22 +353,33 @@ bool Privatization::in_privatized_library(const void* function) const {
 
 Privatization::~Privatization() {
     if (slots_) munmap(slots_, reserved_);
+    if (slot_file_ >= 0) close(slot_file_);  // remapped live pages keep the file
 }
 
-// Each segment's place in a slot; returns the slot's size.
-std::size_t Privatization::lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces) {
+bool Privatization::large(const std::vector<Segment>& segments) {
+    std::size_t bytes = 0;
+    for (const Segment& s : segments) bytes += s.bytes;
+    return bytes >= kTrackPagesFrom;
+}
+
+std::size_t Privatization::lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces, bool by_page) {
+    const std::size_t page = WrittenPages::page_bytes();
     std::size_t offset = 0;
     for (const Segment& s : segments) {
         if (s.bytes == 0) continue;
+        if (by_page) {  // the next offset at the same place in its page as the live bytes
+            const std::size_t in_page = reinterpret_cast<std::uintptr_t>(s.start) % page;
+            offset += (in_page + page - offset % page) % page;
+        }
         pieces.push_back({s.start, s.bytes, offset});
         offset = round_up(offset + s.bytes, 16);
     }
-    return round_up(offset, 64);  // slots start on cache lines
+    return round_up(offset, by_page ? page : 64);  // slots start on cache lines (pages)
 }
 
 std::size_t Privatization::expected_bytes_per_rank(const std::vector<Segment>& segments) {
     std::vector<Piece> pieces;
-    const std::size_t slot = lay_out(segments, pieces);
+    const std::size_t slot = lay_out(segments, pieces, large(segments));
     WrittenPages pages;
     if (!tracks_pages(pieces) || !pages.watch(spans_of(pieces))) return slot;
     std::vector<const char*> found;
@@ -382,7 +402,8 @@ std::vector<WrittenPages::Span> Privatization::spans_of(const std::vector<Piece>
 }
 
 std::string Privatization::start(std::vector<Segment> segments, std::size_t ranks) {
-    slot_bytes_ = lay_out(segments, pieces_);
+    const bool by_page = large(segments);
+    slot_bytes_ = lay_out(segments, pieces_, by_page);
     if (pieces_.empty() || ranks == 0) {
         pieces_.clear();
         return {};
@@ -393,7 +414,20 @@ std::string Privatization::start(std::vector<Segment> segments, std::size_t rank
     // Reserved, not committed: a slot's pages are touched when its rank is first switched
     // out, and one mapping serves every rank (no limit from the kernel's map count).
     reserved_ = round_up(slot_bytes_ * ranks, static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
-    void* p = mmap(nullptr, reserved_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    void* p = MAP_FAILED;
+    if (by_page) {
+        // A large image's slots are pages of a memory file (sparse, like the reservation), so
+        // that a run of them can be mapped over the live pages (remap).
+        slot_file_ = memfd_create("xsim-globals", MFD_CLOEXEC);
+        if (slot_file_ >= 0 && ftruncate(slot_file_, static_cast<off_t>(reserved_)) == 0)
+            p = mmap(nullptr, reserved_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, slot_file_, 0);
+        if (p == MAP_FAILED && slot_file_ >= 0) {
+            close(slot_file_);  // copied, as a small image
+            slot_file_ = -1;
+        }
+    }
+    if (p == MAP_FAILED)
+        p = mmap(nullptr, reserved_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (p == MAP_FAILED) {
         const std::string why = "cannot reserve " + std::to_string(reserved_) + " bytes for " + std::to_string(ranks) +
                                 " copies of the program's globals: " + std::strerror(errno);
@@ -415,7 +449,7 @@ std::string Privatization::start(std::vector<Segment> segments, std::size_t rank
     if (tracks_pages(pieces_) && written_pages_.watch(spans_of(pieces_))) {
         found_.clear();
         written_pages_.poll(found_);  // written before main: relocated, constructed
-        copies_ = on_written_pages(pieces_, written_pages_);
+        update_copies();
     }
     return {};
 }
@@ -460,7 +494,75 @@ void Privatization::note_written(const char* start, std::size_t bytes) {
                 if (r != loaded_ && saved(r))
                     std::memcpy(slot(r) + offset, snapshot_.data() + offset, to - from);
         }
-    copies_ = on_written_pages(pieces_, written_pages_);
+    update_copies();
+}
+
+std::vector<Privatization::Piece> Privatization::without(const std::vector<Piece>& pieces,
+                                                         const std::vector<Piece>& holes) {
+    std::vector<Piece> out;
+    for (const Piece& q : pieces) {
+        std::vector<Piece> parts{q};
+        for (const Piece& h : holes) {
+            std::vector<Piece> next;
+            for (const Piece& p : parts) {
+                if (h.live + h.bytes <= p.live || h.live >= p.live + p.bytes) {
+                    next.push_back(p);
+                    continue;
+                }
+                if (p.live < h.live) next.push_back({p.live, static_cast<std::size_t>(h.live - p.live), p.offset});
+                if (h.live + h.bytes < p.live + p.bytes) {
+                    char* from = h.live + h.bytes;
+                    next.push_back({from, static_cast<std::size_t>(p.live + p.bytes - from), p.offset + (from - p.live)});
+                }
+            }
+            parts = std::move(next);
+        }
+        out.insert(out.end(), parts.begin(), parts.end());
+    }
+    return out;
+}
+
+void Privatization::update_copies() {
+    std::vector<Piece> written = on_written_pages(pieces_, written_pages_);
+    if (slot_file_ >= 0) {
+        const std::size_t page = WrittenPages::page_bytes();
+        for (const Piece& w : without(written, remapped_)) {
+            const auto begin = reinterpret_cast<std::uintptr_t>(w.live);
+            const std::size_t first = round_up(begin, page), end = round_down(begin + w.bytes, page);
+            if (end >= first + kRemapFrom)
+                remap({reinterpret_cast<char*>(first), end - first, w.offset + (first - begin)});
+        }
+    }
+    copies_ = without(written, remapped_);
+}
+
+void Privatization::remap(const Piece& run) {
+    remapped_.push_back(run);
+    if (loaded_ == kNone) return;  // the first switch maps it
+    // The loaded rank's image of the run is the live one; every other rank's is in its slot
+    // (saved at its switch, or the start-up bytes note_written gave it), or is the start-up
+    // image (a rank that never ran gets it in its slot before it runs).
+    std::memcpy(slot(loaded_) + run.offset, run.live, run.bytes);
+    map_runs(loaded_);
+}
+
+void Privatization::map_runs(std::size_t index) {
+    const auto base = static_cast<std::size_t>(slot(index) - slots_);
+    for (const Piece& run : remapped_) {
+        void* at = mmap(run.live, run.bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, slot_file_,
+                        static_cast<off_t>(base + run.offset));
+        if (at == run.live) continue;
+        // MAP_FIXED that fails may leave the range unmapped: no image can be trusted.
+        std::fprintf(stderr, "xsim: cannot map simulated rank %zu's copy of %zu bytes of globals at %p: %s\n", index,
+                     run.bytes, static_cast<void*>(run.live), std::strerror(errno));
+        std::abort();
+    }
+}
+
+void Privatization::give_startup_image(std::size_t index) {
+    for (const std::vector<Piece>* list : {&copies_, &remapped_})
+        for (const Piece& r : *list) std::memcpy(slot(index) + r.offset, snapshot_.data() + r.offset, r.bytes);
+    mark_saved(index);
 }
 
 void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {
@@ -471,10 +573,7 @@ void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {
         // pages are switched from now on.
         note_written(c, bytes);
         // A rank that never ran gets its slot now, from the start-up image.
-        if (!saved(index)) {
-            for (const Piece& r : copies_) std::memcpy(slot(index) + r.offset, snapshot_.data() + r.offset, r.bytes);
-            mark_saved(index);
-        }
+        if (!saved(index)) give_startup_image(index);
         return slot(index) + q.offset + (c - q.live);
     }
     return p;  // not privatized (or straddling two segments: left as is)
@@ -482,6 +581,8 @@ void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {
 
 void Privatization::exchange(std::size_t index) {
     if (written_pages_.watching()) note_written();
+    // Its remapped runs are mapped from its slot: a rank that never ran gets one now.
+    if (!saved(index) && !remapped_.empty()) give_startup_image(index);
     // A rank that never ran starts from the start-up image (its slot stays untouched).
     // (index != loaded_: switch_to, so marking loaded_'s slot saved below does not change this.)
     const char* in = saved(index) ? slot(index) : snapshot_.data();
@@ -498,6 +599,7 @@ void Privatization::exchange(std::size_t index) {
     } else {
         for (const Piece& p : copies_) copy_small(p.live, in + p.offset, p.bytes);
     }
+    if (!remapped_.empty()) map_runs(index);
     loaded_ = index;
 }
 

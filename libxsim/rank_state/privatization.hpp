@@ -4,7 +4,10 @@
 // switching copies the loaded rank's bytes out and the next rank's in (as ORNL xSim did),
 // lazily: only when the rank about to run is not the one loaded. Of a large image (libraries
 // like PETSc: megabytes) only the pages that some rank has written are copied (written_pages):
-// a page that no one wrote is the same in every rank's image.
+// a page that no one wrote is the same in every rank's image. A long run of written pages
+// (Fortran COMMON blocks of megabytes that every rank writes) is not copied but remapped:
+// the slots of a large image are pages of a memory file laid out like the live pages, and
+// a switch maps the next rank's pages of the run over the live ones (mmap MAP_FIXED).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -83,8 +86,10 @@ public:
     std::size_t bytes_per_rank() const { return slot_bytes_; }
     std::size_t privatized_bytes() const { return image_bytes_; }
     // Bytes a switch copies each way: the written pages' share of the image (all of it when
-    // pages are not tracked: small images, or no page map).
+    // pages are not tracked: small images, or no page map), less the remapped runs.
     std::size_t switched_bytes() const;
+    // Bytes of the image in runs of written pages that a switch remaps instead of copying.
+    std::size_t remapped_bytes() const { return bytes_of(remapped_); }
     const std::vector<Segment>& segments() const { return segments_; }
 
     // Makes rank `index`'s image the live one.
@@ -166,13 +171,26 @@ private:
     // xsim is about to write for a rank that is not loaded): every other rank's image of
     // such a page is the start-up one, which their slots now receive.
     void note_written(const char* start = nullptr, std::size_t bytes = 0);
-    static std::size_t lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces);
+    // Each segment's place in a slot (page-congruent with its live address when `by_page`, so
+    // that a slot's pages can be mapped over the live ones); returns the slot's size.
+    static std::size_t lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces, bool by_page);
+    static bool large(const std::vector<Segment>& segments);
     static std::size_t bytes_of(const std::vector<Piece>& pieces);
     static bool tracks_pages(const std::vector<Piece>& pieces);
     static std::vector<WrittenPages::Span> spans_of(const std::vector<Piece>& pieces);
     // The bytes of `pieces` that lie on written pages, as pieces (adjacent runs joined).
     static std::vector<Piece> on_written_pages(const std::vector<Piece>& pieces, const WrittenPages& pages);
     void* view_slow(void* p, std::size_t bytes, std::size_t index);
+    // copies_ from the written pages, after turning new long runs of them into remapped_.
+    void update_copies();
+    void remap(const Piece& run);
+    // Maps rank `index`'s slot pages of every remapped run over the live pages.
+    void map_runs(std::size_t index);
+    // Gives rank `index`'s slot its start-up image of what is switched (before its first run,
+    // or before xsim writes into it) and marks it saved.
+    void give_startup_image(std::size_t index);
+    // `pieces` minus the ranges of `holes` (offsets kept).
+    static std::vector<Piece> without(const std::vector<Piece>& pieces, const std::vector<Piece>& holes);
     char* slot(std::size_t index) const { return slots_ + index * slot_bytes_; }
     // Whether rank `index`'s slot holds its image (it has run, or xsim wrote into it).
     bool saved(std::size_t index) const { return (saved_[index / 64] >> (index % 64)) & 1; }
@@ -183,11 +201,13 @@ private:
     std::vector<std::string> covered_;
     std::vector<Piece> pieces_;
     std::vector<Piece> copies_;  // what a switch copies: pieces_, or their written pages
+    std::vector<Piece> remapped_;  // written page runs a switch remaps (whole pages)
     WrittenPages written_pages_;
     std::vector<const char*> found_;  // scratch: pages found written
     std::vector<char> snapshot_;          // the image at start-up
     std::vector<std::uint64_t> saved_;    // bit per rank: its slot holds its image
     char* slots_ = nullptr;               // one reserved mapping, a slot per rank
+    int slot_file_ = -1;                  // the memory file behind slots_ (large images), or -1
     std::size_t reserved_ = 0;
     std::size_t slot_bytes_ = 0;
     std::size_t image_bytes_ = 0;

@@ -93,26 +93,46 @@ bool WrittenPages::poll(std::vector<const char*>& found) {
     }
     const std::uintptr_t page = page_bytes();
     for (const Run& r : runs_) {
-        entries_.resize(r.count);
-        const std::size_t want = r.count * sizeof(std::uint64_t);
-        std::size_t got = 0;
-        while (got < want) {
-            const ssize_t n = pread(fd_, reinterpret_cast<char*>(entries_.data()) + got, want - got,
-                                    static_cast<off_t>(r.first * sizeof(std::uint64_t) + got));
-            if (n <= 0) {
-                close(fd_);
-                fd_ = -1;
+        // Only the stretches of pages not yet known written are read (pages once written stay
+        // so): most of a large image's written pages are in a few long runs.
+        std::size_t i = 0;
+        while (i < r.count) {
+            while (i < r.count && written_[r.index + i]) ++i;
+            if (i == r.count) break;
+            std::size_t end = i + 1, gap = 0;  // one past the stretch's last unwritten page
+            for (std::size_t j = i + 1; j < r.count && gap <= kGapPages; ++j) {
+                if (written_[r.index + j]) ++gap;
+                else end = j + 1, gap = 0;
+            }
+            if (!read_entries(r.first + i, end - i)) {
                 report_all(found);
                 return false;
             }
-            got += static_cast<std::size_t>(n);
+            for (std::size_t k = i; k < end; ++k)
+                if (!written_[r.index + k] && was_written(entries_[k - i])) {
+                    written_[r.index + k] = 1;
+                    ++written_count_;
+                    found.push_back(reinterpret_cast<const char*>((r.first + k) * page));
+                }
+            i = end;
         }
-        for (std::size_t i = 0; i < r.count; ++i)
-            if (!written_[r.index + i] && was_written(entries_[i])) {
-                written_[r.index + i] = 1;
-                ++written_count_;
-                found.push_back(reinterpret_cast<const char*>((r.first + i) * page));
-            }
+    }
+    return true;
+}
+
+bool WrittenPages::read_entries(std::uintptr_t first, std::size_t count) {
+    entries_.resize(count);
+    const std::size_t want = count * sizeof(std::uint64_t);
+    std::size_t got = 0;
+    while (got < want) {
+        const ssize_t n = pread(fd_, reinterpret_cast<char*>(entries_.data()) + got, want - got,
+                                static_cast<off_t>(first * sizeof(std::uint64_t) + got));
+        if (n <= 0) {
+            close(fd_);
+            fd_ = -1;
+            return false;
+        }
+        got += static_cast<std::size_t>(n);
     }
     return true;
 }

@@ -45,6 +45,9 @@ private:
         std::size_t index;  // of its first page in written_
     };
     const Run* run_of(std::uintptr_t page) const;
+    // The page map entries of `count` pages from page number `first` into entries_; false
+    // (and watching stops) when they cannot be read.
+    bool read_entries(std::uintptr_t first, std::size_t count);
     void report_all(std::vector<const char*>& found);
 
     std::vector<Run> runs_;

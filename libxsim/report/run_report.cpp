@@ -118,8 +118,9 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
     out.print(", \"epoch_seconds\": %lld},\n", static_cast<long long>(o.epoch_seconds));
     const runtime::Privatization& p = engine.privatization();
     out.print("  \"privatization\": {\"active\": %s, \"privatized_bytes\": %zu, \"bytes_per_rank\": %zu, "
-              "\"switched_bytes\": %zu, \"left_shared\": [",
-              p.active() ? "true" : "false", p.privatized_bytes(), p.bytes_per_rank(), p.active() ? p.switched_bytes() : 0);
+              "\"switched_bytes\": %zu, \"remapped_bytes\": %zu, \"left_shared\": [",
+              p.active() ? "true" : "false", p.privatized_bytes(), p.bytes_per_rank(), p.active() ? p.switched_bytes() : 0,
+              p.remapped_bytes());
     for (std::size_t i = 0; i < p.left_shared().size(); ++i) {
         out.print("%s\"", i ? ", " : "");
         out.json_string(p.left_shared()[i].c_str());

@@ -6,7 +6,8 @@
  * rank before a barrier still holds this rank's number after it, when every other rank
  * of the process has run and set its own; a user reduction operation counts its calls in
  * the globals of the rank whose reduction it computes; pages of a large global written by one
- * rank each are that rank's alone. Fails (FAIL lines) when ranks share globals
+ * rank each are that rank's alone; a COMMON-block-sized array that every rank rewrites whole
+ * between barriers (xsim remaps such runs of pages at a switch) holds each rank's values. Fails (FAIL lines) when ranks share globals
  * (e.g. -xsim-privatize off with several ranks per real process).
  *
  * Unlike the other test programs this one keeps its state in globals on purpose.
@@ -112,6 +113,23 @@ static void check_sparse_pages(xt_t *t)
     }
 }
 
+/* 512 KiB that every rank writes whole, every round, with values of its own. */
+#define BLOCK (64 * 1024)
+double common_block[BLOCK];
+
+static void check_common_block(xt_t *t)
+{
+    int round, i, wrong = -1;
+    for (round = 0; round < 3; ++round) {
+        for (i = 0; i < BLOCK; ++i) common_block[i] = t->rank * 1e6 + round * 1e5 + i;
+        MPI_Barrier(MPI_COMM_WORLD); /* every other rank of the process rewrites its own */
+        for (i = 0; i < BLOCK && wrong < 0; ++i)
+            if (common_block[i] != t->rank * 1e6 + round * 1e5 + i) wrong = i;
+        XT_CHECK(t, wrong < 0, "common_block[%d] is %g in round %d, expected %g", wrong,
+                 wrong < 0 ? 0.0 : common_block[wrong], round, t->rank * 1e6 + round * 1e5 + (wrong < 0 ? 0 : wrong));
+    }
+}
+
 int main(int argc, char **argv)
 {
     xt_t xt, *t = &xt;
@@ -140,5 +158,6 @@ int main(int argc, char **argv)
     check_user_op(t);
     check_global_buffers(t);
     check_sparse_pages(t);
+    check_common_block(t);
     return xt_finish(t, NULL);
 }

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <string>
 
@@ -197,6 +198,70 @@ TEST(Privatization, LargeImagesSwitchOnlyTheWrittenPages) {
     EXPECT_EQ(at(7), 'H');
     EXPECT_EQ(at(0), 'A');
     EXPECT_EQ(priv.switched_bytes(), 5 * page - 8);
+    munmap(mapped, pages * page);
+}
+
+// A long run of written pages (a COMMON block every rank writes) is remapped at a switch,
+// not copied: each rank keeps its own pages, a rank that never ran starts from the start-up
+// image, and xsim's writes into a rank that is not loaded (view) land in that rank's pages,
+// also for a buffer that starts on a partly privatized page before the run.
+TEST(Privatization, LongRunsOfWrittenPagesAreRemapped) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), pages = 200;
+    void* mapped = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(mapped, MAP_FAILED);
+    char* g = static_cast<char*>(mapped);
+    auto at = [&](std::size_t p, std::size_t byte = 100) -> char& { return g[p * page + byte]; };
+    at(150) = 's';  // written before start-up: the start-up image
+    const std::vector<Segment> image{{g + 40, pages * page - 40, "common block"}};
+    Privatization priv;
+    ASSERT_EQ(priv.start(image, 4), "");
+    EXPECT_EQ(priv.remapped_bytes(), 0u);
+    priv.switch_to(0);
+    for (std::size_t p = 0; p < 120; ++p) at(p) = '0';  // pages 1..119 whole: a run to remap
+    at(0, 40) = '0';
+    priv.switch_to(1);
+    EXPECT_EQ(priv.remapped_bytes(), 119 * page);
+    EXPECT_EQ(priv.switched_bytes(), 2 * page - 40);  // page 0's privatized part and page 150
+    EXPECT_EQ(at(0), 0);
+    EXPECT_EQ(at(60), 0);
+    EXPECT_EQ(at(119), 0);
+    EXPECT_EQ(at(150), 's');
+    for (std::size_t p = 0; p < 120; ++p) at(p) = '1';
+    // Rank 3, which never ran: its bytes written from outside, across page 0 into the run.
+    char* seen = static_cast<char*>(priv.view(&at(0, 4000), page, 3));
+    EXPECT_NE(seen, &at(0, 4000));
+    std::memset(seen, '3', page);
+    EXPECT_EQ(at(0, 4000), 0);  // rank 1's own are unchanged
+    EXPECT_EQ(at(1, 3000), 0);
+    EXPECT_EQ(at(1), '1');
+    priv.switch_to(0);
+    EXPECT_EQ(at(0), '0');
+    EXPECT_EQ(at(0, 40), '0');
+    EXPECT_EQ(at(77), '0');
+    EXPECT_EQ(at(150), 's');
+    priv.switch_to(2);
+    EXPECT_EQ(at(0), 0);
+    EXPECT_EQ(at(77), 0);
+    EXPECT_EQ(at(150), 's');
+    priv.switch_to(3);
+    EXPECT_EQ(at(0, 4000), '3');
+    EXPECT_EQ(at(1, 3000), '3');
+    EXPECT_EQ(at(1, 4000), 0);  // past the view's end
+    EXPECT_EQ(at(50), 0);
+    EXPECT_EQ(at(150), 's');
+    {
+        Privatization::ForRank owner(priv, 1, true);
+        priv.load_for_callback();
+        EXPECT_EQ(at(99), '1');
+        at(99) = 'c';
+    }
+    EXPECT_EQ(at(99), 0);
+    priv.switch_to(1);
+    EXPECT_EQ(at(99), 'c');
+    EXPECT_EQ(at(98), '1');
+    // view of the loaded rank is the live page; of another, its own copy in the run.
+    EXPECT_EQ(priv.view(&at(10), 1, 1), &at(10));
+    EXPECT_EQ(*static_cast<char*>(priv.view(&at(10), 1, 0)), '0');
     munmap(mapped, pages * page);
 }
 
