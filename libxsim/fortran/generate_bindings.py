@@ -48,6 +48,7 @@ def convert(i, kind):
     a = Arg(i, kind)
     v = f"a{i}"
     m = re.fullmatch(r"(types|requests)\[(\d+)\]", kind)
+    widened = re.fullmatch(r"int>aints\[(\d+)\]", kind)
     if kind == "null":
         a.c_arg, a.c_type = "nullptr", "void*"
     elif kind == "buf":
@@ -67,6 +68,18 @@ def convert(i, kind):
         t = {"aint*": "MPI_Aint", "count*": "MPI_Count", "offset*": "MPI_Offset"}[kind]
         a.params.append(f"{t}* {v}")
         a.c_arg, a.c_type = v, f"{t}*"
+    elif kind == "int>aint":
+        a.params.append(f"const MPI_Fint* {v}")
+        a.c_arg, a.c_type = f"static_cast<MPI_Aint>(*{v})", "MPI_Aint"
+    elif kind == "int>aint*":
+        a.params.append(f"MPI_Fint* {v}")
+        a.setup.append(f"MPI_Aint c{i} = 0;")
+        a.c_arg, a.c_type = f"&c{i}", "MPI_Aint*"
+        a.after.append(f"if (*ierror == MPI_SUCCESS) *ierror = fortran::store_narrowed({v}, c{i}, \"{{call}}\");")
+    elif widened:
+        a.params.append(f"const MPI_Fint* {v}")
+        a.setup.append(f"auto c{i} = fortran::widened({v}, *a{widened.group(1)});")
+        a.c_arg, a.c_type = f"c{i}.data()", "MPI_Aint*"
     elif kind == "bool*":
         a.params.append(f"MPI_Fint* {v}")
         a.setup.append(f"int c{i} = 0;")
@@ -166,6 +179,7 @@ def binding(name, kinds, removed):
         if a.kind == "str*?" and len(flags) != 1:
             raise SystemExit(f"generate_bindings.py: {name}: str*? needs exactly one bool* result")
         out += ["    " + s.replace("{found}", flags[0]) if a.kind == "str*?" else "    " + s for s in a.after]
+    out = [line.replace("{call}", "MPI_" + name.upper()) for line in out]
     out.append("}")
     for alias in manglings(lower):
         out.append(f'extern "C" decltype(mpi_{lower}_) {alias} __attribute__((alias("mpi_{lower}_")));')
