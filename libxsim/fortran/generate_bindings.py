@@ -18,7 +18,7 @@ import sys
 
 # Fortran calls written by hand in libxsim/fortran/*.cpp (irregular arguments or results).
 HAND_WRITTEN = {
-    "wtime", "wtick", "f_sync_reg", "waitall", "waitany", "waitsome", "testall", "testany", "testsome",
+    "wtime", "wtick", "aint_add", "aint_diff", "f_sync_reg", "waitall", "waitany", "waitsome", "testall", "testany", "testsome",
     "alltoallw", "ialltoallw", "neighbor_alltoallw", "ineighbor_alltoallw",
     "op_create", "comm_create_errhandler", "errhandler_create", "buffer_detach", "comm_get_attr", "attr_get",
     "type_get_contents", "comm_create_keyval", "keyval_create", "type_create_keyval", "comm_set_attr",
@@ -203,6 +203,26 @@ def f08_entry(lower, args, params):
             "}"]
 
 
+# MPI_SIZEOF: `use mpi` resolves the generic to one external subroutine per type and rank
+# (mpi_sizeof_<type>_scalar_, _r1_ ... _r15_); each answers the bytes of one element, as
+# Open MPI's do (a CHARACTER is 1 whatever its length; complex32 is COMPLEX(REAL32)).
+SIZEOF_BYTES = {"character": 1, "logical": 4, "int8": 1, "int16": 2, "int32": 4, "int64": 8, "real32": 4,
+                "real64": 8, "real128": 16, "complex32": 8, "complex64": 16, "complex128": 32}
+
+
+def sizeof_entry(lower):
+    """An MPI_SIZEOF specific procedure (lower: sizeof_<type>_<shape>), or None."""
+    m = re.fullmatch(r"sizeof_([a-z0-9]+)_(scalar|r[0-9]+)", lower)
+    if not m or m.group(1) not in SIZEOF_BYTES:
+        return None
+    entry = f"mpi_{lower}_"
+    out = [f'extern "C" void {entry}(const void*, MPI_Fint* size, MPI_Fint* ierror) {{',
+           f"    *size = {SIZEOF_BYTES[m.group(1)]};", "    *ierror = MPI_SUCCESS;", "}"]
+    for alias in manglings(lower) + [f"pmpi_{lower}_", f"ompi_{lower}_f"]:
+        out.append(f'extern "C" decltype({entry}) {alias} __attribute__((alias("{entry}")));')
+    return out
+
+
 def stub(prefix, lower):
     """Every name of an uncovered call (prefix mpi or mpix) stops the run naming it."""
     entry = f"{prefix}_{lower}_"
@@ -218,10 +238,13 @@ def stub(prefix, lower):
 def main():
     if len(sys.argv) not in (3, 5):
         raise SystemExit(__doc__)
-    calls = []
+    calls, same = [], []  # same: (name, the call whose entry point it is, line)
     for number, line in enumerate(open(sys.argv[1]), 1):
         line = line.split("#", 1)[0].split()
         if not line:
+            continue
+        if len(line) == 3 and line[1] == "=":
+            same.append((line[0], line[2], number))
             continue
         name, removed = line[0], False
         if name.endswith("@removed"):
@@ -239,6 +262,16 @@ def main():
             raise SystemExit(f"{sys.argv[1]}:{number}: {name} is listed twice (or also written by hand)")
         covered.add(name.lower())
         out += binding(name, kinds, removed) + [""]
+    for name, target, number in same:
+        if name.lower() in covered or target.lower() not in covered or target.lower() in HAND_WRITTEN:
+            raise SystemExit(f"{sys.argv[1]}:{number}: {name} = {target}: {name} is listed twice, "
+                             f"or {target} is not generated from an earlier line")
+        covered.add(name.lower())
+        entry = f"mpi_{target.lower()}_"
+        for alias in [f"mpi_{name.lower()}_"] + manglings(name.lower()) + [f"pmpi_{name.lower()}_",
+                                                                           f"ompi_{name.lower()}_f"]:
+            out.append(f'extern "C" decltype({entry}) {alias} __attribute__((alias("{entry}")));')
+        out.append("")
 
     if len(sys.argv) == 5:
         exported = set()
@@ -254,7 +287,8 @@ def main():
         out.append("// Every other Fortran entry point of Open MPI's libmpi_mpifh.so stops the run.")
         for prefix, lower in sorted(exported):
             if prefix == "mpix" or lower not in covered:
-                out += stub(prefix, lower)
+                sizeof = sizeof_entry(lower) if prefix == "mpi" else None
+                out += sizeof if sizeof else stub(prefix, lower)
     text = "\n".join(out) + "\n"
     try:
         if open(sys.argv[2]).read() == text:
