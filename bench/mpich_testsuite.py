@@ -220,6 +220,8 @@ def prepare_fortran(src, work):
                     "ioharness.defn", "ioharness.tlt"], cwd=d)
             if r.returncode:
                 sys.exit("mpich_testsuite: testmerge in %s failed:\n%s" % (d, r.stderr[-2000:]))
+        # The C helpers include "../../include/mpitestconf.h".
+        os.symlink(os.path.join(work, "include"), os.path.join(gen, "include"))
         open(stamp, "w").close()
     mod = os.path.join(work, "fmod")
     os.makedirs(mod, exist_ok=True)
