@@ -68,7 +68,8 @@ void mpi_attr_get_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Fint* value
 }
 
 // A window's predefined attributes: in C, MPI_WIN_BASE is the address and the others point
-// to their value; in Fortran each is its value.
+// to their value; in Fortran each is its value. Any other attribute's value is the C
+// pointer itself (as set by MPI_WIN_SET_ATTR, keyvals.cpp).
 void mpi_win_get_attr_(const MPI_Fint* win, const MPI_Fint* keyval, MPI_Aint* value, MPI_Fint* flag,
                        MPI_Fint* ierror) {
     void* c = nullptr;
@@ -76,9 +77,10 @@ void mpi_win_get_attr_(const MPI_Fint* win, const MPI_Fint* keyval, MPI_Aint* va
     *ierror = PMPI_Win_get_attr(win_f2c(*win), *keyval, &c, &found);
     *flag = logical(found);
     if (*ierror != MPI_SUCCESS || !found) return;
-    if (*keyval == MPI_WIN_BASE) *value = reinterpret_cast<MPI_Aint>(c);
-    else if (*keyval == MPI_WIN_SIZE) *value = *static_cast<MPI_Aint*>(c);
-    else *value = *static_cast<int*>(c);
+    if (*keyval == MPI_WIN_SIZE) *value = *static_cast<MPI_Aint*>(c);
+    else if (*keyval == MPI_WIN_DISP_UNIT || *keyval == MPI_WIN_CREATE_FLAVOR || *keyval == MPI_WIN_MODEL)
+        *value = *static_cast<int*>(c);
+    else *value = reinterpret_cast<MPI_Aint>(c);  // MPI_WIN_BASE, and the program's own
 }
 
 void mpi_type_get_contents_(const MPI_Fint* type, const MPI_Fint* max_integers, const MPI_Fint* max_addresses,

@@ -18,12 +18,12 @@ import sys
 
 # Fortran calls written by hand in libxsim/fortran/*.cpp (irregular arguments or results).
 HAND_WRITTEN = {
-    "wtime", "wtick", "aint_add", "aint_diff", "f_sync_reg", "waitall", "waitany", "waitsome", "testall", "testany", "testsome",
-    "alltoallw", "ialltoallw", "neighbor_alltoallw", "ineighbor_alltoallw",
+    "wtime", "wtick", "aint_add", "aint_diff", "f_sync_reg", "waitall", "waitany", "waitsome", "testall",
+    "testany", "testsome", "alltoallw", "ialltoallw", "neighbor_alltoallw", "ineighbor_alltoallw",
     "op_create", "comm_create_errhandler", "errhandler_create", "buffer_detach", "comm_get_attr", "attr_get",
     "type_get_contents", "comm_create_keyval", "keyval_create", "type_create_keyval", "comm_set_attr",
-    "attr_put", "type_set_attr", "type_get_attr", "grequest_start", "win_get_attr", "win_create_errhandler",
-    "file_create_errhandler",
+    "attr_put", "type_set_attr", "type_get_attr", "grequest_start", "win_get_attr", "win_create_keyval",
+    "win_set_attr", "win_create_errhandler", "file_create_errhandler",
 }
 
 NULLS = {"comm": "MPI_COMM_NULL", "group": "MPI_GROUP_NULL", "type": "MPI_DATATYPE_NULL", "op": "MPI_OP_NULL",
