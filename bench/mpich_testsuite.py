@@ -236,6 +236,17 @@ def prepare_fortran(src, work):
     return gen
 
 
+def include_dirs(srcdir):
+    """The -I directories of srcdir's Makefile.am (AM_FFLAGS += -I../attr) and srcdir itself."""
+    dirs = [srcdir]
+    mk = os.path.join(srcdir, "Makefile.am")
+    if os.path.exists(mk):
+        for line in open(mk):
+            if line.split("=")[0].split("+")[0].strip() in ("AM_FFLAGS", "AM_FCFLAGS"):
+                dirs += [os.path.normpath(os.path.join(srcdir, w[2:])) for w in line.split() if w.startswith("-I")]
+    return ["-I" + d for d in dirs]
+
+
 def build(root, work, flags, lib, xsim_lib, d, name):
     srcdir = os.path.join(root, d)
     sources = sources_of(srcdir, name)
@@ -253,9 +264,10 @@ def build(root, work, flags, lib, xsim_lib, d, name):
         if s.endswith(".c"):
             cmd = ["mpicc"] + flags + ["-I" + srcdir, "-c", s, "-o", obj]
         else:
-            cmd = ["mpifort", "-w", "-fallow-argument-mismatch", "-fcray-pointer", "-I" + srcdir,
-                   "-I" + os.path.join(work, "fmod"), "-J", os.path.join(out, name + ".mod.d"), "-c", s, "-o", obj]
-            os.makedirs(os.path.join(out, name + ".mod.d"), exist_ok=True)
+            moddir = os.path.join(out, name + ".mod.d")  # the program's own modules
+            os.makedirs(moddir, exist_ok=True)
+            cmd = (["mpifort", "-w", "-fallow-argument-mismatch", "-fcray-pointer"] + include_dirs(srcdir) +
+                   ["-I" + os.path.join(work, "fmod"), "-J", moddir, "-c", s, "-o", obj])
         r = sh(cmd)
         if r.returncode:
             return "compile error: " + (r.stderr.strip().splitlines() or ["?"])[-1][:160]
