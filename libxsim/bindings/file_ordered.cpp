@@ -27,7 +27,8 @@ namespace {
 }
 
 // An independent shared-pointer access: its arguments checked as any access's; one that
-// moves no data completes with an empty status in *st, any other stops the run.
+// moves no data completes with an empty status in *st (its MPI_ERROR field left alone, as
+// calls returning one status do), any other stops the run.
 int independent_shared(CallScope& s, MPI_File fh, const void* buf, int count, MPI_Datatype type, bool write,
                        MPI_Status* st) {
     io::File* f = nullptr;
@@ -37,7 +38,10 @@ int independent_shared(CallScope& s, MPI_File fh, const void* buf, int count, MP
     MPI_Count type_size = 0;
     real_mpi.Type_size_x(type, &type_size);
     if (count != 0 && type_size != 0) refuse_independent_shared(s);
+    if (st == MPI_STATUS_IGNORE) return MPI_SUCCESS;
+    const int error = st->MPI_ERROR;
     requests::empty_status(st);
+    st->MPI_ERROR = error;
     return MPI_SUCCESS;
 }
 
