@@ -11,19 +11,37 @@ and passes when it exits 0 and prints "No Errors". A failing case is run nativel
 ranks (mpirun --oversubscribe -np RANKS ./name.n ARGS) to tell xsim's failures from the
 suite's own expectations on Open MPI (MPICH-only calls, MPIX, error-code conventions).
 
+A directory's testlist may name subdirectories (errors: attr, coll, ..., io); they are run
+too. configure's substitutions are made as for Open MPI with MPI-IO, RMA and Fortran
+(@iodir@, @rmadir@, @f77dir@, @f90dir@, @ALLOCMEMF@); lines with any other (spawn, C++,
+f08, threads, faults, name publishing, the collective-error tests configure leaves out by
+default) are skipped. `basic` has no testlist (MPICH's own top-level list comments it out):
+its programs that check themselves run at fixed sizes (BASIC_CASES).
+
+Fortran (f77, f90, errors/f77, errors/f90): the sources are prepared in WORK/gen as MPICH's
+configure and make would: the .h.in headers with INTEGER*8 for MPI_ADDRESS_KIND and
+MPI_OFFSET_KIND, f77/io's write tests merged from ioharness.tlt by maint/testmerge, and the
+f90 directories made from the f77 ones by maint/f77tof90 (perl). Programs are compiled with
+mpifort (f77: -fallow-argument-mismatch) and linked with MTest's util/mtest_f77.f or
+util/mtest_f90.f90; a program's other sources (C helpers) come from its X_SOURCES line in
+the directory's Makefile.am.
+
 Output, one line per case: DIR NAME RANKS ARGS  PASS | FAIL (native pass|fail) | build error.
 The last line counts them. Details of every case go to WORK/results.json.
 
 Usage: bench/mpich_testsuite.py SRCDIR [--build DIR] [--work DIR] [--dirs attr,coll,...]
                                 [--timeout S]
-Default directories: attr coll comm datatype errhan group info init pt2pt topo (the ones
-whose calls xsim simulates; rma, io, spawn, threads and the Fortran and C++ ones are not).
-Tried with MPICH 4.x at 6a79bf6 (bench/RESULTS.md, "MPICH's test suite").
+--dirs names top-level directories (errors, f77, ...) or subdirectories (errors/io).
+Default directories: attr coll comm datatype errhan group info init pt2pt topo (those of the
+first run; rma, io, basic, errors, f77 and f90 run with --dirs; spawn, threads and the C++ and
+f08 ones are not run by this script). Tried with MPICH 4.x at 6a79bf6 (bench/RESULTS.md,
+"MPICH's test suite", sessions 16 and 27).
 """
 import argparse
 import concurrent.futures
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -51,6 +69,7 @@ MPITESTCONF = """#ifndef MPITESTCONF_H_INCLUDED
 #define HAVE_ATOMIC 1
 #define USE_STRICT_MPI 1
 #define POINTERINT_t long
+#define F77_NAME_LOWER_USCORE 1
 #define THREAD_PACKAGE_NAME THREAD_PACKAGE_POSIX
 #endif
 """
@@ -94,16 +113,46 @@ def prepare(src, work):
     return flags, lib
 
 
-def cases_of(src, d):
-    path = os.path.join(src, d, "testlist")
+# configure's substitutions in testlists (Open MPI with MPI-IO, RMA and Fortran); a line that
+# still holds an @...@ after them is one configure would leave out here.
+TESTLIST_SUBST = {"@iodir@": "io", "@rmadir@": "rma", "@f77dir@": "f77", "@f90dir@": "f90",
+                  "@ALLOCMEMF@": "allocmemf 1", "@ALLOCMEMFC@": "allocmemf90 1"}
+
+# basic/ has no testlist: its programs print no "No Errors"; they pass by exiting 0 without
+# printing FAILURE (netpipe and adapt are benchmarks, left out).
+BASIC_CASES = [("self", 1), ("simple", 4), ("sendrecv", 4), ("srtest", 4), ("wtime", 1), ("patterns", 2)]
+
+FORTRAN_DIRS = ("f77", "f90", "errors/f77", "errors/f90")
+
+
+def is_fortran(d):
+    return d.startswith(FORTRAN_DIRS)
+
+
+def cases_of(root_of, d):
+    """The cases of d's testlist and of the subdirectories it names: (dir, name, ranks, args).
+    root_of(d) is the tree d is in (the source, or WORK/gen for the Fortran directories)."""
+    if d == "basic":
+        return [(d, name, ranks, []) for name, ranks in BASIC_CASES]
+    root = root_of(d)
+    path = os.path.join(root, d, "testlist")
     if not os.path.exists(path):
         path += ".in"
+    if not os.path.exists(path):
+        return []
     out = []
     for line in open(path):
-        line = line.split("#")[0].strip()
-        if not line or line.startswith("@"):
+        line = line.split("#")[0]
+        for k, v in TESTLIST_SUBST.items():
+            line = line.replace(k, v)
+        line = line.strip()
+        if not line or "@" in line:
             continue
         parts = line.split()
+        sub = d + "/" + parts[0]
+        if len(parts) == 1 and os.path.isdir(os.path.join(root_of(sub), sub)):
+            out += cases_of(root_of, sub)
+            continue
         if len(parts) < 2 or not parts[1].isdigit():
             continue
         args = [kv[4:] for kv in parts[2:] if kv.startswith("arg=")]
@@ -111,29 +160,138 @@ def cases_of(src, d):
     return out
 
 
-def build(src, work, flags, lib, xsim_lib, d, name):
-    c = os.path.join(src, d, name + ".c")
-    if not os.path.exists(c):
-        return "no source " + name + ".c"
+def sources_of(srcdir, name):
+    """A program's sources: its X_SOURCES (or nodist_X_SOURCES) in Makefile.am, else X.c/.f/.f90."""
+    mk = os.path.join(srcdir, "Makefile.am")
+    if os.path.exists(mk):
+        text = open(mk).read().replace("\\\n", " ")
+        for line in text.splitlines():
+            key, _, value = line.partition("=")
+            if key.strip() in (name + "_SOURCES", "nodist_" + name + "_SOURCES"):
+                files = [os.path.join(srcdir, f) for f in value.split()]
+                if files and all(os.path.exists(f) for f in files):
+                    return files
+    for ext in (".c", ".f", ".f90"):
+        if os.path.exists(os.path.join(srcdir, name + ext)):
+            return [os.path.join(srcdir, name + ext)]
+    return []
+
+
+def prepare_fortran(src, work):
+    """WORK/gen/{f77,f90,errors/f77,errors/f90} made as MPICH's configure and make would, and
+    MTest's Fortran utilities compiled (WORK/obj/mtest_f77.o, mtest_f90.o and its module)."""
+    gen = os.path.join(work, "gen")
+    stamp = os.path.join(gen, ".done")
+    if not os.path.exists(stamp):
+        if os.path.exists(gen):
+            shutil.rmtree(gen)
+        for d in FORTRAN_DIRS:
+            shutil.copytree(os.path.join(src, d), os.path.join(gen, d))
+        # configure's headers: INTEGER*8 is MPI_ADDRESS_KIND and MPI_OFFSET_KIND with gfortran.
+        for top, _, files in os.walk(gen):
+            for f in files:
+                if f.endswith(".h.in"):
+                    text = open(os.path.join(top, f)).read()
+                    text = text.replace("@F77_MPI_ADDRESS@", "integer*8").replace("@F77_MPI_OFFSET@", "integer*8")
+                    with open(os.path.join(top, f[:-3]), "w") as o:
+                        o.write(text)
+        # f90 from f77, as maint/updatefiles does, then f90/io's harness as its Makefile.ap does.
+        for top in ("", "errors/"):
+            for leaf in sorted(os.listdir(os.path.join(gen, top + "f77"))):
+                indir = os.path.join(gen, top + "f77", leaf)
+                if not os.path.isdir(indir):
+                    continue
+                outdir = os.path.join(gen, top + "f90", leaf)
+                os.makedirs(outdir, exist_ok=True)
+                r = sh(["perl", os.path.join(src, "maint", "f77tof90"), indir, outdir, "Makefile.am", "Makefile.ap"])
+                if r.returncode:
+                    sys.exit("mpich_testsuite: f77tof90 %s failed:\n%s" % (indir, r.stderr[-2000:]))
+        f77io, f90io = os.path.join(gen, "f77", "io"), os.path.join(gen, "f90", "io")
+        sed = {"ioharness.defn": ["-e", r's/filename="\(.*\)f.f\"/filename="\1f90.f90"/g',
+                                  "-e", "s/include.*iooffset.*/integer (kind=MPI_OFFSET_KIND)offset/g"],
+               "ioharness.tlt": ["-e", "s/include.*mpif.*/use mpi/g", "-e", "s/fheader/f90header/g",
+                                 "-e", "s/^C/!/g", "-e", "/implicit *none/d"]}
+        for f, expr in sed.items():
+            with open(os.path.join(f90io, f), "w") as o:
+                subprocess.run(["sed"] + expr + [os.path.join(f77io, f)], stdout=o, check=True)
+        testmerge = os.path.join(gen, "testmerge")  # perl runs "#! @PERL@" as a command: substitute it
+        with open(testmerge, "w") as o:
+            o.write(open(os.path.join(src, "maint", "testmerge.in")).read().replace("@PERL@", "/usr/bin/perl"))
+        for d in (f77io, f90io):
+            r = sh(["perl", testmerge, "-defn=" + os.path.join(src, "maint", "common.defn"),
+                    "ioharness.defn", "ioharness.tlt"], cwd=d)
+            if r.returncode:
+                sys.exit("mpich_testsuite: testmerge in %s failed:\n%s" % (d, r.stderr[-2000:]))
+        # The C helpers include "../../include/mpitestconf.h".
+        os.symlink(os.path.join(work, "include"), os.path.join(gen, "include"))
+        open(stamp, "w").close()
+    mod = os.path.join(work, "fmod")
+    os.makedirs(mod, exist_ok=True)
+    os.makedirs(os.path.join(work, "obj"), exist_ok=True)
+    for f in ("mtest_f77.f", "mtest_f90.f90"):
+        o = os.path.join(work, "obj", f.split(".")[0] + ".o")
+        if not os.path.exists(o):
+            r = sh(["mpifort", "-w", "-fallow-argument-mismatch", "-J", mod, "-c",
+                    os.path.join(src, "util", f), "-o", o])
+            if r.returncode:
+                sys.exit("mpich_testsuite: compiling %s failed:\n%s" % (f, r.stderr[-2000:]))
+    return gen
+
+
+def include_dirs(srcdir):
+    """The -I directories of srcdir's Makefile.am (AM_FFLAGS += -I../attr) and srcdir itself."""
+    dirs = [srcdir]
+    mk = os.path.join(srcdir, "Makefile.am")
+    if os.path.exists(mk):
+        for line in open(mk):
+            if line.split("=")[0].split("+")[0].strip() in ("AM_FFLAGS", "AM_FCFLAGS"):
+                dirs += [os.path.normpath(os.path.join(srcdir, w[2:])) for w in line.split() if w.startswith("-I")]
+    return ["-I" + d for d in dirs]
+
+
+def build(root, work, flags, lib, xsim_lib, d, name):
+    srcdir = os.path.join(root, d)
+    sources = sources_of(srcdir, name)
+    if not sources:
+        return "no source " + name
     out = os.path.join(work, "bin", d)
     os.makedirs(out, exist_ok=True)
-    obj, xsim, native = (os.path.join(out, name + e) for e in (".o", ".x", ".n"))
+    xsim, native = (os.path.join(out, name + e) for e in (".x", ".n"))
     if os.path.exists(xsim) and os.path.exists(native):
         return "ok"
-    r = sh(["mpicc"] + flags + ["-c", c, "-o", obj])
-    if r.returncode:
-        return "compile error: " + (r.stderr.strip().splitlines() or ["?"])[-1][:160]
-    r = sh(["mpicc", obj, lib, "-o", native, "-lm"])
+    fortran = any(not s.endswith(".c") for s in sources)
+    objects = []
+    for s in sources:
+        obj = os.path.join(out, name + "-" + os.path.basename(s) + ".o")
+        if s.endswith(".c"):
+            cmd = ["mpicc"] + flags + ["-I" + srcdir, "-c", s, "-o", obj]
+        else:
+            moddir = os.path.join(out, name + ".mod.d")  # the program's own modules
+            os.makedirs(moddir, exist_ok=True)
+            cmd = (["mpifort", "-w", "-fallow-argument-mismatch", "-fcray-pointer"] + include_dirs(srcdir) +
+                   ["-I" + os.path.join(work, "fmod"), "-J", moddir, "-c", s, "-o", obj])
+        r = sh(cmd)
+        if r.returncode:
+            return "compile error: " + (r.stderr.strip().splitlines() or ["?"])[-1][:160]
+        objects.append(obj)
+    linker = "mpicc"
+    if fortran:
+        linker = "mpifort"
+        util = "mtest_f90.o" if d.startswith(("f90", "errors/f90")) else "mtest_f77.o"
+        objects.append(os.path.join(work, "obj", util))
+    r = sh([linker] + objects + [lib, "-o", native, "-lm"])
     if r.returncode:
         return "link error (Open MPI lacks a call)"
-    r = sh(["mpicc", obj, lib, "-o", xsim, "-L" + xsim_lib, "-Wl,-rpath," + xsim_lib, "-lxsim", "-lm"])
+    r = sh([linker] + objects + [lib, "-o", xsim, "-L" + xsim_lib, "-Wl,-rpath," + xsim_lib, "-lxsim", "-lm"])
     return "ok" if r.returncode == 0 else "link error with -lxsim: " + r.stderr[-160:]
 
 
-def run(cmd, timeout, cwd, env):
+def run(cmd, timeout, cwd, env, d):
     try:
         r = subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=cwd, env=env)
         out = r.stdout + r.stderr
+        if d == "basic":
+            return r.returncode == 0 and "FAILURE" not in out, out
         return r.returncode == 0 and "No Errors" in out, out
     except subprocess.TimeoutExpired:
         return False, "time limit reached"
@@ -159,10 +317,13 @@ def main():
     if os.geteuid() == 0:
         env.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     flags, lib = prepare(src, work)
-    cases = [c for d in o.dirs.split(",") for c in cases_of(src, d)]
+    dirs = o.dirs.split(",")
+    gen = prepare_fortran(src, work) if any(is_fortran(d) or d == "errors" for d in dirs) else None
+    root = lambda d: gen if is_fortran(d) else src
+    cases = [c for d in dirs for c in cases_of(root, d)]
     programs = sorted({(d, n) for d, n, _, _ in cases})
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
-        built = dict(zip(programs, pool.map(lambda p: build(src, work, flags, lib, xsim_lib, *p), programs)))
+        built = dict(zip(programs, pool.map(lambda p: build(root(p[0]), work, flags, lib, xsim_lib, *p), programs)))
     results, counts = [], {}
     for d, name, ranks, args in cases:
         rec = {"dir": d, "name": name, "ranks": ranks, "args": args, "build": built[(d, name)]}
@@ -170,11 +331,11 @@ def main():
             binary = os.path.join(work, "bin", d, name)
             procs = "2" if ranks >= 2 else "1"
             rec["xsim"], out = run(["mpirun", "--oversubscribe", "-np", procs, binary + ".x"] + args +
-                                   ["-xsim-np", str(ranks), "-xsim-quiet"], o.timeout, os.path.join(work, "cwd"), env)
+                                   ["-xsim-np", str(ranks), "-xsim-quiet"], o.timeout, os.path.join(work, "cwd"), env, d)
             rec["xsim_output"] = out[-3000:]
             if not rec["xsim"]:
                 rec["native"], out = run(["mpirun", "--oversubscribe", "-np", str(ranks), binary + ".n"] + args,
-                                         o.timeout, os.path.join(work, "cwd"), env)
+                                         o.timeout, os.path.join(work, "cwd"), env, d)
                 rec["native_output"] = out[-1500:]
             verdict = "PASS" if rec["xsim"] else "FAIL (native %s)" % ("pass" if rec["native"] else "fail")
         else:

@@ -1,6 +1,6 @@
 // MPI collective bindings, blocking and nonblocking (MPI_Ibcast, ...): validate
 // (communicator, root, counts, datatypes, op, buffers, MPI_IN_PLACE where the standard
-// allows it), return early when no data moves, then run the collective (colls::run picks
+// allows it, a send buffer that is not the receive buffer), return early when no data moves, then run the collective (colls::run picks
 // the algorithm) or start it (colls::start, the same algorithm driven by its messages'
 // completions; the request is returned at once). Arguments that MPI calls significant
 // only at the root are checked only there. Every helper takes `request`: null for the
@@ -53,6 +53,20 @@ constexpr const char* kIntercommCall = "a collective on an intercommunicator";
 int not_in_place(CallScope& s, const Comm* c, const void* buf, const char* which) {
     if (!in_place(buf)) return MPI_SUCCESS;
     return s.fail(c, MPI_ERR_BUFFER, std::string("MPI_IN_PLACE is not allowed for ") + which + " here");
+}
+
+// One buffer as both the input and the output of a call is erroneous (MPI-4.0 section
+// 2.5.1 "no aliasing of arguments"; MPI_IN_PLACE is how a rank shares them): a send buffer
+// that is the receive buffer, or the rank's own block of it (`own`, for the gathers and
+// scatters, or null), where data moves, is MPI_ERR_BUFFER, as MPICH reports it, not a
+// result computed over data the call overwrites. MPI_BOTTOM (null) for both is legitimate
+// with datatypes of absolute addresses.
+int not_aliased(CallScope& s, const Comm* c, const void* sendbuf, const void* recvbuf, const void* own, bool moves) {
+    if (!moves || sendbuf == nullptr || in_place(sendbuf) || (sendbuf != recvbuf && sendbuf != own))
+        return MPI_SUCCESS;
+    return s.fail(c, MPI_ERR_BUFFER,
+                  "the send and the receive buffer are the same (aliased arguments); pass MPI_IN_PLACE as the "
+                  "send buffer to use one buffer");
 }
 
 // count, datatype and buffer of one block.
@@ -199,9 +213,11 @@ int reduce_or_scan(const char* call, const Collective<ReduceArgs>& table, const 
         if (table.kind != CollKind::Allreduce) return refuse_inter(scope, c);  // no scans across groups
         if (int e = not_in_place(scope, c, sendbuf, kIntercommCall)) return e;
         if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, true, &a)) return e;
+        if (int e = not_aliased(scope, c, sendbuf, recvbuf, nullptr, a.bytes > 0)) return e;
         return dispatch(scope, c, table, 0, a, request);
     }
     if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, true, &a)) return e;
+    if (int e = not_aliased(scope, c, sendbuf, recvbuf, nullptr, a.bytes > 0)) return e;
     if (a.bytes == 0) return nothing_moves(scope, c, table.kind, request);
     return dispatch(scope, c, table, 0, a, request);
 }
@@ -243,6 +259,8 @@ int rooted(const char* call, const Collective<RootedArgs>& table, const void* ro
     }
     if (a.in_place) a.mine = a.blocks.block(root);
     else if (int e = block(scope, c, own_buf, own_count, own_type, &a.mine)) return e;
+    if (at_root)
+        if (int e = not_aliased(scope, c, own_buf, rooted_buf, a.blocks.at(root), a.mine.bytes > 0)) return e;
     // Equal blocks, all empty: every rank knows. (With counts, only the root knows.)
     if (table.kind != CollKind::Gatherv && table.kind != CollKind::Scatterv && a.mine.bytes == 0)
         return nothing_moves(scope, c, table.kind, request);
@@ -272,6 +290,7 @@ int allgather(const char* call, const Collective<AllgatherArgs>& table, const vo
     a.in_place = in_place(sendbuf);
     if (a.in_place) a.mine = a.recv.block(me);
     else if (int e = block(scope, c, sendbuf, sendcount, sendtype, &a.mine)) return e;
+    if (int e = not_aliased(scope, c, sendbuf, recvbuf, a.recv.at(me), a.mine.bytes > 0)) return e;
     if (!variable && a.recv.bytes_of(0) == 0) return nothing_moves(scope, c, table.kind, request);
     return dispatch(scope, c, table, 0, a, request);
 }
@@ -343,6 +362,11 @@ int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void
     InPlaceCopy copy;
     if (in_place(sendbuf)) pack_receive_buffer(scope.engine.options().payload, a.recv, c->size, &copy, &a.send);
     else if (int e = describe(sendbuf, sendcount, sendcounts, sdispls, sendtype, sendtypes, &a.send)) return e;
+    if (sendbuf == recvbuf) {
+        bool moves = false;
+        for (int i = 0; i < c->size && !moves; ++i) moves = a.send.bytes_of(i) > 0;
+        if (int e = not_aliased(scope, c, sendbuf, recvbuf, nullptr, moves)) return e;
+    }
     if (!variable && a.recv.bytes_of(0) == 0) return nothing_moves(scope, c, table.kind, request);
     return dispatch(scope, c, table, 0, a, request, std::move(copy));
 }
@@ -378,6 +402,7 @@ int reduce_scatter(const char* call, const Collective<ReduceScatterArgs>& table,
     if (int e = block(scope, c, recvbuf, inplace ? static_cast<int>(a.total) : a.count_of(me), type, &out)) return e;
     if (int e = block(scope, c, inplace ? recvbuf : sendbuf, static_cast<int>(a.total), type, &in)) return e;
     if (int e = checks::op(scope, c, op, type, &a.commutative)) return e;
+    if (int e = not_aliased(scope, c, sendbuf, recvbuf, nullptr, in.bytes > 0)) return e;
     a.sendbuf = in.buf;
     a.recvbuf = recvbuf;
     a.type = type;
@@ -449,6 +474,8 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
     if (!at_root)
         if (int e = not_in_place(scope, c, sendbuf, "a rank other than the root")) return e;
     if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, at_root, &a)) return e;
+    if (at_root)
+        if (int e = not_aliased(scope, c, sendbuf, recvbuf, nullptr, a.bytes > 0)) return e;
     if (a.bytes == 0) return nothing_moves(scope, c, CollKind::Reduce, request);
     a.root = root;
     return dispatch(scope, c, reduce_table(), root, a, request);

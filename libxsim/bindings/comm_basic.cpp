@@ -145,7 +145,8 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
         *static_cast<int**>(value) = attribute;
         return MPI_SUCCESS;
     }
-    if (!find_keyval(keyval)) return scope.fail(c, MPI_ERR_KEYVAL, "invalid keyval " + std::to_string(keyval));
+    if (!find_keyval(keyval, KeyvalKind::Comm))
+        return scope.fail(c, MPI_ERR_KEYVAL, keyval_problem(keyval, KeyvalKind::Comm));
     void* stored = nullptr;
     *flag = get_attribute(attributes_slot(*c, scope.rank), keyval, &stored);
     if (*flag) *static_cast<void**>(value) = stored;
@@ -157,9 +158,8 @@ int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_set_attr");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    if (!find_keyval(keyval))
-        return scope.fail(c, MPI_ERR_KEYVAL, "invalid keyval " + std::to_string(keyval) +
-                                                 " (predefined attributes cannot be set)");
+    if (!find_keyval(keyval, KeyvalKind::Comm))
+        return scope.fail(c, MPI_ERR_KEYVAL, keyval_problem(keyval, KeyvalKind::Comm));
     if (int e = set_attribute(attributes_slot(*c, scope.rank), comm, keyval, value))
         return scope.fail(c, e, "the attribute delete callback failed with error " + std::to_string(e));
     return MPI_SUCCESS;
@@ -170,7 +170,8 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_delete_attr");
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    if (!find_keyval(keyval)) return scope.fail(c, MPI_ERR_KEYVAL, "invalid keyval " + std::to_string(keyval));
+    if (!find_keyval(keyval, KeyvalKind::Comm))
+        return scope.fail(c, MPI_ERR_KEYVAL, keyval_problem(keyval, KeyvalKind::Comm));
     bool found = false;
     if (int e = delete_attribute(attributes_slot(*c, scope.rank), comm, keyval, &found))
         return scope.fail(c, e, "the attribute delete callback failed with error " + std::to_string(e));
@@ -183,7 +184,7 @@ int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_a
                             void* extra_state) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_create_keyval");
     if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
-    *keyval = create_keyval(copy, remove, extra_state);
+    *keyval = create_keyval(KeyvalKind::Comm, copy, remove, extra_state);
     return MPI_SUCCESS;
 }
 
@@ -191,8 +192,8 @@ XSIM_MPI_ALIAS(Comm_free_keyval)
 int PMPI_Comm_free_keyval(int* keyval) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_free_keyval");
     if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
-    if (!free_keyval(*keyval))
-        return scope.fail(nullptr, MPI_ERR_KEYVAL, "invalid or already freed keyval " + std::to_string(*keyval));
+    if (!free_keyval(*keyval, KeyvalKind::Comm))
+        return scope.fail(nullptr, MPI_ERR_KEYVAL, keyval_problem(*keyval, KeyvalKind::Comm));
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }

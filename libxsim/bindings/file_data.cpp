@@ -16,20 +16,6 @@ using namespace xsim::file_support;
 
 namespace {
 
-// MPI_ERR_ACCESS for a read on a write-only file and the reverse, before the real
-// library sees it (MPI-4.0 section 14.2.1), and MPI_ERR_UNSUPPORTED_OPERATION for
-// explicit offsets on a sequential file.
-int access_allowed(CallScope& s, io::File* f, bool write, bool explicit_offset) {
-    if (write && (f->amode & MPI_MODE_RDONLY))
-        return io::raise_file(s, f, MPI_ERR_READ_ONLY, "the file was opened MPI_MODE_RDONLY");
-    if (!write && (f->amode & MPI_MODE_WRONLY))
-        return io::raise_file(s, f, MPI_ERR_ACCESS, "the file was opened MPI_MODE_WRONLY");
-    if (explicit_offset && (f->amode & MPI_MODE_SEQUENTIAL))
-        return io::raise_file(s, f, MPI_ERR_UNSUPPORTED_OPERATION,
-                              "explicit offsets on a file opened MPI_MODE_SEQUENTIAL");
-    return MPI_SUCCESS;
-}
-
 // The real call of an access: its code, and its status in *status.
 template <class Real>
 int access(CallScope& s, MPI_File fh, const void* buf, int count, MPI_Datatype type, bool write, bool explicit_offset,

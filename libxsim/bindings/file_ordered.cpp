@@ -4,12 +4,15 @@
 // rank (so it needs no process-wide counter, also across real processes). MPI_File_seek_shared
 // is collective too. The independent calls (MPI_File_read_shared, _write_shared and their
 // nonblocking forms) would need one counter all ranks update in any order: they stop the
-// run with a message naming the call rather than doing something else.
+// run with a message naming the call rather than doing something else, unless they move no
+// data (a count of 0, or a datatype of size 0): such an access neither reads nor moves the
+// shared pointer, so it is checked as any access and completes with an empty status.
 #include <string>
 #include <vector>
 
 #include "libxsim/bindings/file_support.hpp"
 #include "libxsim/bindings/profiling_alias.hpp"
+#include "libxsim/bindings/requests.hpp"
 #include "libxsim/io/agreement.hpp"
 
 using namespace xsim;
@@ -23,12 +26,46 @@ namespace {
                               "use the collective MPI_File_read_ordered / MPI_File_write_ordered, or explicit offsets");
 }
 
+// An independent shared-pointer access: its arguments checked as any access's; one that
+// moves no data completes with an empty status in *st (its MPI_ERROR field left alone, as
+// calls returning one status do), any other stops the run.
+int independent_shared(CallScope& s, MPI_File fh, const void* buf, int count, MPI_Datatype type, bool write,
+                       MPI_Status* st) {
+    io::File* f = nullptr;
+    if (int e = file_arg(s, fh, &f)) return e;
+    if (int e = access_allowed(s, f, write, false)) return e;
+    if (int e = data_args(s, f, buf, count, type)) return e;
+    MPI_Count type_size = 0;
+    real_mpi.Type_size_x(type, &type_size);
+    if (count != 0 && type_size != 0) refuse_independent_shared(s);
+    if (st == MPI_STATUS_IGNORE) return MPI_SUCCESS;
+    const int error = st->MPI_ERROR;
+    requests::empty_status(st);
+    st->MPI_ERROR = error;
+    return MPI_SUCCESS;
+}
+
+int blocking_shared(const char* call, MPI_File fh, const void* buf, int count, MPI_Datatype type, bool write,
+                    MPI_Status* status) {
+    XSIM_BEGIN_INITIALIZED(call);
+    if (int e = independent_shared(scope, fh, buf, count, type, write, status)) return e;
+    scope.rank.clock += storage_time(scope, 0);  // as any access of no data (file_data.cpp)
+    return MPI_SUCCESS;
+}
+
+int nonblocking_shared(const char* call, MPI_File fh, const void* buf, int count, MPI_Datatype type, bool write,
+                       MPI_Request* request) {
+    XSIM_BEGIN_INITIALIZED(call);
+    if (!request) return io::raise_file(scope, io::resolve_file(fh), MPI_ERR_ARG, "null request pointer");
+    MPI_Status st{};
+    if (int e = independent_shared(scope, fh, buf, count, type, write, &st)) return e;
+    *request = completed_request(scope, scope.rank.clock + storage_time(scope, 0), st);
+    return MPI_SUCCESS;
+}
+
 // One rank's part in an ordered access: where its data goes, and the access there.
 int ordered(CallScope& s, io::File* f, void* buf, int count, MPI_Datatype type, bool write, MPI_Status* st) {
-    if (write && (f->amode & MPI_MODE_RDONLY))
-        return io::raise_file(s, f, MPI_ERR_READ_ONLY, "the file was opened MPI_MODE_RDONLY");
-    if (!write && (f->amode & MPI_MODE_WRONLY))
-        return io::raise_file(s, f, MPI_ERR_ACCESS, "the file was opened MPI_MODE_WRONLY");
+    if (int e = access_allowed(s, f, write, false)) return e;
     if (int e = data_args(s, f, buf, count, type)) return e;
     int type_size = 0;
     real_mpi.Type_size(type, &type_size);
@@ -145,24 +182,20 @@ int PMPI_File_get_position_shared(MPI_File fh, MPI_Offset* offset) {
 }
 
 XSIM_MPI_ALIAS(File_read_shared)
-int PMPI_File_read_shared(MPI_File, void*, int, MPI_Datatype, MPI_Status*) {
-    XSIM_BEGIN_INITIALIZED("MPI_File_read_shared");
-    refuse_independent_shared(scope);
+int PMPI_File_read_shared(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+    return blocking_shared("MPI_File_read_shared", fh, buf, count, type, false, status);
 }
 XSIM_MPI_ALIAS(File_write_shared)
-int PMPI_File_write_shared(MPI_File, const void*, int, MPI_Datatype, MPI_Status*) {
-    XSIM_BEGIN_INITIALIZED("MPI_File_write_shared");
-    refuse_independent_shared(scope);
+int PMPI_File_write_shared(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Status* status) {
+    return blocking_shared("MPI_File_write_shared", fh, buf, count, type, true, status);
 }
 XSIM_MPI_ALIAS(File_iread_shared)
-int PMPI_File_iread_shared(MPI_File, void*, int, MPI_Datatype, MPI_Request*) {
-    XSIM_BEGIN_INITIALIZED("MPI_File_iread_shared");
-    refuse_independent_shared(scope);
+int PMPI_File_iread_shared(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Request* request) {
+    return nonblocking_shared("MPI_File_iread_shared", fh, buf, count, type, false, request);
 }
 XSIM_MPI_ALIAS(File_iwrite_shared)
-int PMPI_File_iwrite_shared(MPI_File, const void*, int, MPI_Datatype, MPI_Request*) {
-    XSIM_BEGIN_INITIALIZED("MPI_File_iwrite_shared");
-    refuse_independent_shared(scope);
+int PMPI_File_iwrite_shared(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Request* request) {
+    return nonblocking_shared("MPI_File_iwrite_shared", fh, buf, count, type, true, request);
 }
 
 }  // extern "C"

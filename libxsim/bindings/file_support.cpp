@@ -70,6 +70,17 @@ MPI_Request completed_request(CallScope& s, SimTime done, const MPI_Status& stat
         grequest::start_completed(s.engine, s.rank, done, &copy_status, &free_status, new MPI_Status(status)));
 }
 
+int access_allowed(CallScope& s, io::File* f, bool write, bool explicit_offset) {
+    if (write && (f->amode & MPI_MODE_RDONLY))
+        return io::raise_file(s, f, MPI_ERR_READ_ONLY, "the file was opened MPI_MODE_RDONLY");
+    if (!write && (f->amode & MPI_MODE_WRONLY))
+        return io::raise_file(s, f, MPI_ERR_ACCESS, "the file was opened MPI_MODE_WRONLY");
+    if (explicit_offset && (f->amode & MPI_MODE_SEQUENTIAL))
+        return io::raise_file(s, f, MPI_ERR_UNSUPPORTED_OPERATION,
+                              "explicit offsets on a file opened MPI_MODE_SEQUENTIAL");
+    return MPI_SUCCESS;
+}
+
 int data_args(CallScope& s, io::File* f, const void* buf, int count, MPI_Datatype type) {
     if (count < 0) return io::raise_file(s, f, MPI_ERR_COUNT, "negative count " + std::to_string(count));
     TypeLayout layout;

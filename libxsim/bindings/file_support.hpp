@@ -40,6 +40,12 @@ MPI_Request completed_request(CallScope& s, SimTime done, const MPI_Status& stat
 int no_split_outstanding(CallScope& s, io::File* f);
 int split_end(const char* call, const char* begin, MPI_File fh, const void* buf, MPI_Status* status);
 
+// Whether the file's access mode allows the access (MPI-4.0 section 14.2.1), before the real
+// library sees it: MPI_ERR_READ_ONLY for a write on an MPI_MODE_RDONLY file, MPI_ERR_ACCESS
+// for a read on an MPI_MODE_WRONLY one, MPI_ERR_UNSUPPORTED_OPERATION for explicit offsets
+// on an MPI_MODE_SEQUENTIAL one; raised on `f`.
+int access_allowed(CallScope& s, io::File* f, bool write, bool explicit_offset);
+
 // The count x datatype of a data access: MPI_ERR_COUNT, MPI_ERR_TYPE (null, uncommitted).
 int data_args(CallScope& s, io::File* f, const void* buf, int count, MPI_Datatype type);
 

@@ -64,6 +64,20 @@ void end_unused_fence_epoch(Window* w) {
     if (w->fence_epoch && w->pending.empty()) w->fence_epoch = false;
 }
 
+// The types MPI_Compare_and_swap takes (MPI-4.0 section 12.3.4): C and Fortran integers,
+// logicals, the multi-language types (MPI_AINT, MPI_OFFSET, MPI_COUNT) and MPI_BYTE; also
+// MPI_CHAR, which MPICH accepts too. Not floating point, complex or derived types.
+bool compare_and_swap_type(MPI_Datatype type) {
+    const MPI_Datatype allowed[] = {
+        MPI_INT, MPI_LONG, MPI_SHORT, MPI_UNSIGNED_SHORT, MPI_UNSIGNED, MPI_UNSIGNED_LONG, MPI_LONG_LONG,
+        MPI_UNSIGNED_LONG_LONG, MPI_SIGNED_CHAR, MPI_UNSIGNED_CHAR, MPI_CHAR, MPI_INT8_T, MPI_INT16_T, MPI_INT32_T,
+        MPI_INT64_T, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T, MPI_INTEGER, MPI_INTEGER1, MPI_INTEGER2,
+        MPI_INTEGER4, MPI_INTEGER8, MPI_LOGICAL, MPI_C_BOOL, MPI_AINT, MPI_OFFSET, MPI_COUNT, MPI_BYTE};
+    for (MPI_Datatype t : allowed)
+        if (type == t && t != MPI_DATATYPE_NULL) return true;
+    return false;
+}
+
 int assert_arg(CallScope& s, Window* w, int assertion) {
     if ((assertion & ~kKnownAsserts) == 0) return MPI_SUCCESS;
     return window_checks::fail(s, w, MPI_ERR_ASSERT, "unknown assertion bits " + std::to_string(assertion));
@@ -213,6 +227,13 @@ XSIM_MPI_ALIAS(Compare_and_swap)
 int PMPI_Compare_and_swap(const void* origin, const void* compare, void* result, MPI_Datatype type, int target,
                           MPI_Aint disp, MPI_Win win) {
     XSIM_BEGIN_INITIALIZED("MPI_Compare_and_swap");
+    if (!compare_and_swap_type(type) && type != MPI_DATATYPE_NULL) {
+        Window* w = nullptr;
+        if (int e = window_checks::window(scope, win, &w)) return e;
+        return window_checks::fail(scope, w, MPI_ERR_TYPE,
+                                   "MPI_Compare_and_swap takes an integer, logical, multi-language or byte type; "
+                                   "not floating point, complex or derived types");
+    }
     Operation op = get_accumulate(origin, 1, type, result, 1, type, target, disp, 1, type, MPI_REPLACE);
     op.kind = OperationKind::CompareAndSwap;
     op.compare = compare;

@@ -293,6 +293,10 @@ XSIM_MPI_ALIAS(Win_get_attr)
 int PMPI_Win_get_attr(MPI_Win win, int keyval, void* value, int* flag) {
     XSIM_WINDOW_CALL("MPI_Win_get_attr");
     if (!value || !flag) return window_checks::fail(scope, w, MPI_ERR_ARG, "null attribute_val or flag");
+    const bool predefined = keyval == MPI_WIN_BASE || keyval == MPI_WIN_SIZE || keyval == MPI_WIN_DISP_UNIT ||
+                            keyval == MPI_WIN_CREATE_FLAVOR || keyval == MPI_WIN_MODEL;
+    if (!predefined && !find_keyval(keyval, KeyvalKind::Win))
+        return window_checks::fail(scope, w, MPI_ERR_KEYVAL, keyval_problem(keyval, KeyvalKind::Win));
     return attribute(w, keyval, value, flag);
 }
 
@@ -303,7 +307,7 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* copy, MPI_Win_delete_attr
                            void* extra_state) {
     XSIM_BEGIN_INITIALIZED("MPI_Win_create_keyval");
     if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
-    *keyval = create_keyval(reinterpret_cast<MPI_Comm_copy_attr_function*>(copy),
+    *keyval = create_keyval(KeyvalKind::Win, reinterpret_cast<MPI_Comm_copy_attr_function*>(copy),
                             reinterpret_cast<MPI_Comm_delete_attr_function*>(remove), extra_state);
     return MPI_SUCCESS;
 }
@@ -312,8 +316,8 @@ XSIM_MPI_ALIAS(Win_free_keyval)
 int PMPI_Win_free_keyval(int* keyval) {
     XSIM_BEGIN_INITIALIZED("MPI_Win_free_keyval");
     if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
-    if (!free_keyval(*keyval))
-        return scope.fail(nullptr, MPI_ERR_KEYVAL, "invalid or already freed keyval " + std::to_string(*keyval));
+    if (!free_keyval(*keyval, KeyvalKind::Win))
+        return scope.fail(nullptr, MPI_ERR_KEYVAL, keyval_problem(*keyval, KeyvalKind::Win));
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
@@ -321,9 +325,8 @@ int PMPI_Win_free_keyval(int* keyval) {
 XSIM_MPI_ALIAS(Win_set_attr)
 int PMPI_Win_set_attr(MPI_Win win, int keyval, void* value) {
     XSIM_WINDOW_CALL("MPI_Win_set_attr");
-    if (!find_keyval(keyval))
-        return window_checks::fail(scope, w, MPI_ERR_KEYVAL,
-                                   "invalid keyval " + std::to_string(keyval) + " (predefined attributes cannot be set)");
+    if (!find_keyval(keyval, KeyvalKind::Win))
+        return window_checks::fail(scope, w, MPI_ERR_KEYVAL, keyval_problem(keyval, KeyvalKind::Win));
     if (int e = set_attribute(w->attributes, reinterpret_cast<MPI_Comm>(win), keyval, value))
         return window_checks::fail(scope, w, e, "the attribute delete callback failed with error " + std::to_string(e));
     return MPI_SUCCESS;
@@ -332,7 +335,8 @@ int PMPI_Win_set_attr(MPI_Win win, int keyval, void* value) {
 XSIM_MPI_ALIAS(Win_delete_attr)
 int PMPI_Win_delete_attr(MPI_Win win, int keyval) {
     XSIM_WINDOW_CALL("MPI_Win_delete_attr");
-    if (!find_keyval(keyval)) return window_checks::fail(scope, w, MPI_ERR_KEYVAL, "invalid keyval " + std::to_string(keyval));
+    if (!find_keyval(keyval, KeyvalKind::Win))
+        return window_checks::fail(scope, w, MPI_ERR_KEYVAL, keyval_problem(keyval, KeyvalKind::Win));
     bool found = false;
     if (int e = delete_attribute(w->attributes, reinterpret_cast<MPI_Comm>(win), keyval, &found))
         return window_checks::fail(scope, w, e, "the attribute delete callback failed with error " + std::to_string(e));

@@ -3,9 +3,11 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
+#include "libxsim/engine/call_scope.hpp"
 #include "libxsim/fortran/convert.hpp"
 
 extern "C" [[noreturn]] void xsim_unsupported_call(const char* name);
@@ -61,6 +63,24 @@ MPI_Status load_status(const MPI_Fint* f) {
 
 void store_status(MPI_Fint* f, const MPI_Status& c) {
     if (!is_status_ignore(f)) std::memcpy(f, &c, sizeof c);
+}
+
+int store_narrowed(MPI_Fint* f, MPI_Aint value, const char* call) {
+    if (value >= INT32_MIN && value <= INT32_MAX) {
+        *f = static_cast<MPI_Fint>(value);
+        return MPI_SUCCESS;
+    }
+    CallScope scope(call);
+    return scope.fail(nullptr, MPI_ERR_ARG,
+                      "the result " + std::to_string(value) +
+                          " does not fit in this MPI-1 call's default INTEGER; use its MPI-2 replacement "
+                          "(MPI_GET_ADDRESS, MPI_TYPE_GET_EXTENT) with INTEGER(KIND=MPI_ADDRESS_KIND)");
+}
+
+std::vector<MPI_Aint> widened(const MPI_Fint* f, MPI_Fint count) {
+    std::vector<MPI_Aint> c(count > 0 ? static_cast<std::size_t>(count) : 0);
+    for (std::size_t i = 0; i < c.size(); ++i) c[i] = f[i];
+    return c;
 }
 
 std::string from_fortran(const char* s, std::size_t length) {

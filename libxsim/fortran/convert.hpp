@@ -69,6 +69,12 @@ inline MPI_Status* status_arg(MPI_Fint* f, MPI_Status* c) { return is_status_ign
 // not set keep their values (MPI_ERROR, which only calls completing several requests set).
 inline MPI_Status initial_status(const MPI_Fint* f) { return is_status_ignore(f) ? MPI_Status{} : load_status(f); }
 
+// The default INTEGERs of the MPI-1 calls where C has MPI_Aint (calls.def: int>aint*,
+// int>aints[N]). An output that does not fit is not stored: the result is MPI_ERR_ARG,
+// raised for `call` with the value and the MPI-2 call to use instead.
+int store_narrowed(MPI_Fint* f, MPI_Aint value, const char* call);
+std::vector<MPI_Aint> widened(const MPI_Fint* f, MPI_Fint count);
+
 // LOGICAL results: gfortran's .TRUE. is 1.
 inline MPI_Fint logical(int c) { return c ? 1 : 0; }
 

@@ -18,12 +18,12 @@ import sys
 
 # Fortran calls written by hand in libxsim/fortran/*.cpp (irregular arguments or results).
 HAND_WRITTEN = {
-    "wtime", "wtick", "f_sync_reg", "waitall", "waitany", "waitsome", "testall", "testany", "testsome",
-    "alltoallw", "ialltoallw", "neighbor_alltoallw", "ineighbor_alltoallw",
+    "wtime", "wtick", "aint_add", "aint_diff", "f_sync_reg", "waitall", "waitany", "waitsome", "testall",
+    "testany", "testsome", "alltoallw", "ialltoallw", "neighbor_alltoallw", "ineighbor_alltoallw",
     "op_create", "comm_create_errhandler", "errhandler_create", "buffer_detach", "comm_get_attr", "attr_get",
     "type_get_contents", "comm_create_keyval", "keyval_create", "type_create_keyval", "comm_set_attr",
-    "attr_put", "type_set_attr", "type_get_attr", "grequest_start", "win_get_attr", "win_create_errhandler",
-    "file_create_errhandler",
+    "attr_put", "type_set_attr", "type_get_attr", "grequest_start", "win_get_attr", "win_create_keyval",
+    "win_set_attr", "win_create_errhandler", "file_create_errhandler",
 }
 
 NULLS = {"comm": "MPI_COMM_NULL", "group": "MPI_GROUP_NULL", "type": "MPI_DATATYPE_NULL", "op": "MPI_OP_NULL",
@@ -48,6 +48,7 @@ def convert(i, kind):
     a = Arg(i, kind)
     v = f"a{i}"
     m = re.fullmatch(r"(types|requests)\[(\d+)\]", kind)
+    widened = re.fullmatch(r"int>aints\[(\d+)\]", kind)
     if kind == "null":
         a.c_arg, a.c_type = "nullptr", "void*"
     elif kind == "buf":
@@ -67,6 +68,18 @@ def convert(i, kind):
         t = {"aint*": "MPI_Aint", "count*": "MPI_Count", "offset*": "MPI_Offset"}[kind]
         a.params.append(f"{t}* {v}")
         a.c_arg, a.c_type = v, f"{t}*"
+    elif kind == "int>aint":
+        a.params.append(f"const MPI_Fint* {v}")
+        a.c_arg, a.c_type = f"static_cast<MPI_Aint>(*{v})", "MPI_Aint"
+    elif kind == "int>aint*":
+        a.params.append(f"MPI_Fint* {v}")
+        a.setup.append(f"MPI_Aint c{i} = 0;")
+        a.c_arg, a.c_type = f"&c{i}", "MPI_Aint*"
+        a.after.append(f"if (*ierror == MPI_SUCCESS) *ierror = fortran::store_narrowed({v}, c{i}, \"{{call}}\");")
+    elif widened:
+        a.params.append(f"const MPI_Fint* {v}")
+        a.setup.append(f"auto c{i} = fortran::widened({v}, *a{widened.group(1)});")
+        a.c_arg, a.c_type = f"c{i}.data()", "MPI_Aint*"
     elif kind == "bool*":
         a.params.append(f"MPI_Fint* {v}")
         a.setup.append(f"int c{i} = 0;")
@@ -166,6 +179,7 @@ def binding(name, kinds, removed):
         if a.kind == "str*?" and len(flags) != 1:
             raise SystemExit(f"generate_bindings.py: {name}: str*? needs exactly one bool* result")
         out += ["    " + s.replace("{found}", flags[0]) if a.kind == "str*?" else "    " + s for s in a.after]
+    out = [line.replace("{call}", "MPI_" + name.upper()) for line in out]
     out.append("}")
     for alias in manglings(lower):
         out.append(f'extern "C" decltype(mpi_{lower}_) {alias} __attribute__((alias("mpi_{lower}_")));')
@@ -189,6 +203,26 @@ def f08_entry(lower, args, params):
             "}"]
 
 
+# MPI_SIZEOF: `use mpi` resolves the generic to one external subroutine per type and rank
+# (mpi_sizeof_<type>_scalar_, _r1_ ... _r15_); each answers the bytes of one element, as
+# Open MPI's do (a CHARACTER is 1 whatever its length; complex32 is COMPLEX(REAL32)).
+SIZEOF_BYTES = {"character": 1, "logical": 4, "int8": 1, "int16": 2, "int32": 4, "int64": 8, "real32": 4,
+                "real64": 8, "real128": 16, "complex32": 8, "complex64": 16, "complex128": 32}
+
+
+def sizeof_entry(lower):
+    """An MPI_SIZEOF specific procedure (lower: sizeof_<type>_<shape>), or None."""
+    m = re.fullmatch(r"sizeof_([a-z0-9]+)_(scalar|r[0-9]+)", lower)
+    if not m or m.group(1) not in SIZEOF_BYTES:
+        return None
+    entry = f"mpi_{lower}_"
+    out = [f'extern "C" void {entry}(const void*, MPI_Fint* size, MPI_Fint* ierror) {{',
+           f"    *size = {SIZEOF_BYTES[m.group(1)]};", "    *ierror = MPI_SUCCESS;", "}"]
+    for alias in manglings(lower) + [f"pmpi_{lower}_", f"ompi_{lower}_f"]:
+        out.append(f'extern "C" decltype({entry}) {alias} __attribute__((alias("{entry}")));')
+    return out
+
+
 def stub(prefix, lower):
     """Every name of an uncovered call (prefix mpi or mpix) stops the run naming it."""
     entry = f"{prefix}_{lower}_"
@@ -204,10 +238,13 @@ def stub(prefix, lower):
 def main():
     if len(sys.argv) not in (3, 5):
         raise SystemExit(__doc__)
-    calls = []
+    calls, same = [], []  # same: (name, the call whose entry point it is, line)
     for number, line in enumerate(open(sys.argv[1]), 1):
         line = line.split("#", 1)[0].split()
         if not line:
+            continue
+        if len(line) == 3 and line[1] == "=":
+            same.append((line[0], line[2], number))
             continue
         name, removed = line[0], False
         if name.endswith("@removed"):
@@ -225,6 +262,16 @@ def main():
             raise SystemExit(f"{sys.argv[1]}:{number}: {name} is listed twice (or also written by hand)")
         covered.add(name.lower())
         out += binding(name, kinds, removed) + [""]
+    for name, target, number in same:
+        if name.lower() in covered or target.lower() not in covered or target.lower() in HAND_WRITTEN:
+            raise SystemExit(f"{sys.argv[1]}:{number}: {name} = {target}: {name} is listed twice, "
+                             f"or {target} is not generated from an earlier line")
+        covered.add(name.lower())
+        entry = f"mpi_{target.lower()}_"
+        for alias in [f"mpi_{name.lower()}_"] + manglings(name.lower()) + [f"pmpi_{name.lower()}_",
+                                                                           f"ompi_{name.lower()}_f"]:
+            out.append(f'extern "C" decltype({entry}) {alias} __attribute__((alias("{entry}")));')
+        out.append("")
 
     if len(sys.argv) == 5:
         exported = set()
@@ -240,7 +287,8 @@ def main():
         out.append("// Every other Fortran entry point of Open MPI's libmpi_mpifh.so stops the run.")
         for prefix, lower in sorted(exported):
             if prefix == "mpix" or lower not in covered:
-                out += stub(prefix, lower)
+                sizeof = sizeof_entry(lower) if prefix == "mpi" else None
+                out += sizeof if sizeof else stub(prefix, lower)
     text = "\n".join(out) + "\n"
     try:
         if open(sys.argv[2]).read() == text:

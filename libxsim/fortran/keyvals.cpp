@@ -1,5 +1,5 @@
 // Attribute keyvals created from Fortran (MPI_COMM_CREATE_KEYVAL, MPI_TYPE_CREATE_KEYVAL,
-// MPI-1 MPI_KEYVAL_CREATE) and attribute values set from Fortran: an INTEGER, stored as
+// MPI_WIN_CREATE_KEYVAL, MPI-1 MPI_KEYVAL_CREATE) and attribute values set from Fortran: an INTEGER, stored as
 // the C attribute's pointer value. The predefined callbacks (MPI_COMM_DUP_FN, ...) are
 // Fortran procedures of Open MPI's libmpi.so that touch no MPI state, called like the user's. The C side passes each keyval's extra_state to its callbacks:
 // xsim gives it a record naming the Fortran functions and the user's extra_state, and one C
@@ -86,6 +86,15 @@ int type_delete(MPI_Datatype type, int keyval, void* value, void* extra) {
     return delete_value(type_c2f(type), keyval, *static_cast<Keyval*>(extra), value);
 }
 
+// Windows are never duplicated: the copy trampoline is there because MPI_Win_create_keyval
+// takes one.
+int win_copy(MPI_Win win, int keyval, void* extra, void* in, void* out, int* flag) {
+    return copy_value(win_c2f(win), keyval, *static_cast<Keyval*>(extra), in, out, flag);
+}
+int win_delete(MPI_Win win, int keyval, void* value, void* extra) {
+    return delete_value(win_c2f(win), keyval, *static_cast<Keyval*>(extra), value);
+}
+
 void* as_value(MPI_Aint v) { return reinterpret_cast<void*>(v); }
 
 }  // namespace
@@ -107,6 +116,16 @@ void mpi_type_create_keyval_(CopyAint copy, DeleteAint remove, MPI_Fint* keyval,
                              MPI_Fint* ierror) {
     Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
     *ierror = PMPI_Type_create_keyval(type_copy, type_delete, keyval, k);
+}
+
+void mpi_win_create_keyval_(CopyAint copy, DeleteAint remove, MPI_Fint* keyval, const MPI_Aint* extra,
+                            MPI_Fint* ierror) {
+    Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
+    *ierror = PMPI_Win_create_keyval(win_copy, win_delete, keyval, k);
+}
+
+void mpi_win_set_attr_(const MPI_Fint* win, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierror) {
+    *ierror = PMPI_Win_set_attr(win_f2c(*win), *keyval, as_value(*value));
 }
 
 void mpi_comm_set_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierror) {
@@ -135,6 +154,8 @@ void mpi_type_get_attr_(const MPI_Fint* type, const MPI_Fint* keyval, MPI_Aint* 
 XSIM_FORTRAN_ALIASES(comm_create_keyval, COMM_CREATE_KEYVAL)
 XSIM_FORTRAN_ALIASES(keyval_create, KEYVAL_CREATE)
 XSIM_FORTRAN_ALIASES(type_create_keyval, TYPE_CREATE_KEYVAL)
+XSIM_FORTRAN_ALIASES(win_create_keyval, WIN_CREATE_KEYVAL)
+XSIM_FORTRAN_ALIASES(win_set_attr, WIN_SET_ATTR)
 XSIM_FORTRAN_ALIASES(comm_set_attr, COMM_SET_ATTR)
 XSIM_FORTRAN_ALIASES(attr_put, ATTR_PUT)
 XSIM_FORTRAN_ALIASES(type_set_attr, TYPE_SET_ATTR)

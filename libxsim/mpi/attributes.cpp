@@ -23,21 +23,46 @@ int call_delete(MPI_Comm handle, int keyval, void* value) {
 
 }  // namespace
 
-int create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove, void* extra) {
-    keyvals().push_back(Keyval{copy, remove, extra, false, 0});
+int create_keyval(KeyvalKind kind, MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove,
+                  void* extra) {
+    keyvals().push_back(Keyval{kind, copy, remove, extra, false, 0});
     return kFirstUserKeyval + static_cast<int>(keyvals().size()) - 1;
 }
 
-Keyval* find_keyval(int keyval) {
+namespace {
+
+// The keyval numbered `keyval` whatever its kind and state, or null.
+Keyval* any_keyval(int keyval) {
     const long index = static_cast<long>(keyval) - kFirstUserKeyval;
     if (index < 0 || index >= static_cast<long>(keyvals().size())) return nullptr;
-    Keyval* k = &keyvals()[static_cast<std::size_t>(index)];
+    return &keyvals()[static_cast<std::size_t>(index)];
+}
+
+const char* creator(KeyvalKind kind) {
+    return kind == KeyvalKind::Win ? "MPI_Win_create_keyval" : "MPI_Comm_create_keyval";
+}
+
+}  // namespace
+
+Keyval* find_keyval(int keyval, KeyvalKind kind) {
+    Keyval* k = any_keyval(keyval);
+    if (!k || k->kind != kind) return nullptr;
     // A freed keyval lives on while attributes use it (MPI-4.0 section 7.7.2).
     return k->freed && k->attached == 0 ? nullptr : k;
 }
 
-bool free_keyval(int keyval) {
-    Keyval* k = find_keyval(keyval);
+std::string keyval_problem(int keyval, KeyvalKind kind) {
+    const std::string name = "keyval " + std::to_string(keyval);
+    const Keyval* k = any_keyval(keyval);
+    if (!k)
+        return "invalid " + name + " (not made by " + creator(kind) +
+               (kind == KeyvalKind::Comm ? "; predefined attributes cannot be set or deleted)" : ")");
+    if (k->kind != kind) return "invalid " + name + ": it was made by " + creator(k->kind) + ", not " + creator(kind);
+    return "invalid " + name + ": it was freed";
+}
+
+bool free_keyval(int keyval, KeyvalKind kind) {
+    Keyval* k = find_keyval(keyval, kind);
     if (!k || k->freed) return false;
     k->freed = true;
     return true;

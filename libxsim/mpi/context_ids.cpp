@@ -1,5 +1,8 @@
 #include "libxsim/mpi/context_ids.hpp"
 
+#include <algorithm>
+#include <cstdio>
+
 #include "libxsim/mpi/process_objects.hpp"
 
 namespace xsim {
@@ -29,10 +32,17 @@ ContextId derive_context(std::uint32_t parent, std::uint64_t a, std::uint64_t b)
 std::string acquire_context(const ContextId& id) {
     auto& live = process_objects().live_contexts;
     auto [it, fresh] = live.try_emplace(id.context, LiveContext{id.derivation, 0});
-    if (!fresh && it->second.derivation != id.derivation)
+    if (!fresh && it->second.derivation != id.derivation) {
+        // Birthday odds: with n ids live, a new one meets one of them with probability n / 2^30,
+        // and some pair among them collides with about n^2 / 2^31.
+        const double n = static_cast<double>(live.size());
+        char odds[64];
+        std::snprintf(odds, sizeof odds, "%.2g", std::min(1.0, n * n / 2147483648.0));
         return "two communicators got the same context id " + std::to_string(id.context) +
-               " (a 1 in 2^30 hash collision); change the order in which communicators are created, and please "
-               "report this";
+               " (ids are 30-bit hashes of how a communicator was made; with " + std::to_string(live.size()) +
+               " communicators alive in this process, such a collision had a probability of about " + odds +
+               "); free communicators that are no longer used, or change the order in which they are created";
+    }
     ++it->second.users;
     return {};
 }

@@ -3,9 +3,25 @@
 ! INTEGER values, a get and an accumulate under locks, MPI_FETCH_AND_OP tickets under
 ! MPI_WIN_LOCK_ALL, MPI_RGET with MPI_WAIT, an error handler written in Fortran
 ! (MPI_WIN_CREATE_ERRHANDLER: called with the window and the code of a lock of a rank that does
-! not exist), and MPI_WIN_FREE giving MPI_WIN_NULL.
+! not exist), MPI_WIN_FREE giving MPI_WIN_NULL, and window attributes of a keyval made by
+! MPI_WIN_CREATE_KEYVAL with a Fortran delete callback (MPICH's f90/rma/winattrf90: the calls
+! were stubs), whose values MPI_WIN_GET_ATTR returns as set.
+module rma_attributes
+  implicit none
+  integer :: deleted = 0  ! per rank, like every global
+contains
+  subroutine count_delete(win, keyval, value, extra, ierror)
+    use mpi
+    integer :: win, keyval, ierror
+    integer(kind=MPI_ADDRESS_KIND) :: value, extra
+    deleted = deleted + int(value) + int(extra)
+    ierror = MPI_SUCCESS
+  end subroutine
+end module rma_attributes
+
 program rma
   use mpi
+  use rma_attributes
   use, intrinsic :: iso_c_binding
   use test_check
   implicit none
@@ -15,7 +31,7 @@ program rma
   integer :: got
   integer(kind=MPI_ADDRESS_KIND) :: disp, attr, bytes, baseptr
   integer, pointer, asynchronous :: mem(:)
-  integer :: one, ticket, tickets
+  integer :: one, ticket, tickets, keyval
 
   call MPI_INIT(ierr)
   call MPI_COMM_RANK(MPI_COMM_WORLD, rank, ierr)
@@ -78,7 +94,22 @@ program rma
   call check('rma', handled_handle == win2 .and. error_class == MPI_ERR_RANK, &
              'the Fortran error handler saw the window and MPI_ERR_RANK', rank)
   call MPI_ERRHANDLER_FREE(handler, ierr)
+  ! An attribute of the program's keyval: its value comes back; deleting it and freeing the
+  ! window each call the delete callback once (value + extra state = 7 + 100, then 9 + 100).
+  call MPI_WIN_CREATE_KEYVAL(MPI_WIN_NULL_COPY_FN, count_delete, keyval, 100_MPI_ADDRESS_KIND, ierr)
+  call check('rma', ierr == MPI_SUCCESS, 'MPI_WIN_CREATE_KEYVAL', rank)
+  call MPI_WIN_SET_ATTR(win2, keyval, 7_MPI_ADDRESS_KIND, ierr)
+  call MPI_WIN_GET_ATTR(win2, keyval, attr, flag, ierr)
+  call check('rma', ierr == MPI_SUCCESS .and. flag .and. attr == 7, 'MPI_WIN_GET_ATTR of the program''s keyval', rank)
+  call MPI_WIN_DELETE_ATTR(win2, keyval, ierr)
+  call check('rma', ierr == MPI_SUCCESS .and. deleted == 107, 'MPI_WIN_DELETE_ATTR called the delete callback', rank)
+  call MPI_WIN_GET_ATTR(win2, keyval, attr, flag, ierr)
+  call check('rma', .not. flag, 'a deleted attribute is gone', rank)
+  call MPI_WIN_SET_ATTR(win2, keyval, 9_MPI_ADDRESS_KIND, ierr)
   call MPI_WIN_FREE(win2, ierr)
+  call check('rma', deleted == 107 + 109, 'MPI_WIN_FREE called the delete callback', rank)
+  call MPI_WIN_FREE_KEYVAL(keyval, ierr)
+  call check('rma', ierr == MPI_SUCCESS .and. keyval == MPI_KEYVAL_INVALID, 'MPI_WIN_FREE_KEYVAL', rank)
 
   if (rank == 0) write(*, '(A)') 'PASS rma'
   call MPI_FINALIZE(ierr)

@@ -52,8 +52,9 @@ TEST(ProcessObjects, TwoEnginesKeepTheirMpiObjectsApart) {
         CurrentObjects in_a(a->objects());
         EXPECT_EQ(acquire_context(first), "");
         EXPECT_NE(acquire_context(same_id_other_derivation), "");  // a collision within one engine
-        keyval = create_keyval(nullptr, nullptr, nullptr);
-        EXPECT_NE(find_keyval(keyval), nullptr);
+        keyval = create_keyval(KeyvalKind::Comm, nullptr, nullptr, nullptr);
+        EXPECT_NE(find_keyval(keyval, KeyvalKind::Comm), nullptr);
+        EXPECT_EQ(find_keyval(keyval, KeyvalKind::Win), nullptr);  // a communicator's keyval is no window's
         shared = make_group({0, 2, 3});
         share_group(77, shared);
         Group* found = find_shared_group(77);
@@ -68,8 +69,8 @@ TEST(ProcessObjects, TwoEnginesKeepTheirMpiObjectsApart) {
     {
         CurrentObjects in_b(b->objects());
         EXPECT_EQ(acquire_context(same_id_other_derivation), "");
-        EXPECT_EQ(find_keyval(keyval), nullptr);
-        EXPECT_EQ(create_keyval(nullptr, nullptr, nullptr), keyval);  // each process numbers its own
+        EXPECT_EQ(find_keyval(keyval, KeyvalKind::Comm), nullptr);
+        EXPECT_EQ(create_keyval(KeyvalKind::Comm, nullptr, nullptr, nullptr), keyval);  // each process numbers its own
         EXPECT_EQ(find_shared_group(77), nullptr);
         EXPECT_NE(empty_group(), &a->objects().empty_group);
         EXPECT_EQ(next_repeat(kWorldContext, 1, 5, 99), 0u);
