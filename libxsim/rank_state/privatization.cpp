@@ -356,30 +356,26 @@ Privatization::~Privatization() {
     if (slot_file_ >= 0) close(slot_file_);  // remapped live pages keep the file
 }
 
-bool Privatization::large(const std::vector<Segment>& segments) {
-    std::size_t bytes = 0;
-    for (const Segment& s : segments) bytes += s.bytes;
-    return bytes >= kTrackPagesFrom;
-}
-
-std::size_t Privatization::lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces, bool by_page) {
+std::size_t Privatization::lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces) {
+    for (const Segment& s : segments)
+        if (s.bytes > 0) pieces.push_back({s.start, s.bytes, 0});
+    const bool by_page = tracks_pages(pieces);
     const std::size_t page = WrittenPages::page_bytes();
     std::size_t offset = 0;
-    for (const Segment& s : segments) {
-        if (s.bytes == 0) continue;
+    for (Piece& q : pieces) {
         if (by_page) {  // the next offset at the same place in its page as the live bytes
-            const std::size_t in_page = reinterpret_cast<std::uintptr_t>(s.start) % page;
+            const std::size_t in_page = reinterpret_cast<std::uintptr_t>(q.live) % page;
             offset += (in_page + page - offset % page) % page;
         }
-        pieces.push_back({s.start, s.bytes, offset});
-        offset = round_up(offset + s.bytes, 16);
+        q.offset = offset;
+        offset = round_up(offset + q.bytes, 16);
     }
     return round_up(offset, by_page ? page : 64);  // slots start on cache lines (pages)
 }
 
 std::size_t Privatization::expected_bytes_per_rank(const std::vector<Segment>& segments) {
     std::vector<Piece> pieces;
-    const std::size_t slot = lay_out(segments, pieces, large(segments));
+    const std::size_t slot = lay_out(segments, pieces);
     WrittenPages pages;
     if (!tracks_pages(pieces) || !pages.watch(spans_of(pieces))) return slot;
     std::vector<const char*> found;
@@ -402,8 +398,7 @@ std::vector<WrittenPages::Span> Privatization::spans_of(const std::vector<Piece>
 }
 
 std::string Privatization::start(std::vector<Segment> segments, std::size_t ranks) {
-    const bool by_page = large(segments);
-    slot_bytes_ = lay_out(segments, pieces_, by_page);
+    slot_bytes_ = lay_out(segments, pieces_);
     if (pieces_.empty() || ranks == 0) {
         pieces_.clear();
         return {};
@@ -415,7 +410,7 @@ std::string Privatization::start(std::vector<Segment> segments, std::size_t rank
     // out, and one mapping serves every rank (no limit from the kernel's map count).
     reserved_ = round_up(slot_bytes_ * ranks, static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
     void* p = MAP_FAILED;
-    if (by_page) {
+    if (tracks_pages(pieces_)) {
         // A large image's slots are pages of a memory file (sparse, like the reservation), so
         // that a run of them can be mapped over the live pages (remap).
         slot_file_ = memfd_create("xsim-globals", MFD_CLOEXEC);

@@ -171,10 +171,10 @@ private:
     // xsim is about to write for a rank that is not loaded): every other rank's image of
     // such a page is the start-up one, which their slots now receive.
     void note_written(const char* start = nullptr, std::size_t bytes = 0);
-    // Each segment's place in a slot (page-congruent with its live address when `by_page`, so
-    // that a slot's pages can be mapped over the live ones); returns the slot's size.
-    static std::size_t lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces, bool by_page);
-    static bool large(const std::vector<Segment>& segments);
+    // Each segment's place in a slot (page-congruent with its live address when the image
+    // tracks pages, so that a slot's pages can be mapped over the live ones); returns the
+    // slot's size.
+    static std::size_t lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces);
     static std::size_t bytes_of(const std::vector<Piece>& pieces);
     static bool tracks_pages(const std::vector<Piece>& pieces);
     static std::vector<WrittenPages::Span> spans_of(const std::vector<Piece>& pieces);
