@@ -7,9 +7,10 @@
 //
 // Here a rank's call of the intrinsics (the _gfortran_random_* and _gfortran_arandom_*
 // entry points, and RANDOM_SEED's) marks the simulation thread for its duration, and
-// pthread_getspecific, asked meanwhile, answers with a zeroed block of the rank's
-// (rank_state/libc_rank_state.hpp) instead of the thread's: libgfortran's own code then
-// seeds, draws and reports that rank's state, with its own algorithm. The only key
+// pthread_getspecific (runtime/thread_specific_interposition.cpp), asked meanwhile, answers
+// with a zeroed block of the rank's (rank_state/libc_rank_state.hpp) instead of the thread's:
+// libgfortran's own code then seeds, draws and reports that rank's state, with its own
+// algorithm. The only key
 // libgfortran asks for inside these calls is its generator's. Outside them (and in a
 // process of one rank) pthread_getspecific is the C library's.
 #include <dlfcn.h>
@@ -20,9 +21,6 @@
 
 namespace xsim {
 namespace {
-
-// The block pthread_getspecific gives while a rank's call is inside the intrinsic, or null.
-thread_local void* t_rank_generator = nullptr;
 
 template <class F>
 F real(const char* name) {
@@ -43,9 +41,9 @@ template <class Call>
 void with_rank_generator(Call call) {
     void* mine = rank_generator();
     if (!mine) return call();
-    t_rank_generator = mine;
+    runtime::t_fortran_generator = mine;
     call();
-    t_rank_generator = nullptr;
+    runtime::t_fortran_generator = nullptr;
 }
 
 using OnePointer = void (*)(void*);
@@ -61,12 +59,6 @@ void draw(const char* name, OnePointer& real_call, void* x) {
 using namespace xsim;
 
 extern "C" {
-
-void* pthread_getspecific(pthread_key_t key) noexcept {
-    if (t_rank_generator) return t_rank_generator;
-    static const auto f = real<void* (*)(pthread_key_t)>("pthread_getspecific");
-    return f(key);
-}
 
 // RANDOM_NUMBER of a scalar (REAL kinds 4, 8, 10, 16) and of an array (a descriptor).
 #define XSIM_FORTRAN_DRAW(name)                          \

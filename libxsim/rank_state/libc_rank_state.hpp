@@ -1,7 +1,7 @@
 // C library state that programs treat as per process but that must be per simulated rank:
 // getopt's parse position, strtok's save pointer, the generators of rand()/random() and of
 // the rand48 family and of Fortran's RANDOM_NUMBER, the exit handlers the rank's own code
-// registered, and how long it slept. The interposers
+// registered, its thread-specific data keys, and how long it slept. The interposers
 // (runtime/libc_interposition.cpp, runtime/exit_interposition.cpp) keep it here, one small
 // record per rank that uses it, allocated on first use.
 #pragma once
@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "libxsim/rank_state/privatization.hpp"
@@ -48,6 +49,31 @@ struct LibcState {
     std::unique_ptr<struct drand48_data> rand48;
     std::unique_ptr<FortranRandomState> fortran_random;  // only for ranks of Fortran programs that draw
     std::vector<ExitHandler> exit_handlers;  // in the order registered
+    // pthread_setspecific's values of the keys the rank's code created (few: a linear search).
+    std::vector<std::pair<unsigned, const void*>> thread_specific;
+};
+
+// The block pthread_getspecific answers with, whatever the key, while a rank is inside
+// libgfortran's random-number intrinsics (fortran/random_numbers.cpp), or null. Per thread:
+// only the simulation thread's calls are the rank's.
+inline thread_local void* t_fortran_generator = nullptr;
+
+// The pthread keys that ranks' code creates (runtime/thread_specific_interposition.cpp): not
+// the C library's, of which a process has 1,024 (PTHREAD_KEYS_MAX) and which every rank of
+// the Python interpreter takes one or two of. Numbers from kFirst on, never reused.
+class ThreadSpecificKeys {
+public:
+    static constexpr unsigned kFirst = 1u << 30;
+    static bool is_ours(unsigned key) { return key >= kFirst; }
+    unsigned create() {
+        live_.push_back(true);
+        return kFirst + static_cast<unsigned>(live_.size() - 1);
+    }
+    bool live(unsigned key) const { return is_ours(key) && key - kFirst < live_.size() && live_[key - kFirst]; }
+    void remove(unsigned key) { live_[key - kFirst] = false; }
+
+private:
+    std::vector<bool> live_;
 };
 
 class LibcRankState {
@@ -82,6 +108,7 @@ public:
     }
     // The rank whose parse glibc's hidden getopt position belongs to.
     std::size_t getopt_owner = kNone;
+    ThreadSpecificKeys keys;
 
 private:
     std::vector<std::unique_ptr<LibcState>> states_;

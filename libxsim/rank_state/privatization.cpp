@@ -198,6 +198,10 @@ std::size_t writable_bytes(const dl_phdr_info* info) {
 struct Walk {
     Discovery* out = nullptr;
     bool first = true;
+    // For objects loaded after start-up (discover_loaded): the objects to skip, and which
+    // objects of the system directories are per rank after all.
+    const std::vector<const void*>* known = nullptr;
+    bool (*system_object_is_per_rank)(const std::string& path) = nullptr;
     // The executable's copy relocations (their live addresses) and the variables they copy.
     std::vector<Range> executable_copies;
     std::vector<std::string> copied_symbols;
@@ -250,13 +254,30 @@ bool needs_mpi(const dl_phdr_info* info) {
     return false;
 }
 
+// The calling thread's block of thread-locals of TLS module `module`, allocated if it was not
+// (the x86-64 ABI's __tls_get_addr, which code of the module calls on its first access).
+extern "C" void* __tls_get_addr(void*);
+void* thread_locals_of_module(std::size_t module) {
+    struct {
+        unsigned long module;
+        unsigned long offset;
+    } index{module, 0};
+    return __tls_get_addr(&index);
+}
+
 int visit(dl_phdr_info* info, std::size_t, void* arg) {
     Walk& walk = *static_cast<Walk*>(arg);
     Discovery& out = *walk.out;
     const bool executable = walk.first;
     walk.first = false;
+    if (walk.known) {  // objects loaded since: the executable and the known ones are not
+        const void* base = reinterpret_cast<const void*>(info->dlpi_addr);
+        if (executable || std::find(walk.known->begin(), walk.known->end(), base) != walk.known->end()) return 0;
+    }
     const std::string name = executable ? executable_path() : std::string(info->dlpi_name ? info->dlpi_name : "");
-    if (name.empty() || (is_system_object(name) && is_foreign_object(name, needs_mpi(info)))) return 0;
+    const bool per_rank_anyway =
+        needs_mpi(info) || (walk.system_object_is_per_rank && is_system_object(name) && walk.system_object_is_per_rank(name));
+    if (name.empty() || (is_system_object(name) && is_foreign_object(name, per_rank_anyway))) return 0;
     // libxsim's own data stays shared; the executable is never libxsim, even where xsim is
     // linked into it statically (the unit tests) and dladdr names it like the program.
     if (!executable && name == own_path()) return 0;
@@ -277,12 +298,16 @@ int visit(dl_phdr_info* info, std::size_t, void* arg) {
         walk.copied_symbols = d.copy_symbols;
     }
     if (d.tls_bytes > 0) {
-        if (!info->dlpi_tls_data) {
+        void* tls = info->dlpi_tls_data;
+        // A library loaded by dlopen gets its thread-locals on a thread's first use of them:
+        // the simulation thread's block is made now, from the library's initial image.
+        if (!tls && walk.known && info->dlpi_tls_modid != 0) tls = thread_locals_of_module(info->dlpi_tls_modid);
+        if (!tls) {
             out.uncovered.push_back(name + " (its thread-locals are not allocated on the simulation thread)");
             out.uncovered_bytes += d.tls_bytes;
             return 0;
         }
-        out.segments.push_back({static_cast<char*>(info->dlpi_tls_data), d.tls_bytes, "thread-locals of " + name});
+        out.segments.push_back({static_cast<char*>(tls), d.tls_bytes, "thread-locals of " + name});
     }
     out.covered.push_back(name);
     if (executable) out.executable_covered = true;
@@ -345,6 +370,27 @@ Discovery discover() {
     return out;
 }
 
+std::vector<const void*> loaded_objects() {
+    std::vector<const void*> bases;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* arg) {
+            static_cast<std::vector<const void*>*>(arg)->push_back(reinterpret_cast<const void*>(info->dlpi_addr));
+            return 0;
+        },
+        &bases);
+    return bases;
+}
+
+Discovery discover_loaded(const std::vector<const void*>& known, bool (*system_object_is_per_rank)(const std::string&)) {
+    Discovery out;
+    Walk walk;
+    walk.out = &out;
+    walk.known = &known;
+    walk.system_object_is_per_rank = system_object_is_per_rank;
+    dl_iterate_phdr(&visit, &walk);
+    return out;
+}
+
 bool Privatization::in_privatized_library(const void* function) const {
     Dl_info where{};
     if (!active() || !dladdr(function, &where) || !where.dli_fname) return false;
@@ -397,7 +443,7 @@ std::vector<WrittenPages::Span> Privatization::spans_of(const std::vector<Piece>
     return spans;
 }
 
-std::string Privatization::start(std::vector<Segment> segments, std::size_t ranks) {
+std::string Privatization::start(std::vector<Segment> segments, std::size_t ranks, std::size_t loaded) {
     slot_bytes_ = lay_out(segments, pieces_);
     if (pieces_.empty() || ranks == 0) {
         pieces_.clear();
@@ -441,6 +487,7 @@ std::string Privatization::start(std::vector<Segment> segments, std::size_t rank
         high_ = std::max<const void*>(high_, q.live + q.bytes);
     }
     copies_ = pieces_;
+    loaded_ = loaded;  // before update_copies: the runs it remaps are the loaded rank's
     if (tracks_pages(pieces_) && written_pages_.watch(spans_of(pieces_))) {
         found_.clear();
         written_pages_.poll(found_);  // written before main: relocated, constructed
@@ -449,7 +496,42 @@ std::string Privatization::start(std::vector<Segment> segments, std::size_t rank
     return {};
 }
 
-std::size_t Privatization::switched_bytes() const { return bytes_of(copies_); }
+std::string Privatization::add_loaded_library(std::vector<Segment> segments, std::vector<std::string> covered) {
+    if (!active() || loaded_ == kNone) return "no rank is loaded";
+    auto library = std::make_unique<Privatization>();
+    // The live bytes are every rank's start, and the loaded rank's image.
+    if (std::string why = library->start(std::move(segments), ranks_, loaded_); !why.empty()) return why;
+    if (!library->active()) return {};
+    low_ = std::min(low_, library->low_);
+    high_ = std::max(high_, library->high_);
+    covered_.insert(covered_.end(), covered.begin(), covered.end());
+    loaded_libraries_.push_back(std::move(library));
+    return {};
+}
+
+std::size_t Privatization::bytes_per_rank() const {
+    std::size_t bytes = slot_bytes_;
+    for (const auto& library : loaded_libraries_) bytes += library->bytes_per_rank();
+    return bytes;
+}
+
+std::size_t Privatization::privatized_bytes() const {
+    std::size_t bytes = image_bytes_;
+    for (const auto& library : loaded_libraries_) bytes += library->privatized_bytes();
+    return bytes;
+}
+
+std::size_t Privatization::remapped_bytes() const {
+    std::size_t bytes = bytes_of(remapped_);
+    for (const auto& library : loaded_libraries_) bytes += library->remapped_bytes();
+    return bytes;
+}
+
+std::size_t Privatization::switched_bytes() const {
+    std::size_t bytes = bytes_of(copies_);
+    for (const auto& library : loaded_libraries_) bytes += library->switched_bytes();
+    return bytes;
+}
 
 std::vector<Privatization::Piece> Privatization::on_written_pages(const std::vector<Piece>& pieces,
                                                                   const WrittenPages& pages) {
@@ -571,6 +653,8 @@ void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {
         if (!saved(index)) give_startup_image(index);
         return slot(index) + q.offset + (c - q.live);
     }
+    for (const auto& library : loaded_libraries_)
+        if (library->may_hold(p)) return library->view(p, bytes, index);
     return p;  // not privatized (or straddling two segments: left as is)
 }
 
@@ -596,6 +680,7 @@ void Privatization::exchange(std::size_t index) {
     }
     if (!remapped_.empty()) map_runs(index);
     loaded_ = index;
+    for (const auto& library : loaded_libraries_) library->switch_to(index);
 }
 
 }  // namespace xsim::runtime

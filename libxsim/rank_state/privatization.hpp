@@ -11,6 +11,7 @@
 #pragma once
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -63,6 +64,13 @@ struct Discovery {
     bool executable_covered = false;     // the executable's own data and TLS are in `segments`
 };
 Discovery discover();
+// The base addresses of the loaded objects, in load order.
+std::vector<const void*> loaded_objects();
+// What discover() finds in the objects loaded since `known` (loaded_objects()) was taken: a
+// library a rank opens with dlopen. Of those in the system directories, the ones
+// `system_object_is_per_rank` accepts are per rank too (a Python extension module, which is
+// part of the interpreter's per-rank state).
+Discovery discover_loaded(const std::vector<const void*>& known, bool (*system_object_is_per_rank)(const std::string&));
 
 class Privatization {
 public:
@@ -74,22 +82,23 @@ public:
     Privatization& operator=(const Privatization&) = delete;
 
     // Takes the live contents of `segments` as every rank's initial image, for `ranks`
-    // ranks (index 0 .. ranks-1). Call before the first rank runs; at most once. Returns
-    // why privatization could not start (then it stays inactive), or an empty string.
-    std::string start(std::vector<Segment> segments, std::size_t ranks);
+    // ranks (index 0 .. ranks-1), and the live image as rank `loaded`'s (kNone: no rank's
+    // yet, before the first rank runs). At most once. Returns why privatization could not
+    // start (then it stays inactive), or an empty string.
+    std::string start(std::vector<Segment> segments, std::size_t ranks, std::size_t loaded = kNone);
     // Memory one rank's copy of `segments` is expected to take (for the memory check before
     // start): its whole slot, or for an image switched by written page, the bytes on the
     // pages written so far.
     static std::size_t expected_bytes_per_rank(const std::vector<Segment>& segments);
     bool active() const { return !segments_.empty(); }
     // Bytes each rank's copy takes (its slot).
-    std::size_t bytes_per_rank() const { return slot_bytes_; }
-    std::size_t privatized_bytes() const { return image_bytes_; }
+    std::size_t bytes_per_rank() const;
+    std::size_t privatized_bytes() const;
     // Bytes a switch copies each way: the written pages' share of the image (all of it when
     // pages are not tracked: small images, or no page map), less the remapped runs.
     std::size_t switched_bytes() const;
     // Bytes of the image in runs of written pages that a switch remaps instead of copying.
-    std::size_t remapped_bytes() const { return bytes_of(remapped_); }
+    std::size_t remapped_bytes() const;
     const std::vector<Segment>& segments() const { return segments_; }
 
     // Makes rank `index`'s image the live one.
@@ -120,8 +129,19 @@ public:
         const char* c = static_cast<const char*>(p);
         for (const Piece& q : pieces_)
             if (c >= q.live && c < q.live + q.bytes) return true;
+        for (const auto& library : loaded_libraries_)
+            if (library->may_hold(p)) return true;
         return false;
     }
+
+    // Makes the globals of a library that a rank has just loaded (dlopen) per rank as well:
+    // their live contents, relocated and constructed, become every rank's initial image (the
+    // library's constructors ran once, as those of the libraries loaded at start-up), and the
+    // loaded rank goes on with them. Each such library is an image of its own, switched with
+    // this one. Call only while a rank is loaded. Returns why it could not (then they stay
+    // shared), or an empty string.
+    std::string add_loaded_library(std::vector<Segment> segments, std::vector<std::string> covered);
+    std::size_t loaded_library_images() const { return loaded_libraries_.size(); }
 
     // Loaded objects (not system ones) whose globals stay shared, with the reason: for
     // the run report.
@@ -214,6 +234,7 @@ private:
     std::size_t ranks_ = 0;
     std::size_t loaded_ = kNone;
     std::size_t callback_ = kNone;
+    std::vector<std::unique_ptr<Privatization>> loaded_libraries_;  // add_loaded_library
     const void* low_ = nullptr;   // the privatized addresses lie in [low_, high_)
     const void* high_ = nullptr;
 };

@@ -8,7 +8,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
+#include <vector>
 
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/rank_state/privatization.hpp"
@@ -26,8 +29,10 @@ bool is_mpi_init(const char* name) {
     return false;
 }
 
-// Scans the dynamic symbol table of an ELF64 image for an undefined symbol `wanted` accepts.
-bool scan(const unsigned char* image, std::size_t size, bool (*wanted)(const char*)) {
+// Calls visit(symbol, name) for each symbol of an ELF64 image's dynamic symbol table until it
+// returns true; returns whether one did.
+template <class Visit>
+bool visit_dynamic_symbols(const unsigned char* image, std::size_t size, Visit&& visit) {
     if (size < sizeof(Elf64_Ehdr) || std::memcmp(image, ELFMAG, SELFMAG) != 0 || image[EI_CLASS] != ELFCLASS64)
         return false;
     const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(image);
@@ -41,15 +46,15 @@ bool scan(const unsigned char* image, std::size_t size, bool (*wanted)(const cha
         const auto* syms = reinterpret_cast<const Elf64_Sym*>(image + symtab.sh_offset);
         const std::size_t count = symtab.sh_size / sizeof(Elf64_Sym);
         const char* names = reinterpret_cast<const char*>(image + strtab.sh_offset);
-        for (std::size_t s = 0; s < count; ++s) {
-            if (syms[s].st_name >= strtab.sh_size) continue;
-            if (syms[s].st_shndx == SHN_UNDEF && wanted(names + syms[s].st_name)) return true;
-        }
+        for (std::size_t s = 0; s < count; ++s)
+            if (syms[s].st_name < strtab.sh_size && visit(syms[s], names + syms[s].st_name)) return true;
     }
     return false;
 }
 
-bool file_imports(const char* path, bool (*wanted)(const char*)) {
+// visit_dynamic_symbols over the ELF file at `path` (false if it cannot be read).
+template <class Visit>
+bool for_each_dynamic_symbol(const char* path, Visit&& visit) {
     const int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0) return false;
     struct stat st;
@@ -57,12 +62,20 @@ bool file_imports(const char* path, bool (*wanted)(const char*)) {
     if (fstat(fd, &st) == 0 && st.st_size > 0) {
         void* image = mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE, fd, 0);
         if (image != MAP_FAILED) {
-            found = scan(static_cast<const unsigned char*>(image), static_cast<std::size_t>(st.st_size), wanted);
+            found = visit_dynamic_symbols(static_cast<const unsigned char*>(image), static_cast<std::size_t>(st.st_size),
+                                          visit);
             munmap(image, static_cast<std::size_t>(st.st_size));
         }
     }
     close(fd);
     return found;
+}
+
+// Whether the ELF file at `path` imports (an undefined dynamic symbol) a name `wanted` accepts.
+bool file_imports(const char* path, bool (*wanted)(const char*)) {
+    return for_each_dynamic_symbol(path, [&](const Elf64_Sym& sym, const char* name) {
+        return sym.st_shndx == SHN_UNDEF && wanted(name);
+    });
 }
 
 // A loaded library, not MPI's own nor libxsim, that calls MPI_Init for the program.
@@ -76,7 +89,37 @@ int library_imports_mpi_init(dl_phdr_info* info, std::size_t, void* found) {
     return 0;
 }
 
+// The functions the executable defines for the libraries it loads (its dynamic symbol table),
+// sorted. Functions only: the C library's variables the executable refers to (stdout, environ)
+// are defined in its .bss too, as copies. (Nor dlsym: a non-PIE executable that takes the
+// address of a C library function has that function's canonical address in its own PLT.)
+const std::vector<std::string>& program_definitions() {
+    static const std::vector<std::string> names = [] {
+        std::vector<std::string> found;
+        for_each_dynamic_symbol("/proc/self/exe", [&](const Elf64_Sym& sym, const char* name) {
+            if (sym.st_shndx != SHN_UNDEF && ELF64_ST_TYPE(sym.st_info) == STT_FUNC && *name) found.emplace_back(name);
+            return false;
+        });
+        std::sort(found.begin(), found.end());
+        return found;
+    }();
+    return names;
+}
+
 }  // namespace
+
+bool imports_from_program(const std::string& path) {
+    const std::vector<std::string>& program = program_definitions();
+    return !program.empty() && for_each_dynamic_symbol(path.c_str(), [&](const Elf64_Sym& sym, const char* name) {
+        return sym.st_shndx == SHN_UNDEF && std::binary_search(program.begin(), program.end(), name);
+    });
+}
+
+bool program_is_python() {
+    return for_each_dynamic_symbol("/proc/self/exe", [](const Elf64_Sym&, const char* name) {
+        return std::strcmp(name, "Py_BytesMain") == 0;
+    });
+}
 
 bool program_imports_mpi_init() {
     if (file_imports("/proc/self/exe", is_mpi_init)) return true;

@@ -9,6 +9,12 @@
 namespace xsim {
 
 bool program_imports_mpi_init();
+// Whether the program is the Python interpreter (it defines or imports Py_BytesMain), whose
+// scripts load MPI only when they run (mpi4py's extension module imports MPI_Init).
+bool program_is_python();
+// Whether the library file at `path` calls functions the program's executable defines (a
+// plugin of the program: an extension module of the Python interpreter).
+bool imports_from_program(const std::string& path);
 // The loaded Boehm-Demers-Weiser garbage collector (libgc: Guile, meep, ...), or empty.
 std::string loaded_conservative_collector();
 // Whether `code` lies in the loaded object that holds the program's main (the executable,

@@ -1,0 +1,63 @@
+// Libraries a simulated rank loads with dlopen (Python's extension modules: numpy, mpi4py;
+// a program's plugins) get per-rank globals, as the libraries loaded at start-up do: their
+// globals are per process natively, and an interpreter's extension module keeps objects of
+// the interpreter (per rank here) in them. The library loads once per real process (its
+// constructors run once); its relocated, constructed globals become every rank's initial
+// image, and the rank that loaded it goes on with them (rank_state/privatization.hpp,
+// add_loaded_library). Of the libraries in the system directories only those that are part
+// of the program are per rank: built on MPI (a DT_NEEDED libmpi), or plugins that call the
+// program's own functions (an extension module calls the Python interpreter's). dlclose of
+// such a library leaves it loaded: other ranks' images of it live on.
+#include <dlfcn.h>
+#include <link.h>
+
+#include <cstdio>
+#include <string>
+
+#include "libxsim/engine/call_scope.hpp"
+#include "libxsim/engine/engine.hpp"
+#include "libxsim/runtime/executable_inspection.hpp"
+#include "libxsim/runtime/next_function.hpp"
+
+using namespace xsim;
+
+namespace {
+
+using Open = void* (*)(const char*, int);
+
+// A library whose globals are per rank (loaded at start-up or by a rank).
+bool per_rank_library(void* handle) {
+    link_map* map = nullptr;
+    return dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && g_engine->privatization().in_privatized_library(map->l_ld);
+}
+
+void privatize_loaded_since(const std::vector<const void*>& known, const Rank& rank) {
+    runtime::Discovery found = runtime::discover_loaded(known, &imports_from_program);
+    runtime::Privatization& privatization = g_engine->privatization();
+    std::string why;
+    if (!found.segments.empty()) why = privatization.add_loaded_library(std::move(found.segments), found.covered);
+    if (!why.empty())
+        for (const std::string& name : found.covered) found.uncovered.push_back(name + " (" + why + ")");
+    for (const std::string& what : found.uncovered)
+        std::fprintf(stderr, "xsim: warning: simulated rank %lld loaded %s: its globals are shared by the ranks of each real process\n",
+                     static_cast<long long>(rank.world), what.c_str());
+}
+
+}  // namespace
+
+extern "C" void* dlopen(const char* file, int mode) noexcept {
+    static const auto real = runtime::next_function<Open>("dlopen");
+    const Rank* rank = application_rank();
+    if (!rank || !file || !g_engine->privatization().active()) return real(file, mode);
+    const std::vector<const void*> known = runtime::loaded_objects();
+    void* handle = real(file, mode);
+    if (handle && runtime::loaded_objects().size() != known.size()) privatize_loaded_since(known, *rank);
+    return handle;
+}
+
+extern "C" int dlclose(void* handle) noexcept {
+    using Close = int (*)(void*);
+    static const auto real = runtime::next_function<Close>("dlclose");
+    if (application_rank() && g_engine->privatization().active() && per_rank_library(handle)) return 0;
+    return real(handle);
+}
