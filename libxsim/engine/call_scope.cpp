@@ -25,8 +25,12 @@ Rank& calling_rank(const char* call) {
         std::fprintf(stderr,
                      "xsim: %s was called outside a simulated rank (from a thread, a destructor or an "
                      "atexit handler, a shared library's static constructor, the program's own with "
-                     "-xsim-privatize off, or xsim is not active in this program)\n",
-                     call);
+                     "-xsim-privatize off, or xsim is not active in this program%s)\n",
+                     call,
+                     g_engine ? ""
+                              : ": xsim takes over programs that import MPI_Init, and the Python interpreter "
+                                "when it is given an -xsim- option, as in `python3 script.py -xsim-np 64`, or "
+                                "XSIM_OPTIONS");
         std::fflush(stderr);
         std::_Exit(1);
     }
