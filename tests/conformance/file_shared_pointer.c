@@ -9,6 +9,10 @@
  * Part 2, reads: a file holding 0, 1, 2, ... is read by every rank with MPI_File_read_shared
  * and MPI_File_iread_shared in chunks of varying sizes until end of file; each chunk must be
  * consecutive numbers, and across ranks every number must be read exactly once.
+ * Part 3: MPI_MODE_SEQUENTIAL with MPI_DISPLACEMENT_CURRENT, MPI_MODE_APPEND, and the
+ * error classes of bad shared-pointer calls (the pointer left where it was). Natively,
+ * Open MPI 4.1 passes parts 1 and 2 except that MPI_File_iread_shared at end of file never
+ * completes (its aio read loops), and checks none of part 3's errors.
  * Rank 0 prints "TIME layout <hash>" (the order of the records in the file) beside VTIME:
  * both must be the same for any number of real processes (conformance.processes.*).
  * Argument "nopayload" (for -xsim-payload off, where messages carry no data): the files go
@@ -198,6 +202,54 @@ static void read_part(conf_t* t, const char* path, int across) {
     free(sum);
 }
 
+/* Part 3, modes and errors: MPI_MODE_SEQUENTIAL with MPI_DISPLACEMENT_CURRENT (MPICH's
+ * io/setviewcur), MPI_MODE_APPEND, and bad arguments of the collective calls. */
+static void modes_part(conf_t* t, const char* numbers, const char* records, long record_ints) {
+    MPI_File fh;
+    MPI_Status st;
+    MPI_Offset at = -1;
+    int value = -1;
+    CONF_CALL(t, MPI_File_open(MPI_COMM_WORLD, numbers, MPI_MODE_RDONLY | MPI_MODE_SEQUENTIAL, MPI_INFO_NULL, &fh));
+    if (t->rank == 0) {
+        CONF_CALL(t, MPI_File_read_shared(fh, &value, 1, MPI_INT, &st));
+        CONF_CHECK(t, value == 0, "sequential read_shared gave %d, expected 0", value);
+        CONF_CHECK(t, conf_error_class(MPI_File_read_at(fh, 0, &value, 1, MPI_INT, &st)) == MPI_ERR_UNSUPPORTED_OPERATION,
+                   "an explicit offset on an MPI_MODE_SEQUENTIAL file was not MPI_ERR_UNSUPPORTED_OPERATION");
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    CONF_CALL(t, MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
+    value = -1;
+    CONF_CALL(t, MPI_File_read_ordered(fh, &value, 1, MPI_INT, &st));
+    CONF_CHECK(t, value == t->rank + 1, "read_ordered after MPI_DISPLACEMENT_CURRENT gave %d, expected %d", value,
+               t->rank + 1);
+    CONF_CALL(t, MPI_File_close(&fh));
+
+    CONF_CALL(t, MPI_File_open(MPI_COMM_WORLD, records, MPI_MODE_WRONLY | MPI_MODE_APPEND, MPI_INFO_NULL, &fh));
+    CONF_CALL(t, MPI_File_get_position_shared(fh, &at));
+    CONF_CHECK(t, at == record_ints * (long)sizeof(int), "MPI_MODE_APPEND: shared pointer at %lld, expected %ld",
+               (long long)at, record_ints * (long)sizeof(int));
+    CONF_CHECK(t, conf_error_class(MPI_File_read_shared(fh, &value, 1, MPI_INT, &st)) == MPI_ERR_ACCESS,
+               "read_shared on an MPI_MODE_WRONLY file was not MPI_ERR_ACCESS");
+    CONF_CHECK(t, conf_error_class(MPI_File_write_shared(fh, &value, -1, MPI_INT, &st)) == MPI_ERR_COUNT,
+               "write_shared of count -1 was not MPI_ERR_COUNT");
+    CONF_CHECK(t, conf_error_class(MPI_File_seek_shared(fh, -4, MPI_SEEK_SET)) == MPI_ERR_ARG,
+               "seek_shared to -4 was not MPI_ERR_ARG");
+    CONF_CHECK(t, conf_error_class(MPI_File_seek_shared(fh, -at - 1, MPI_SEEK_CUR)) == MPI_ERR_ARG,
+               "seek_shared before the start (MPI_SEEK_CUR) was not MPI_ERR_ARG");
+    if (t->size > 1)
+        CONF_CHECK(t, conf_error_class(MPI_File_seek_shared(fh, t->rank, MPI_SEEK_SET)) == MPI_ERR_NOT_SAME,
+                   "seek_shared to different offsets was not MPI_ERR_NOT_SAME");
+    CONF_CHECK(t,
+               conf_error_class(MPI_File_set_view(fh, MPI_DISPLACEMENT_CURRENT, MPI_INT, MPI_INT, "native",
+                                                  MPI_INFO_NULL)) == MPI_ERR_ARG,
+               "MPI_DISPLACEMENT_CURRENT without MPI_MODE_SEQUENTIAL was not MPI_ERR_ARG");
+    at = -1;
+    CONF_CALL(t, MPI_File_get_position_shared(fh, &at));
+    CONF_CHECK(t, at == record_ints * (long)sizeof(int), "the failed calls moved the shared pointer to %lld",
+               (long long)at);
+    CONF_CALL(t, MPI_File_close(&fh));
+}
+
 int main(int argc, char** argv) {
     conf_t t;
     char dir[64] = "/tmp/xsim_file_shared_pointer.XXXXXX", path[96];
@@ -221,6 +273,9 @@ int main(int argc, char** argv) {
     if (t.rank == 0) printf("TIME layout %lx\n", hash);
     snprintf(path, sizeof path, "%s/numbers", dir);
     read_part(&t, path, payload);
+    char records[96];
+    snprintf(records, sizeof records, "%s/records", dir);
+    modes_part(&t, path, records, total_ints(t.size, ROUNDS));
     MPI_Barrier(MPI_COMM_WORLD);
     if (t.rank == 0) {
         snprintf(path, sizeof path, "%s/records", dir);
