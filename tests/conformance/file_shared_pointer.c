@@ -13,10 +13,11 @@
  * error classes of bad shared-pointer calls (the pointer left where it was). Natively,
  * Open MPI 4.1 passes parts 1 and 2 except that MPI_File_iread_shared at end of file never
  * completes (its aio read loops), and checks none of part 3's errors.
- * Rank 0 prints "TIME layout <hash>" (the order of the records in the file) beside VTIME:
- * both must be the same for any number of real processes (conformance.processes.*).
+ * Rank 0 prints "ORDER layout <hash>" (the order of the records in the file) beside VTIME:
+ * both must be the same for any number of real processes, any processing order of events
+ * and any payload mode (conformance.processes/order/payload.file_shared_pointer.*).
  * Argument "nopayload" (for -xsim-payload off, where messages carry no data): the files go
- * in a fixed directory rather than one rank 0 names, and part 2 checks each rank's chunks
+ * in a directory named after the parent process (mpirun) rather than one rank 0 names, and part 2 checks each rank's chunks
  * but not, across ranks, that every number was read once (that needs an allreduce's data);
  * the files and the pointer are real either way. */
 #include "conformance.h"
@@ -258,7 +259,8 @@ int main(int argc, char** argv) {
     conf_init(&t, "file_shared_pointer");
     if (argc > 1 && strcmp(argv[1], "nopayload") == 0) {
         payload = 0;
-        snprintf(dir, sizeof dir, "/tmp/xsim_file_shared_pointer.nopayload");
+        /* One per run (its real processes share mpirun as their parent), as concurrent runs may be. */
+        snprintf(dir, sizeof dir, "/tmp/xsim_file_shared_pointer.nopayload.%ld", (long)getppid());
         if (t.rank == 0) mkdir(dir, 0700);  /* before the open, which rank 0 starts */
     } else {
         if (t.rank == 0 && !mkdtemp(dir)) dir[0] = '\0';
@@ -270,7 +272,7 @@ int main(int argc, char** argv) {
     }
     snprintf(path, sizeof path, "%s/records", dir);
     unsigned long hash = write_part(&t, path);
-    if (t.rank == 0) printf("TIME layout %lx\n", hash);
+    if (t.rank == 0) printf("ORDER layout %lx\n", hash);
     snprintf(path, sizeof path, "%s/numbers", dir);
     read_part(&t, path, payload);
     char records[96];
