@@ -181,6 +181,15 @@ int PMPI_File_close(MPI_File* fh) {
     if (f->split_call)
         return io::raise_file(scope, f, MPI_ERR_OTHER, std::string("the split collective ") + f->split_call +
                                                            " is still outstanding (its _end call must come first)");
+    // A pending access would use the handle closed here (MPI-4.0 section 14.2.2 makes this
+    // erroneous): stop rather than let it. Answers due by the rank's clock count as come.
+    if (f->shared_pending > 0) scope.engine.catch_up(scope.rank);
+    if (f->shared_pending > 0)
+        scope.engine.abort_run(MPI_ERR_OTHER, "MPI_File_close (called by simulated rank " +
+                                                  std::to_string(scope.rank.world) + ") of '" + f->name + "' with " +
+                                                  std::to_string(f->shared_pending) +
+                                                  " nonblocking shared-pointer access(es) of that rank not yet done: "
+                                                  "complete them (MPI_Wait...) before closing the file");
     const int code = real_mpi.File_close(&f->real);
     std::vector<std::int64_t> outcome{code == MPI_SUCCESS ? 0 : io::real_error_class(code)};
     std::string why;

@@ -100,6 +100,7 @@ public:
     void child_decided(Engine& engine, Request* fetch) override {
         const SimTime answered = fetch->done_time;
         engine.free_request(fetch);
+        --file_->shared_pending;
         void* data = runtime::rank_buffer(engine, owner_, buf_, count_, type_);
         const int code = access_at(file_, before_, data, count_, type_, write_, status_);
         status_->MPI_ERROR = code == MPI_SUCCESS ? MPI_SUCCESS : io::real_error_class(code);
@@ -144,6 +145,7 @@ int nonblocking_shared(const char* call, MPI_File fh, void* buf, int count, MPI_
     auto* access = new SharedAccess(scope.rank, f, buf, count, type, write, *request, status);
     Request* fetch = io::start_move(scope.engine, scope.rank, *f, io::PointerMove::Add, etypes, access->before());
     fetch->parent_call = access;
+    ++f->shared_pending;
     return MPI_SUCCESS;
 }
 

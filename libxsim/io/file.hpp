@@ -27,6 +27,9 @@ struct File {
     int amode = 0;                  // as the application gave it (with MPI_MODE_DELETE_ON_CLOSE)
     MPI_Errhandler errhandler = MPI_ERRORS_RETURN;
     std::int64_t etype_size = 1;    // of the current view (MPI_BYTE until MPI_File_set_view)
+    // Nonblocking shared-pointer accesses of this rank whose pointer answer has not come
+    // (bindings/file_shared_pointer.cpp): they still need this File.
+    int shared_pending = 0;
     // The outstanding split collective (MPI_File_*_begin), if any, and its result.
     const char* split_call = nullptr;
     void* split_buf = nullptr;

@@ -16,6 +16,8 @@
  * Rank 0 prints "ORDER layout <hash>" (the order of the records in the file) beside VTIME:
  * both must be the same for any number of real processes, any processing order of events
  * and any payload mode (conformance.processes/order/payload.file_shared_pointer.*).
+ * Argument "close_pending": MPI_File_close right after MPI_File_iwrite_shared (erroneous)
+ * must stop the run with a message saying so (conformance.file_shared_pointer.close_pending).
  * Argument "nopayload" (for -xsim-payload off, where messages carry no data): the files go
  * in a directory named after the parent process (mpirun) rather than one rank 0 names, and part 2 checks each rank's chunks
  * but not, across ranks, that every number was read once (that needs an allreduce's data);
@@ -257,6 +259,19 @@ int main(int argc, char** argv) {
     int payload = 1;
     MPI_Init(&argc, &argv);
     conf_init(&t, "file_shared_pointer");
+    if (argc > 1 && strcmp(argv[1], "close_pending") == 0) {
+        /* Erroneous: a nonblocking access still pending at MPI_File_close stops the run. */
+        MPI_File fh;
+        MPI_Request req;
+        snprintf(path, sizeof path, "/tmp/xsim_file_shared_pointer.pending.%ld", (long)getppid());
+        CONF_CALL(&t, MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (t.rank == 0) unlink(path);  /* the run ends in MPI_File_close: leave nothing behind */
+        CONF_CALL(&t, MPI_File_iwrite_shared(fh, &t.rank, 1, MPI_INT, &req));
+        CONF_CALL(&t, MPI_File_close(&fh));
+        conf_fail(&t, "MPI_File_close with a pending access returned");
+        return conf_finish(&t);
+    }
     if (argc > 1 && strcmp(argv[1], "nopayload") == 0) {
         payload = 0;
         /* One per run (its real processes share mpirun as their parent), as concurrent runs may be. */
