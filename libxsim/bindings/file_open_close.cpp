@@ -6,7 +6,9 @@
 // others then open, and a second agreement makes the result everyone's. Each rank gets
 // its own real handle on the real MPI_COMM_SELF. Close is collective: each rank closes
 // its handle, and after an agreement the lowest rank deletes the file once when it was
-// opened with MPI_MODE_DELETE_ON_CLOSE.
+// opened with MPI_MODE_DELETE_ON_CLOSE. The lowest rank is also the home of the file's shared
+// pointer (io/shared_pointer.hpp): made before the open's last agreement, forgotten after
+// close's.
 #include <sys/resource.h>
 
 #include <cerrno>
