@@ -17,7 +17,6 @@
 // - MPI_File_get_position_shared: a fetch-and-add of 0 (the value it had when it arrived).
 // Every access is checked as any access (MPI_ERR_FILE, _COUNT, _TYPE, _READ_ONLY, _ACCESS)
 // and costs the storage model's time (file_data.cpp).
-#include <limits>
 #include <string>
 #include <vector>
 
