@@ -3,7 +3,7 @@
 // modes and error handlers. The rank's real handle answers what it knows; set_size and
 // preallocate end with an agreement (every rank's real call happens before any rank
 // leaves, so no rank writes while another still truncates) that also checks the ranks
-// passed the same size.
+// passed the same size; set_view resets the shared file pointer between two agreements.
 #include <string>
 #include <vector>
 
@@ -11,6 +11,7 @@
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/engine/comm_rank_state.hpp"
 #include "libxsim/io/agreement.hpp"
+#include "libxsim/io/shared_pointer.hpp"
 #include "libxsim/mpi/group.hpp"
 
 using namespace xsim;
@@ -44,6 +45,28 @@ int sized_collective(const char* call, MPI_File fh, MPI_Offset size, Real&& real
     return real_result(scope, f, code);
 }
 
+// MPI_File_set_view resets the shared file pointer (the real call does the individual one),
+// collectively: once every rank has entered (their earlier accesses are applied), rank 0
+// sets it to 0 at the home; a second agreement keeps every rank's later accesses after that.
+// With `current` (MPI_DISPLACEMENT_CURRENT), rank 0 first reads where it was, in bytes of the
+// old view, and the second agreement hands that out as the new view's displacement (*disp).
+int reset_shared_pointer(CallScope& s, io::File* f, bool current, MPI_Offset* disp) {
+    std::vector<std::int64_t> entered{0};
+    std::string why;
+    if (int e = io::allreduce_max(s, *f->comm, entered, &why)) return io::raise_file(s, f, e, why);
+    std::vector<std::int64_t> where{-1};
+    if (f->comm->rank_of(s.rank) == 0) {
+        const std::int64_t before = io::move(s.engine, s.rank, *f, io::PointerMove::Set, 0);
+        MPI_Offset bytes = 0;
+        if (current && real_mpi.File_get_byte_offset(f->real, before, &bytes) == MPI_SUCCESS) where[0] = bytes;
+    }
+    if (int e = io::allreduce_max(s, *f->comm, where, &why)) return io::raise_file(s, f, e, why);
+    if (current && where[0] < 0)
+        return io::raise_file(s, f, MPI_ERR_OTHER, "rank 0 could not tell where the shared file pointer was");
+    *disp = where[0];
+    return MPI_SUCCESS;
+}
+
 }  // namespace
 
 extern "C" {
@@ -63,11 +86,23 @@ int PMPI_File_set_view(MPI_File fh, MPI_Offset disp, MPI_Datatype etype, MPI_Dat
         return io::raise_file(scope, f, MPI_ERR_UNSUPPORTED_DATAREP, "unknown data representation '" + rep + "'");
     if (int e = data_args(scope, f, nullptr, 0, etype)) return e;
     if (int e = data_args(scope, f, nullptr, 0, filetype)) return e;
-    if (int e = real_result(scope, f, real_mpi.File_set_view(f->real, disp, etype, filetype, datarep, info))) return e;
+    // MPI_DISPLACEMENT_CURRENT (the shared pointer's place) is for MPI_MODE_SEQUENTIAL files
+    // only, and only xsim knows that place: the real call comes after the agreements then.
+    const bool current = disp == MPI_DISPLACEMENT_CURRENT;
+    if (current && !(f->amode & MPI_MODE_SEQUENTIAL))
+        return io::raise_file(scope, f, MPI_ERR_ARG,
+                              "MPI_DISPLACEMENT_CURRENT needs a file opened with MPI_MODE_SEQUENTIAL");
+    if (!current)
+        if (int e = real_result(scope, f, real_mpi.File_set_view(f->real, disp, etype, filetype, datarep, info)))
+            return e;
+    MPI_Offset shared_disp = 0;
+    if (int e = reset_shared_pointer(scope, f, current, &shared_disp)) return e;
+    if (current)
+        if (int e = real_result(scope, f, real_mpi.File_set_view(f->real, shared_disp, etype, filetype, datarep, info)))
+            return e;
     int etype_size = 1;
     real_mpi.Type_size(etype, &etype_size);
     f->etype_size = etype_size > 0 ? etype_size : 1;
-    f->shared_pointer = 0;  // set_view resets both file pointers
     return MPI_SUCCESS;
 }
 

@@ -6,7 +6,9 @@
 // others then open, and a second agreement makes the result everyone's. Each rank gets
 // its own real handle on the real MPI_COMM_SELF. Close is collective: each rank closes
 // its handle, and after an agreement the lowest rank deletes the file once when it was
-// opened with MPI_MODE_DELETE_ON_CLOSE.
+// opened with MPI_MODE_DELETE_ON_CLOSE. The lowest rank is also the home of the file's shared
+// pointer (io/shared_pointer.hpp): made before the open's last agreement, forgotten after
+// close's.
 #include <sys/resource.h>
 
 #include <cerrno>
@@ -19,6 +21,7 @@
 #include "libxsim/colls/make_comm.hpp"
 #include "libxsim/engine/comm_rank_state.hpp"
 #include "libxsim/io/agreement.hpp"
+#include "libxsim/io/shared_pointer.hpp"
 #include "libxsim/mpi/context_ids.hpp"
 #include "libxsim/mpi/group.hpp"
 
@@ -64,7 +67,9 @@ struct RealOpen {
 // closed); EXCL is the first opener's alone.
 RealOpen open_real(const char* name, int amode, MPI_Info info, bool first) {
     RealOpen r;
-    int real_amode = amode & ~MPI_MODE_DELETE_ON_CLOSE;
+    // SEQUENTIAL is xsim's to enforce (file_support.hpp: access_allowed): the real handle
+    // takes explicit offsets, which shared-pointer access and its views come down to.
+    int real_amode = amode & ~(MPI_MODE_DELETE_ON_CLOSE | MPI_MODE_SEQUENTIAL);
     if (!first) real_amode &= ~MPI_MODE_EXCL;
     errno = 0;
     const int code = real_mpi.File_open(MPI_COMM_SELF, name, real_amode, info, &r.handle);
@@ -84,6 +89,14 @@ RealOpen open_real(const char* name, int amode, MPI_Info info, bool first) {
                  "; raise it with `ulimit -n` or run fewer ranks per process)";
     }
     return r;
+}
+
+// Where the shared file pointer starts: at the end of file with MPI_MODE_APPEND (MPI-4.0
+// section 14.2.1), in bytes, the etype of the view a file opens with.
+std::int64_t append_start(MPI_File handle, int amode) {
+    MPI_Offset size = 0;
+    if (!(amode & MPI_MODE_APPEND) || real_mpi.File_get_size(handle, &size) != MPI_SUCCESS) return 0;
+    return size;
 }
 
 void close_real(MPI_File& handle) {
@@ -134,13 +147,17 @@ int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info
     if (!first) mine = open_real(filename, amode, info, false);
 
     Comm* own = new_derived_comm(scope.rank, *c, comm_group(*c, scope.rank), c->rank_of(scope.rank), id);
+    // The shared file pointer, at its home, before the agreement lets any rank use it.
+    if (first) io::create_pointer(scope.engine, *own, mine.error_class ? 0 : append_start(mine.handle, amode));
     std::vector<std::int64_t> outcome{mine.error_class};
     if (int e = io::allreduce_max(scope, *own, outcome, &why)) {
+        if (first) io::forget_pointer(scope.engine, *own);
         close_real(mine.handle);
         unref(own);
         return io::raise_file(scope, nullptr, e, why);
     }
     if (outcome[0] != MPI_SUCCESS) {
+        if (first) io::forget_pointer(scope.engine, *own);
         close_real(mine.handle);
         unref(own);
         const int e = static_cast<int>(outcome[0]);
@@ -166,14 +183,25 @@ int PMPI_File_close(MPI_File* fh) {
     if (f->split_call)
         return io::raise_file(scope, f, MPI_ERR_OTHER, std::string("the split collective ") + f->split_call +
                                                            " is still outstanding (its _end call must come first)");
+    // A pending access would use the handle closed here (MPI-4.0 section 14.2.2 makes this
+    // erroneous): stop rather than let it. Answers due by the rank's clock count as come.
+    if (f->shared_pending > 0) scope.engine.catch_up(scope.rank);
+    if (f->shared_pending > 0)
+        scope.engine.abort_run(MPI_ERR_OTHER, "MPI_File_close (called by simulated rank " +
+                                                  std::to_string(scope.rank.world) + ") of '" + f->name + "' with " +
+                                                  std::to_string(f->shared_pending) +
+                                                  " nonblocking shared-pointer access(es) of that rank not yet done: "
+                                                  "complete them (MPI_Wait...) before closing the file");
     const int code = real_mpi.File_close(&f->real);
     std::vector<std::int64_t> outcome{code == MPI_SUCCESS ? 0 : io::real_error_class(code)};
     std::string why;
     const int agreement = io::allreduce_max(scope, *f->comm, outcome, &why);
     // Every rank has closed its handle once the agreement completed: delete once.
     int deleted = MPI_SUCCESS;
-    if (agreement == MPI_SUCCESS && (f->amode & MPI_MODE_DELETE_ON_CLOSE) && f->comm->rank_of(scope.rank) == 0)
+    const bool home = f->comm->rank_of(scope.rank) == 0;
+    if (agreement == MPI_SUCCESS && (f->amode & MPI_MODE_DELETE_ON_CLOSE) && home)
         deleted = real_mpi.File_delete(f->name.c_str(), MPI_INFO_NULL);
+    if (home) io::forget_pointer(scope.engine, *f->comm);
     const std::string name = f->name;
     const MPI_Errhandler handler = f->errhandler;
     unref(f->comm);

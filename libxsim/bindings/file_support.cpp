@@ -12,6 +12,12 @@ int copy_status(void* extra, MPI_Status* status) {
     *status = *static_cast<const MPI_Status*>(extra);
     return MPI_SUCCESS;
 }
+// A pending request's: its MPI_ERROR is the class of the access done at an event (where no
+// error handler can run), which the completion call returns.
+int copy_status_and_error(void* extra, MPI_Status* status) {
+    *status = *static_cast<const MPI_Status*>(extra);
+    return status->MPI_ERROR;
+}
 int free_status(void* extra) {
     delete static_cast<MPI_Status*>(extra);
     return MPI_SUCCESS;
@@ -68,6 +74,15 @@ int split_end(const char* call, const char* begin, MPI_File fh, const void* buf,
 MPI_Request completed_request(CallScope& s, SimTime done, const MPI_Status& status) {
     return request_handle(
         grequest::start_completed(s.engine, s.rank, done, &copy_status, &free_status, new MPI_Status(status)));
+}
+
+MPI_Request pending_request(CallScope& s, MPI_Status** status) {
+    *status = new MPI_Status{};
+    return request_handle(grequest::start_pending(s.engine, s.rank, &copy_status_and_error, &free_status, *status));
+}
+
+void complete_request(Engine& engine, MPI_Request request, SimTime done) {
+    grequest::complete_at(engine, resolve_request(request), done);
 }
 
 int access_allowed(CallScope& s, io::File* f, bool write, bool explicit_offset) {

@@ -1,4 +1,4 @@
-// What the MPI_File_* bindings share (file_open_close.cpp, file_data.cpp, file_ordered.cpp,
+// What the MPI_File_* bindings share (file_open_close.cpp, file_data.cpp, file_shared_pointer.cpp,
 // file_local.cpp): the file argument, real-library results, storage time, and completed
 // requests for nonblocking I/O.
 #pragma once
@@ -33,6 +33,13 @@ SimTime storage_time(CallScope& s, std::uint64_t bytes);
 // A request that completes at `done` with `status` (nonblocking I/O is carried out at the
 // call; the request carries its time and its status to MPI_Wait/MPI_Test).
 MPI_Request completed_request(CallScope& s, SimTime done, const MPI_Status& status);
+
+// A request that xsim completes later (complete_request), when the access it stands for is
+// done: nonblocking shared-pointer access, which waits for the pointer's answer. *status is
+// what its completion call will report, and its MPI_ERROR the error class that call returns;
+// fill it before complete_request.
+MPI_Request pending_request(CallScope& s, MPI_Status** status);
+void complete_request(Engine& engine, MPI_Request request, SimTime done);
 
 // Split collectives (MPI_File_*_begin / _end), one outstanding per file: whether another is
 // (MPI_ERR_OTHER raised on `f`), and the whole `call` (an _end) of the one `begin` started

@@ -64,23 +64,38 @@ Callbacks& callbacks_of(Request* r) { return *static_cast<Callbacks*>(r->collect
 
 }  // namespace
 
-Request* start_completed(Engine& engine, Rank& owner, SimTime done, MPI_Grequest_query_function* query,
-                         MPI_Grequest_free_function* free, void* extra) {
+Request* start_pending(Engine& engine, Rank& owner, MPI_Grequest_query_function* query,
+                       MPI_Grequest_free_function* free, void* extra) {
     Request* r = engine.new_request();
     r->kind = RequestKind::Generalized;
     r->owner = &owner;
     r->posted_at = owner.clock;
     r->peer = MPI_PROC_NULL;
     r->collective = new Callbacks(owner, query, free, nullptr, extra);
-    r->known = true;
-    r->done_time = done;
-    completion::decided(engine, r);
+    return r;
+}
+
+Request* start_completed(Engine& engine, Rank& owner, SimTime done, MPI_Grequest_query_function* query,
+                         MPI_Grequest_free_function* free, void* extra) {
+    Request* r = start_pending(engine, owner, query, free, extra);
+    complete_at(engine, r, done);
     return r;
 }
 
 int query(Request* r, MPI_Status* status) { return callbacks_of(r).query(status); }
 int release(Request* r) { return callbacks_of(r).release(); }
 int cancel(Request* r) { return callbacks_of(r).cancel(r->known); }
+
+void complete_at(Engine& engine, Request* r, SimTime done) {
+    r->known = true;
+    r->done_time = done;
+    if (r->freed) {  // MPI_Request_free'd meanwhile: nobody will ask for its status
+        release(r);
+        engine.free_request(r);
+        return;
+    }
+    completion::decided(engine, r);
+}
 
 }  // namespace xsim::grequest
 

@@ -23,6 +23,12 @@ inline bool is_generalized(const Request* r) { return r->kind == RequestKind::Ge
 Request* start_completed(Engine& engine, Rank& owner, SimTime done, MPI_Grequest_query_function* query,
                          MPI_Grequest_free_function* free, void* extra);
 
+// A generalized request of `owner` with xsim's own callbacks that xsim completes later, at
+// an event (MPI_File_iwrite_shared: once the shared file pointer answered), with complete_at.
+Request* start_pending(Engine& engine, Rank& owner, MPI_Grequest_query_function* query,
+                       MPI_Grequest_free_function* free, void* extra);
+void complete_at(Engine& engine, Request* r, SimTime done);
+
 // query_fn into `status` (a scratch status when MPI_STATUS_IGNORE); returns its error code.
 int query(Request* r, MPI_Status* status);
 // free_fn, at most once per request; returns its error code.

@@ -194,8 +194,9 @@ public:
     void set_message_handler(MessageHandler handler) { message_handler_ = handler; }
     // What processes the message kinds of layers above the protocol, which the protocol hands
     // over: MessageKind::CollectiveData, the analytic collectives' data sent between real
-    // processes (colls/spanning_exchange.hpp), and MessageKind::Rma, one-sided operations
-    // (rma/operations.hpp).
+    // processes (colls/spanning_exchange.hpp), MessageKind::Rma, one-sided operations
+    // (rma/operations.hpp), and MessageKind::FilePointer, shared file pointers
+    // (io/shared_pointer.hpp).
     void set_layer_handler(MessageKind kind, MessageHandler handler) { layer_handlers_[layer_index(kind)] = handler; }
     MessageHandler layer_handler(MessageKind kind) const { return layer_handlers_[layer_index(kind)]; }
 
@@ -272,7 +273,7 @@ private:
     static constexpr std::size_t layer_index(MessageKind kind) {
         return static_cast<std::size_t>(kind) - static_cast<std::size_t>(MessageKind::CollectiveData);
     }
-    MessageHandler layer_handlers_[2] = {nullptr, nullptr};  // CollectiveData, Rma
+    MessageHandler layer_handlers_[3] = {nullptr, nullptr, nullptr};  // CollectiveData, Rma, FilePointer
     Pool<Message> messages_;
     Pool<Request> requests_;
     Comm world_;

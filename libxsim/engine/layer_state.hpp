@@ -23,7 +23,8 @@ enum class LayerSlot : std::uint8_t {
     FortranUnits,             // fortran/io_units.cpp
     Windows,                  // rma/window.cpp
     FileErrhandlers,          // io/file_errors.cpp
+    SharedFilePointers,       // io/shared_pointer.cpp
 };
-constexpr std::size_t kLayerSlots = 9;
+constexpr std::size_t kLayerSlots = 10;
 
 }  // namespace xsim

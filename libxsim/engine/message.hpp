@@ -19,6 +19,7 @@ enum class MessageKind : std::uint8_t {
     Data,           // rendezvous payload
     CollectiveData, // analytic collectives' data for another real process (colls/spanning_exchange)
     Rma,            // a one-sided operation, its completion, or a lock's traffic (rma/operations)
+    FilePointer,    // a shared file pointer's fetch-and-add at its home, or the answer (io/shared_pointer)
 };
 
 // Line-aligned (its pool's slots are too), so that it spans three cache lines, not four, and

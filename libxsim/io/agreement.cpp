@@ -36,23 +36,13 @@ int allreduce_max(CallScope& scope, const Comm& comm, std::vector<std::int64_t>&
     return e;
 }
 
-int prefix_sum(CallScope& scope, const Comm& comm, std::int64_t mine, std::int64_t* before, std::int64_t* total,
-               std::string* why) {
-    // One scan gives both: the inclusive prefix minus mine is the exclusive one, and the
-    // last rank's inclusive prefix is the total, which a max-allreduce hands to everyone.
-    std::int64_t inclusive = 0;
+int inclusive_sum(CallScope& scope, const Comm& comm, std::int64_t mine, std::int64_t* inclusive, std::string* why) {
     colls::Context scan(scope.engine, scope.rank, comm, colls::CollKind::FileAgreement, 0);
     carry_own_data(scan);
-    const colls::ReduceArgs a = int64_args(&mine, &inclusive, 1, MPI_SUM);
-    if (int e = colls::run_blocking(scan, colls::scan_recursive_doubling.run(scan, a))) {
-        *why = scan.error;
-        return e;
-    }
-    *before = inclusive - mine;
-    std::vector<std::int64_t> end{inclusive};
-    if (int e = allreduce_max(scope, comm, end, why)) return e;
-    *total = end[0];
-    return MPI_SUCCESS;
+    const colls::ReduceArgs a = int64_args(&mine, inclusive, 1, MPI_SUM);
+    const int e = colls::run_blocking(scan, colls::scan_recursive_doubling.run(scan, a));
+    if (e != MPI_SUCCESS) *why = scan.error;
+    return e;
 }
 
 }  // namespace xsim::io

@@ -15,9 +15,8 @@ namespace xsim::io {
 // an error class with *why saying what the ranks disagreed about (mismatched calls).
 int allreduce_max(CallScope& scope, const Comm& comm, std::vector<std::int64_t>& values, std::string* why);
 
-// *before = the sum of `mine` over the lower ranks of `comm` (0 on rank 0), *total = the
-// sum over all ranks: where each rank's block starts in an ordered access, and its end.
-int prefix_sum(CallScope& scope, const Comm& comm, std::int64_t mine, std::int64_t* before, std::int64_t* total,
-               std::string* why);
+// *inclusive = the sum of `mine` over the ranks of `comm` up to this one: minus `mine`, where
+// the rank's block starts in an ordered access; the last rank's is the total.
+int inclusive_sum(CallScope& scope, const Comm& comm, std::int64_t mine, std::int64_t* inclusive, std::string* why);
 
 }  // namespace xsim::io

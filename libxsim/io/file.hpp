@@ -3,8 +3,8 @@
 // its MPI_COMM_SELF, which does what real MPI does well (views with derived etypes and
 // filetypes, datatype packing, explicit offsets, the individual file pointer, sync, sizes,
 // atomicity, info); the simulated communicator the file was opened on (a derived copy:
-// file collectives never mix with the application's) runs the collective agreements; the
-// shared file pointer is kept by every rank alike, moved only by collective calls.
+// file collectives never mix with the application's) runs the collective agreements. The
+// shared file pointer is not here: it lives once, at the file's home (shared_pointer.hpp).
 #pragma once
 #include <mpi.h>
 
@@ -26,10 +26,10 @@ struct File {
     std::string name;
     int amode = 0;                  // as the application gave it (with MPI_MODE_DELETE_ON_CLOSE)
     MPI_Errhandler errhandler = MPI_ERRORS_RETURN;
-    // The shared file pointer, in etypes of the current view: the same on every rank,
-    // since only collective calls (ordered access, seek_shared, set_view) move it.
-    std::int64_t shared_pointer = 0;
     std::int64_t etype_size = 1;    // of the current view (MPI_BYTE until MPI_File_set_view)
+    // Nonblocking shared-pointer accesses of this rank whose pointer answer has not come
+    // (bindings/file_shared_pointer.cpp): they still need this File.
+    int shared_pending = 0;
     // The outstanding split collective (MPI_File_*_begin), if any, and its result.
     const char* split_call = nullptr;
     void* split_buf = nullptr;

@@ -390,7 +390,8 @@ void handle_event(Engine& engine, Message* message) {
         case MessageKind::ClearToSend: arrive_clear_to_send(engine, message); break;
         case MessageKind::Data: arrive_data(engine, message); break;
         case MessageKind::CollectiveData:
-        case MessageKind::Rma: engine.layer_handler(message->kind)(engine, message); break;
+        case MessageKind::Rma:
+        case MessageKind::FilePointer: engine.layer_handler(message->kind)(engine, message); break;
     }
 }
 

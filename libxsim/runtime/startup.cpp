@@ -19,6 +19,7 @@
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/engine/options.hpp"
 #include "libxsim/engine/stack_guard.hpp"
+#include "libxsim/io/shared_pointer.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/p2p/p2p.hpp"
 #include "libxsim/rank_state/libc_rank_state.hpp"
@@ -184,6 +185,7 @@ int simulate(int argc, char** argv, char** envp) {
         }
         engine.set_layer_handler(MessageKind::CollectiveData, &colls::accept_collective_data);
         engine.set_layer_handler(MessageKind::Rma, &rma::handle_event);
+        engine.set_layer_handler(MessageKind::FilePointer, &io::handle_pointer_event);
         mark_simulation_thread();
         g_engine = &engine;
         set_abnormal_end_hook(&save_after_bad_end);

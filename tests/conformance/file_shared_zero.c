@@ -1,6 +1,6 @@
 /* Independent shared-file-pointer access of no data (MPI-4.0 section 14.4.4): a count of 0,
- * or a datatype of size 0, reads and moves no shared pointer, so xsim carries it out (any
- * other independent shared-pointer access stops the run: e2e.unsupported_calls). Checked:
+ * or a datatype of size 0, reads and moves no shared pointer (accesses of data:
+ * file_shared_pointer.c). Checked:
  * MPI_File_read_shared, _write_shared, _iread_shared and _iwrite_shared succeed with a
  * status of count 0 and leave the buffer and the shared pointer as they were (an ordered
  * read after them reads what the ordered write put there); their arguments are checked as

@@ -62,9 +62,10 @@ program file_io
   call MPI_File_get_size(fh, fsize, ierr)
   call check('file_io', fsize == int(nranks, MPI_OFFSET_KIND) * B * NB * 4, 'MPI_FILE_GET_SIZE', rank)
 
+  ! MPI_FILE_SET_VIEW is collective (it resets the shared file pointer): every rank.
+  call MPI_File_set_view(fh, 0_MPI_OFFSET_KIND, MPI_INTEGER, MPI_INTEGER, 'native', MPI_INFO_NULL, ierr)
   if (rank == 0) then
     allocate(whole(nranks * B * NB))
-    call MPI_File_set_view(fh, 0_MPI_OFFSET_KIND, MPI_INTEGER, MPI_INTEGER, 'native', MPI_INFO_NULL, ierr)
     call MPI_File_read_at(fh, 0_MPI_OFFSET_KIND, whole, nranks * B * NB, MPI_INTEGER, status, ierr)
     do k = 0, nranks * NB - 1
       do i = 1, B

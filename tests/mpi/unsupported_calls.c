@@ -3,9 +3,6 @@
  * argument names:
  *   dynamic_processes      MPI_Comm_spawn (mpi.h)
  *   persistent_collective  MPIX_Allreduce_init (Open MPI's extension, <mpi-ext.h>)
- *   shared_file_pointer    MPI_File_write_shared of one int (independent shared-pointer I/O), on
- *                          a file rank 1 opens on MPI_COMM_SELF (an access of no data, or
- *                          with a bad argument, returns: tests/conformance/file_shared_zero.c)
  * Anything else, or a call that returns, is a failure (tests/mpi/CMakeLists.txt runs the
  * second only when the MPI has the extension). */
 #include <mpi.h>
@@ -31,11 +28,6 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], "dynamic_processes") == 0) {
             MPI_Comm children;
             MPI_Comm_spawn("child", MPI_ARGV_NULL, 1, MPI_INFO_NULL, 0, MPI_COMM_SELF, &children, MPI_ERRCODES_IGNORE);
-        } else if (strcmp(argv[1], "shared_file_pointer") == 0) {
-            MPI_File fh;
-            MPI_File_open(MPI_COMM_SELF, "unsupported_calls.shared",
-                          MPI_MODE_CREATE | MPI_MODE_RDWR | MPI_MODE_DELETE_ON_CLOSE, MPI_INFO_NULL, &fh);
-            MPI_File_write_shared(fh, &value, 1, MPI_INT, MPI_STATUS_IGNORE);
         } else if (strcmp(argv[1], "persistent_collective") == 0) {
 #ifdef OMPI_HAVE_MPI_EXT_PCOLLREQ
             MPIX_Allreduce_init(&value, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &request);
@@ -45,6 +37,8 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     (void)request;
+    (void)value;
+    (void)sum;
     MPI_Barrier(MPI_COMM_WORLD);
     MPI_Finalize();
     return 0;
