@@ -141,7 +141,6 @@ public:
     // this one. Call only while a rank is loaded. Returns why it could not (then they stay
     // shared), or an empty string.
     std::string add_loaded_library(std::vector<Segment> segments, std::vector<std::string> covered);
-    std::size_t loaded_library_images() const { return loaded_libraries_.size(); }
 
     // Loaded objects (not system ones) whose globals stay shared, with the reason: for
     // the run report.

@@ -39,7 +39,9 @@ void privatize_loaded_since(const std::vector<const void*>& known, const Rank& r
     if (!why.empty())
         for (const std::string& name : found.covered) found.uncovered.push_back(name + " (" + why + ")");
     for (const std::string& what : found.uncovered)
-        std::fprintf(stderr, "xsim: warning: simulated rank %lld loaded %s: its globals are shared by the ranks of each real process\n",
+        std::fprintf(stderr,
+                     "xsim: warning: simulated rank %lld loaded %s: what is not per rank of it is shared by the ranks "
+                     "of each real process\n",
                      static_cast<long long>(rank.world), what.c_str());
 }
 

@@ -265,6 +265,53 @@ TEST(Privatization, LongRunsOfWrittenPagesAreRemapped) {
     munmap(mapped, pages * page);
 }
 
+// A library a rank loads while it runs (dlopen): its image as loaded (constructed: a long
+// run of pages already written, which is remapped at once) is every rank's start and the
+// loading rank's own, switched with the program's image from then on.
+TEST(Privatization, LibrariesLoadedByARankArePerRankFromTheirLoad) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), pages = 64;
+    int program = 0;
+    const std::vector<Segment> image{{reinterpret_cast<char*>(&program), sizeof program, "program"}};
+    Privatization priv;
+    ASSERT_EQ(priv.start(image, 3), "");
+    priv.switch_to(0);
+    void* mapped = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(mapped, MAP_FAILED);
+    char* lib = static_cast<char*>(mapped);
+    std::memset(lib, 'c', 40 * page);  // its constructor wrote 40 pages
+    program = 10;
+    priv.switch_to(1);
+    program = 11;
+    ASSERT_EQ(priv.add_loaded_library({{lib, pages * page, "library"}}, {"library.so"}), "");
+    EXPECT_TRUE(priv.may_hold(lib + 5));
+    EXPECT_EQ(priv.remapped_bytes(), 40 * page);  // the constructor's run, rank 1's already
+    lib[0] = '1';
+    lib[50 * page] = '1';
+    priv.switch_to(0);
+    EXPECT_EQ(program, 10);
+    EXPECT_EQ(lib[0], 'c');  // as constructed: rank 0 had not opened it yet
+    EXPECT_EQ(lib[39 * page], 'c');
+    EXPECT_EQ(lib[50 * page], 0);
+    lib[0] = '0';
+    // Rank 2 never ran: written from outside, its copy is the constructed image.
+    char* seen = static_cast<char*>(priv.view(lib + 50 * page, 1, 2));
+    EXPECT_NE(seen, lib + 50 * page);
+    *seen = '2';
+    priv.switch_to(1);
+    EXPECT_EQ(program, 11);
+    EXPECT_EQ(lib[0], '1');
+    EXPECT_EQ(lib[39 * page], 'c');
+    EXPECT_EQ(lib[50 * page], '1');
+    priv.switch_to(2);
+    EXPECT_EQ(program, 0);
+    EXPECT_EQ(lib[0], 'c');
+    EXPECT_EQ(lib[50 * page], '2');
+    priv.switch_to(0);
+    EXPECT_EQ(lib[0], '0');
+    EXPECT_EQ(priv.privatized_bytes(), sizeof program + pages * page);
+    munmap(mapped, pages * page);
+}
+
 TEST(PrivatizeOption, ParsedAndCheckedLikeTheOthers) {
     auto parse = [](std::vector<std::string> words) {
         std::vector<char*> argv;
