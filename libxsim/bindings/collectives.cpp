@@ -105,7 +105,8 @@ int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, cons
         std::uint64_t bytes = type_size * static_cast<std::uint64_t>(counts[i]);
         if (types) {
             Block b;
-            if (int e = block(s, c, buf, counts[i], types[i], &b)) return e;
+            // byte displacements: from MPI_BOTTOM, addresses (mark_bottom)
+            if (int e = block(s, c, address_at(buf, displs[i]), counts[i], types[i], &b)) return e;
             bytes = b.bytes;
         }
         moves = moves || (bytes > 0 && payload.carries(bytes));

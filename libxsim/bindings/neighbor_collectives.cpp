@@ -65,7 +65,12 @@ int blocks(CallScope& s, const Comm* c, Form form, const void* buf, int n, int c
             if (int e = checks::pointer(s, c, types, "datatypes")) return e;
     }
     for (int i = 0; i < n; ++i)
-        if (int e = checks::buffer(s, c, buf, counts[i], form == Form::W ? types[i] : type, &b)) return e;
+        if (form == Form::W) {  // byte displacements: from MPI_BOTTOM, addresses (mark_bottom)
+            const void* at = address_at(buf, static_cast<const MPI_Aint*>(displs)[i]);
+            if (int e = checks::buffer(s, c, at, counts[i], types[i], &b)) return e;
+        } else if (int e = checks::buffer(s, c, buf, counts[i], type, &b)) {
+            return e;
+        }
     if (form == Form::W)
         *out = typed_blocks(buf, counts, static_cast<const MPI_Aint*>(displs), types);
     else
