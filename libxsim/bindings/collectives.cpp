@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/copied_arrays.hpp"
 #include "libxsim/bindings/held_handles.hpp"
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/bindings/reduction_ops.hpp"
@@ -104,7 +105,8 @@ int arrays(CallScope& s, const Comm* c, const void* buf, const int* counts, cons
         std::uint64_t bytes = type_size * static_cast<std::uint64_t>(counts[i]);
         if (types) {
             Block b;
-            if (int e = block(s, c, buf, counts[i], types[i], &b)) return e;
+            // byte displacements: from MPI_BOTTOM, addresses (mark_bottom)
+            if (int e = block(s, c, address_at(buf, displs[i]), counts[i], types[i], &b)) return e;
             bytes = b.bytes;
         }
         moves = moves || (bytes > 0 && payload.carries(bytes));
@@ -155,17 +157,42 @@ void hold(HeldHandles& h, const Comm&, const ReduceScatterArgs& a) {
     h.op(a.op);
 }
 
+// The caller's arrays a nonblocking call's arguments point to, replaced by copies
+// (copied_arrays.hpp: the caller may free them when the call returns).
+void copy_arrays(CopiedArrays&, const Comm&, BarrierArgs&) {}
+void copy_arrays(CopiedArrays&, const Comm&, BcastArgs&) {}
+void copy_arrays(CopiedArrays&, const Comm&, ReduceArgs&) {}
+void copy_arrays(CopiedArrays& arrays, const Comm& c, RootedArgs& a) { arrays.copy(a.blocks, c.peer_size()); }
+void copy_arrays(CopiedArrays& arrays, const Comm& c, AllgatherArgs& a) { arrays.copy(a.recv, c.peer_size()); }
+void copy_arrays(CopiedArrays& arrays, const Comm& c, AlltoallArgs& a) {
+    arrays.copy(a.send, c.peer_size());
+    arrays.copy(a.recv, c.peer_size());
+}
+void copy_arrays(CopiedArrays& arrays, const Comm& c, ReduceScatterArgs& a) {
+    a.counts = arrays.copy(a.counts, c.size);  // the local group's counts, also across groups
+}
+
+template <class Keep>
+struct KeptWithArrays {
+    Keep keep;
+    CopiedArrays arrays;
+};
+
 // Blocking: runs the collective. Nonblocking: starts it and returns its request; `keep`
-// is storage `args` points into, kept with the request until it is freed, with the
-// datatypes and op `args` use (MPI_Type_free / MPI_Op_free may come before that).
+// is storage `args` points into, kept with the request until it is freed, with copies of
+// the caller's arrays and the datatypes and op `args` use (MPI_Type_free / MPI_Op_free
+// may come before that).
 template <class Args, class Keep = NothingKept>
 int dispatch(CallScope& s, const Comm* c, const Collective<Args>& table, int root, const Args& args,
              MPI_Request* request, Keep&& keep = {}) {
     if (c->is_inter()) root = 0;  // MPI_ROOT, MPI_PROC_NULL or a remote rank: not one signature
     if (request) {
-        KeptWithHandles<std::remove_reference_t<Keep>> kept{std::move(keep), {}};
-        hold(kept.handles, *c, args);
-        *request = request_handle(colls::start(table, s.engine, s.rank, *c, root, args, std::move(kept)));
+        Args own = args;
+        CopiedArrays arrays;
+        copy_arrays(arrays, *c, own);
+        KeptWithHandles<KeptWithArrays<std::remove_reference_t<Keep>>> kept{{std::move(keep), std::move(arrays)}, {}};
+        hold(kept.handles, *c, own);
+        *request = request_handle(colls::start(table, s.engine, s.rank, *c, root, own, std::move(kept)));
         return MPI_SUCCESS;
     }
     std::string why;

@@ -106,6 +106,8 @@ XSIM_MPI_ALIAS(Errhandler_free)
 int PMPI_Errhandler_free(MPI_Errhandler* handler) {
     XSIM_BEGIN_INITIALIZED("MPI_Errhandler_free");
     if (int e = checks::pointer(scope, nullptr, handler, "errhandler")) return e;
+    // As Open MPI: freeing the null handle is an error (through MPI_COMM_WORLD's handler).
+    if (*handler == MPI_ERRHANDLER_NULL) return scope.fail(nullptr, MPI_ERR_ARG, "MPI_ERRHANDLER_NULL");
     // Handlers stay valid while attached to a communicator; xsim keeps them all.
     *handler = MPI_ERRHANDLER_NULL;
     return MPI_SUCCESS;

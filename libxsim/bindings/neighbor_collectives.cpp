@@ -11,6 +11,7 @@
 #include <string>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/copied_arrays.hpp"
 #include "libxsim/bindings/held_handles.hpp"
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/colls/collective_call.hpp"
@@ -64,7 +65,12 @@ int blocks(CallScope& s, const Comm* c, Form form, const void* buf, int n, int c
             if (int e = checks::pointer(s, c, types, "datatypes")) return e;
     }
     for (int i = 0; i < n; ++i)
-        if (int e = checks::buffer(s, c, buf, counts[i], form == Form::W ? types[i] : type, &b)) return e;
+        if (form == Form::W) {  // byte displacements: from MPI_BOTTOM, addresses (mark_bottom)
+            const void* at = address_at(buf, static_cast<const MPI_Aint*>(displs)[i]);
+            if (int e = checks::buffer(s, c, at, counts[i], types[i], &b)) return e;
+        } else if (int e = checks::buffer(s, c, buf, counts[i], type, &b)) {
+            return e;
+        }
     if (form == Form::W)
         *out = typed_blocks(buf, counts, static_cast<const MPI_Aint*>(displs), types);
     else
@@ -74,17 +80,20 @@ int blocks(CallScope& s, const Comm* c, Form form, const void* buf, int n, int c
 }
 
 // Blocking (request null): runs the collective. Nonblocking: starts it and returns its
-// request; the arguments' copy keeps the plan, the caller keeps its buffers and arrays
-// until completion, as MPI requires, and the request holds the derived datatypes they
-// use (held_handles.hpp: MPI_Type_free may come first).
+// request; the arguments' copy keeps the plan, the caller keeps its buffers until
+// completion, as MPI requires, the request owns copies of its arrays (copied_arrays.hpp)
+// and holds the derived datatypes they use (held_handles.hpp: MPI_Type_free may come first).
 int dispatch(CallScope& s, const Comm* c, const Collective<NeighborArgs>& table, const NeighborArgs& a,
              MPI_Request* request) {
     if (request) {
-        HeldHandles held;
-        if (a.allgather) held.type(a.mine.type);
-        else held.blocks(a.send, a.plan->outdegree);
-        held.blocks(a.recv, a.plan->indegree);
-        *request = request_handle(colls::start(table, s.engine, s.rank, *c, 0, a, std::move(held)));
+        NeighborArgs own = a;
+        KeptWithHandles<CopiedArrays> kept;
+        if (!own.allgather) kept.keep.copy(own.send, own.plan->outdegree);
+        kept.keep.copy(own.recv, own.plan->indegree);
+        if (own.allgather) kept.handles.type(own.mine.type);
+        else kept.handles.blocks(own.send, own.plan->outdegree);
+        kept.handles.blocks(own.recv, own.plan->indegree);
+        *request = request_handle(colls::start(table, s.engine, s.rank, *c, 0, own, std::move(kept)));
         return MPI_SUCCESS;
     }
     std::string why;

@@ -32,13 +32,19 @@ std::uint64_t Blocks::bytes_of(int i) const {
     return types ? n * size_of(types[i]) : n * type_size;
 }
 
+std::int64_t Blocks::offset_of(int i) const {
+    if (byte_displs) return byte_displs[i];
+    if (types) return displs[i];
+    if (counts) return static_cast<std::int64_t>(displs[i]) * extent;
+    return static_cast<std::int64_t>(i) * count * extent;
+}
+
 void* Blocks::at(int i) const {
     if (!buf && !bottom) return nullptr;
-    std::int64_t offset;
-    if (byte_displs) offset = byte_displs[i];
-    else if (types) offset = displs[i];
-    else if (counts) offset = static_cast<std::int64_t>(displs[i]) * extent;
-    else offset = static_cast<std::int64_t>(i) * count * extent;
+    return address_at(buf, offset_of(i));
+}
+
+void* address_at(const void* buf, std::int64_t offset) {
     // Integer arithmetic: from MPI_BOTTOM (null) the offset alone is the address.
     return reinterpret_cast<void*>(reinterpret_cast<std::uintptr_t>(buf) + static_cast<std::uintptr_t>(offset));
 }
@@ -54,7 +60,10 @@ void mark_bottom(Blocks& b, const void* buf, int n) {
         b.bottom = absolute_type(b.type);
         return;
     }
-    for (int i = 0; i < n && !b.bottom; ++i) b.bottom = b.count_of(i) > 0 && absolute_type(b.types[i]);
+    // The w forms' displacements are in bytes: from MPI_BOTTOM they may be addresses
+    // (MPI_Get_address), with any type.
+    for (int i = 0; i < n && !b.bottom; ++i)
+        b.bottom = b.count_of(i) > 0 && (absolute_type(b.types[i]) || b.offset_of(i) != 0);
 }
 
 Block Blocks::run(int first, int n) const {

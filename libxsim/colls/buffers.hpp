@@ -59,6 +59,7 @@ struct Blocks {
     int count_of(int i) const { return counts ? counts[i] : count; }
     MPI_Datatype type_of(int i) const { return types ? types[i] : type; }
     std::uint64_t bytes_of(int i) const;
+    std::int64_t offset_of(int i) const;  // block i's offset in bytes from buf
     void* at(int i) const;
     Block block(int i) const { return Block{at(i), count_of(i), type_of(i), bytes_of(i)}; }
     // Blocks first..first+n-1 of a uniform layout as one typed buffer.
@@ -69,11 +70,15 @@ Blocks varying_blocks(const void* buf, const int* counts, const int* displs, MPI
 Blocks typed_blocks(const void* buf, const int* counts, const int* displs, const MPI_Datatype* types);
 Blocks typed_blocks(const void* buf, const int* counts, const MPI_Aint* byte_displs, const MPI_Datatype* types);
 
+// buf + offset bytes, also from MPI_BOTTOM (null).
+void* address_at(const void* buf, std::int64_t offset);
+
 // MPI_BOTTOM (a null buffer) with a derived type of absolute addresses, as
 // bindings/checks.cpp tells it from a null buffer.
 bool absolute_type(MPI_Datatype type);
 // A many-block buffer of n blocks at MPI_BOTTOM: its blocks sit at their displacements
-// from address 0 (sets Blocks::bottom when buf is null and a block's type is absolute).
+// from address 0 (sets Blocks::bottom when buf is null and a block's type is absolute, or,
+// in the w forms, a block's byte displacement is not 0).
 void mark_bottom(Blocks& b, const void* buf, int n);
 
 // Scratch for `count` elements laid out as `type` lays them out (for reductions); data()

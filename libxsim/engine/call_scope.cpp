@@ -41,6 +41,13 @@ Rank& calling_rank(const char* call) {
 
 Rank* running_rank() { return g_engine && on_simulation_thread() ? g_engine->current() : nullptr; }
 
+Rank* acting_rank() {
+    if (!g_engine || !on_simulation_thread()) return nullptr;
+    const std::size_t callback = g_engine->privatization().callback_index();
+    if (callback == runtime::Privatization::kNone) return g_engine->current();
+    return &g_engine->local(g_engine->first_local() + static_cast<int>(callback));
+}
+
 Rank* application_rank() {
     return g_engine && on_simulation_thread() && g_engine->in_application() ? g_engine->current() : nullptr;
 }

@@ -37,6 +37,10 @@ public:
 // simulation starts (static constructors), after it ends (static destructors, atexit
 // handlers) and on any other thread.
 Rank* running_rank();
+// The rank whose code may run on this thread: the one a callback that xsim calls outside
+// its fiber acts for (Privatization::ForRank: a user reduction op as a message arrives,
+// an error handler, a generalized request's query), else the running rank.
+Rank* acting_rank();
 // The simulated rank whose own code is running on this thread (not xsim's on its behalf), or
 // null: the rank an interposed C library call acts for. Open MPI's progress thread, the
 // scheduler and xsim's own calls get the real functions.

@@ -178,6 +178,8 @@ public:
     void load_for_callback() {
         if (callback_ != kNone) switch_to(callback_);
     }
+    // The rank a ForRank acts for (kNone outside one).
+    std::size_t callback_index() const { return callback_; }
 
 private:
     struct Piece {

@@ -25,11 +25,12 @@ namespace {
 
 using Values = std::vector<std::pair<unsigned, const void*>>;
 
-// The values of the rank running on this thread, or null. Its own code, or code of its that
-// xsim calls (an attribute's delete callback in MPI_Comm_free: mpi4py's enters the Python
-// interpreter, which reads its keys).
+// The values of the rank whose code runs on this thread, or null. Its own code, or code of
+// its that xsim calls: an attribute's delete callback in MPI_Comm_free, or, outside its
+// fiber, a user reduction op as a message arrives (mpi4py's enter the Python interpreter,
+// which reads its keys: without the rank's values it aborts).
 Values* rank_values() {
-    const Rank* rank = running_rank();
+    const Rank* rank = acting_rank();
     return rank ? &g_engine->libc_state_of(*rank).thread_specific : nullptr;
 }
 

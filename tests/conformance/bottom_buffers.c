@@ -2,7 +2,8 @@
  * MPI_Type_create_struct), in every kind of call that takes a buffer: blocking, nonblocking,
  * combined and persistent point-to-point, collectives (Bcast, Gather(v), Scatter(v),
  * Allgather(v) from and into it, Alltoallv/w on both sides, at nonzero displacements too,
- * a neighbourhood allgather), and MPI_Pack / MPI_Unpack. The
+ * a neighbourhood allgather, Neighbor_alltoallw of plain ints at their addresses as byte
+ * displacements), and MPI_Pack / MPI_Unpack. The
  * variables are scattered over the stack and the heap so no relative layout could pass. */
 #include <stddef.h>
 
@@ -262,6 +263,30 @@ int main(int argc, char** argv) {
             CONF_CHECK(&t, holds(&all[0].a, all[0].b, left) && holds(&all[1].a, all[1].b, right),
                        "MPI_Neighbor_allgather into MPI_BOTTOM gave %d and %d (left %d, right %d)", all[0].a,
                        all[1].a, left, right);
+            /* MPI_Neighbor_alltoallw and its nonblocking form at MPI_BOTTOM with plain
+             * MPI_INT: the byte displacements are the blocks' addresses (mpi4py's
+             * testNeighborAlltoallwBottom). */
+            for (int nb = 0; nb < 2; ++nb) {
+                int sends[2] = {me * 10, me * 10 + 1}, recvs[2] = {-1, -1}, ones[2] = {1, 1};
+                MPI_Aint sat[2], rat[2];
+                MPI_Datatype ints[2] = {MPI_INT, MPI_INT};
+                MPI_Request req = MPI_REQUEST_NULL;
+                for (int i = 0; i < 2; ++i) {
+                    MPI_Get_address(&sends[i], &sat[i]);
+                    MPI_Get_address(&recvs[i], &rat[i]);
+                }
+                if (nb)
+                    CONF_CALL(&t, MPI_Ineighbor_alltoallw(MPI_BOTTOM, ones, sat, ints, MPI_BOTTOM, ones, rat, ints,
+                                                          ring, &req));
+                else
+                    CONF_CALL(&t, MPI_Neighbor_alltoallw(MPI_BOTTOM, ones, sat, ints, MPI_BOTTOM, ones, rat, ints,
+                                                         ring));
+                CONF_CALL(&t, MPI_Wait(&req, MPI_STATUS_IGNORE));
+                /* block 0 from the left neighbour's +1 block, block 1 from the right's -1 block */
+                CONF_CHECK(&t, recvs[0] == left * 10 + 1 && recvs[1] == right * 10,
+                           "%s at MPI_BOTTOM + addresses gave %d and %d (left %d, right %d)",
+                           nb ? "MPI_Ineighbor_alltoallw" : "MPI_Neighbor_alltoallw", recvs[0], recvs[1], left, right);
+            }
             MPI_Comm_free(&ring);
         }
         MPI_Type_free(&out_int);

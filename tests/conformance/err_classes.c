@@ -1,7 +1,8 @@
 /* Error detection: with MPI_ERRORS_RETURN, every invalid argument of point-to-point,
  * probe, completion, persistent and collective calls returns the class the standard
  * names (MPI_ERR_RANK, TAG, COUNT, COMM, TYPE (also for uncommitted types), OP, ROOT,
- * REQUEST, BUFFER, TRUNCATE, IN_STATUS), MPI_Error_class / MPI_Error_string describe them,
+ * REQUEST, BUFFER, TRUNCATE, IN_STATUS; ARG for freeing MPI_ERRHANDLER_NULL),
+ * MPI_Error_class / MPI_Error_string describe them,
  * and user classes and codes (MPI_Add_error_class/code/string) work.
  * Argument "fatal <case>": under the default MPI_ERRORS_ARE_FATAL, the last rank makes one
  * erroneous call (case rank, root, type or truncate); the run must end with a message naming
@@ -77,6 +78,8 @@ int main(int argc, char** argv) {
     flag = conf_error_class(MPI_Startall(-1, &r));
     CONF_CHECK(&t, flag == MPI_ERR_COUNT || flag == MPI_ERR_ARG, "MPI_Startall(-1): class %d", flag);
     { MPI_Datatype never; CONF_EXPECT_CLASS(&t, MPI_ERR_COUNT, MPI_Type_contiguous(-1, MPI_INT, &never)); }
+    /* Freeing the null error handler: MPI_ERR_ARG, as Open MPI (mpi4py's test_exceptions). */
+    { MPI_Errhandler none = MPI_ERRHANDLER_NULL; CONF_EXPECT_CLASS(&t, MPI_ERR_ARG, MPI_Errhandler_free(&none)); }
     /* Communicators. */
     CONF_EXPECT_CLASS(&t, MPI_ERR_COMM, MPI_Send(x, 1, MPI_INT, to, 0, MPI_COMM_NULL));
     CONF_EXPECT_CLASS(&t, MPI_ERR_COMM, MPI_Irecv(x, 1, MPI_INT, from, 0, MPI_COMM_NULL, &r));

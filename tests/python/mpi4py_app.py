@@ -2,9 +2,10 @@
 # libxsim, given -xsim- options). Each rank is a whole interpreter with its own modules
 # (mpi4py's and numpy's extension modules have per-rank globals).
 # Checks, on every rank: the size (XSIM_TEST_EXPECT_SIZE), buffer collectives on numpy arrays
-# (Allreduce, Bcast, Allgather), pickled-object point-to-point and collectives (sendrecv
-# around a ring, gather, bcast of a dict), nonblocking Isend/Irecv of arrays, a Split
-# communicator, and that a numpy array computed before the MPI calls is still the rank's.
+# (Allreduce, Bcast, Allgather; Allreduce with an op written in Python), pickled-object
+# point-to-point and collectives (sendrecv around a ring, gather, bcast of a dict),
+# nonblocking Isend/Irecv of arrays, a Split communicator, and that a numpy array computed
+# before the MPI calls is still the rank's.
 # Rank 0 prints VTIME (the virtual time after a final barrier) and PASS, or FAIL lines.
 import os
 import sys
@@ -51,6 +52,20 @@ requests = [comm.Irecv(incoming, source=(rank - 1) % size, tag=7),
             comm.Isend(np.full(16, rank, dtype="i"), dest=(rank + 1) % size, tag=7)]
 MPI.Request.Waitall(requests)
 check((incoming == (rank - 1) % size).all(), "Isend/Irecv")
+
+# A reduction op written in Python: xsim may run it as a message arrives, outside the rank's
+# fiber, where it enters the rank's interpreter (its thread state is under a pthread key).
+def elementwise_max(inbuf, outbuf, datatype):
+    a = np.frombuffer(inbuf, dtype="d")
+    b = np.frombuffer(outbuf, dtype="d")
+    np.maximum(a, b, out=b)
+
+
+python_max = MPI.Op.Create(elementwise_max, commute=True)
+peak = np.empty(8)
+comm.Allreduce(mine, peak, op=python_max)
+check(np.array_equal(peak, np.arange(8) + size - 1), f"Allreduce with a Python op gave {peak}")
+python_max.Free()
 
 half = comm.Split(rank % 2, rank)
 check(half.Get_size() == (size + 1 - rank % 2) // 2 and half.allreduce(1) == half.Get_size(), "Split")
