@@ -10,6 +10,7 @@
 #include <climits>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "libxsim/bindings/checks.hpp"
@@ -178,21 +179,29 @@ struct KeptWithArrays {
     CopiedArrays arrays;
 };
 
-// Blocking: runs the collective. Nonblocking: starts it and returns its request; `keep`
-// is storage `args` points into, kept with the request until it is freed, with copies of
-// the caller's arrays and the datatypes and op `args` use (MPI_Type_free / MPI_Op_free
-// may come before that).
+// Nonblocking: starts the collective and returns its request; `keep` is storage `args`
+// points into, kept with the request until it is freed, with copies of the caller's arrays
+// and the datatypes and op `args` use (MPI_Type_free / MPI_Op_free may come before that).
+// Not inlined into dispatch: its locals would enlarge every blocking call's frame on the
+// rank's stack (ring_allreduce at -xsim-stack 2k overflowed).
+template <class Args, class Keep>
+[[gnu::noinline]] MPI_Request start_nonblocking(CallScope& s, const Comm* c, const Collective<Args>& table, int root,
+                                                const Args& args, Keep&& keep) {
+    Args own = args;
+    CopiedArrays arrays;
+    copy_arrays(arrays, *c, own);
+    KeptWithHandles<KeptWithArrays<std::remove_reference_t<Keep>>> kept{{std::move(keep), std::move(arrays)}, {}};
+    hold(kept.handles, *c, own);
+    return request_handle(colls::start(table, s.engine, s.rank, *c, root, own, std::move(kept)));
+}
+
+// Blocking (request null): runs the collective. Nonblocking: start_nonblocking.
 template <class Args, class Keep = NothingKept>
 int dispatch(CallScope& s, const Comm* c, const Collective<Args>& table, int root, const Args& args,
              MPI_Request* request, Keep&& keep = {}) {
     if (c->is_inter()) root = 0;  // MPI_ROOT, MPI_PROC_NULL or a remote rank: not one signature
     if (request) {
-        Args own = args;
-        CopiedArrays arrays;
-        copy_arrays(arrays, *c, own);
-        KeptWithHandles<KeptWithArrays<std::remove_reference_t<Keep>>> kept{{std::move(keep), std::move(arrays)}, {}};
-        hold(kept.handles, *c, own);
-        *request = request_handle(colls::start(table, s.engine, s.rank, *c, root, own, std::move(kept)));
+        *request = start_nonblocking(s, c, table, root, args, std::forward<Keep>(keep));
         return MPI_SUCCESS;
     }
     std::string why;
