@@ -202,6 +202,8 @@ struct Walk {
     // objects of the system directories are per rank after all.
     const std::vector<const void*>* known = nullptr;
     bool (*system_object_is_per_rank)(const std::string& path) = nullptr;
+    // The loaded objects that are built on MPI (built_on_mpi), by path.
+    std::vector<std::string> on_mpi;
     // The executable's copy relocations (their live addresses) and the variables they copy.
     std::vector<Range> executable_copies;
     std::vector<std::string> copied_symbols;
@@ -235,23 +237,44 @@ std::string copy_source(const std::string& symbol) {
     return search.found;
 }
 
-// Whether a loaded object needs the MPI library itself (a DT_NEEDED entry libmpi*, Open
-// MPI's or MPICH's): a library built on MPI, such as PETSc or hypre.
-bool needs_mpi(const dl_phdr_info* info) {
+// What a loaded object's dynamic section names: its DT_SONAME and DT_NEEDED entries.
+LoadedObject dynamic_names(const dl_phdr_info* info, std::string path) {
+    LoadedObject o;
+    o.path = std::move(path);
     const ElfW(Dyn)* dynamic = nullptr;
     for (int i = 0; i < info->dlpi_phnum; ++i)
         if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
             dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-    if (!dynamic) return false;
+    if (!dynamic) return o;
     std::uintptr_t strtab = 0;
     for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d)
         if (d->d_tag == DT_STRTAB) strtab = d->d_un.d_ptr;
-    if (strtab == 0) return false;
+    if (strtab == 0) return o;
     if (strtab < info->dlpi_addr) strtab += info->dlpi_addr;  // where the loader left it unrelocated
-    for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d)
-        if (d->d_tag == DT_NEEDED && starts_with(reinterpret_cast<const char*>(strtab + d->d_un.d_val), "libmpi"))
-            return true;
-    return false;
+    for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
+        const char* text = reinterpret_cast<const char*>(strtab + d->d_un.d_val);
+        if (d->d_tag == DT_NEEDED) o.needed.emplace_back(text);
+        if (d->d_tag == DT_SONAME) o.soname = text;
+    }
+    return o;
+}
+
+// Every loaded object (the executable first, under its path) with its dynamic names.
+std::vector<LoadedObject> loaded_object_names() {
+    struct Collect {
+        std::vector<LoadedObject> objects;
+        bool first = true;
+    } collect;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* arg) {
+            Collect& c = *static_cast<Collect*>(arg);
+            const bool executable = std::exchange(c.first, false);
+            c.objects.push_back(
+                dynamic_names(info, executable ? executable_path() : std::string(info->dlpi_name ? info->dlpi_name : "")));
+            return 0;
+        },
+        &collect);
+    return collect.objects;
 }
 
 // The calling thread's block of thread-locals of TLS module `module`, allocated if it was not
@@ -275,8 +298,7 @@ int visit(dl_phdr_info* info, std::size_t, void* arg) {
         if (executable || std::find(walk.known->begin(), walk.known->end(), base) != walk.known->end()) return 0;
     }
     const std::string name = executable ? executable_path() : std::string(info->dlpi_name ? info->dlpi_name : "");
-    const bool per_rank_anyway =
-        needs_mpi(info) || (walk.system_object_is_per_rank && is_system_object(name) && walk.system_object_is_per_rank(name));
+    const bool per_rank_anyway = std::find(walk.on_mpi.begin(), walk.on_mpi.end(), name) != walk.on_mpi.end();
     if (name.empty() || (is_system_object(name) && is_foreign_object(name, per_rank_anyway))) return 0;
     // libxsim's own data stays shared; the executable is never libxsim, even where xsim is
     // linked into it statically (the unit tests) and dladdr names it like the program.
@@ -346,14 +368,51 @@ ElfData read_elf_data(const std::string& path) {
 
 bool is_own_library(const std::string& path) { return !path.empty() && path == own_path(); }
 
-bool is_foreign_object(const std::string& path, bool needs_mpi) {
-    return path.empty() || is_mpi_library(path) || path == own_path() || (is_system_object(path) && !needs_mpi);
+bool is_foreign_object(const std::string& path, bool on_mpi) {
+    return path.empty() || is_mpi_library(path) || path == own_path() || (is_system_object(path) && !on_mpi);
 }
+
+std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*also)(const std::string& path)) {
+    std::vector<bool> on(objects.size(), false);
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        const LoadedObject& o = objects[i];
+        on[i] = std::any_of(o.needed.begin(), o.needed.end(), [](const std::string& n) { return starts_with(n, "libmpi"); }) ||
+                (also && is_system_object(o.path) && also(o.path));
+    }
+    const auto names = [](const std::string& needed, const LoadedObject& o) {
+        return needed == o.soname || needed == base_name(o.path);
+    };
+    for (bool grew = true; grew;) {  // a few rounds: dependency chains are short
+        grew = false;
+        for (std::size_t i = 0; i < objects.size(); ++i) {
+            if (on[i]) continue;
+            for (const std::string& needed : objects[i].needed) {
+                for (std::size_t j = 0; j < objects.size() && !on[i]; ++j)
+                    if (on[j] && names(needed, objects[j])) on[i] = grew = true;
+                if (on[i]) break;
+            }
+        }
+    }
+    return on;
+}
+
+namespace {
+
+// Fills walk.on_mpi from the objects loaded now.
+void find_objects_on_mpi(Walk& walk) {
+    const std::vector<LoadedObject> objects = loaded_object_names();
+    const std::vector<bool> on = built_on_mpi(objects, walk.system_object_is_per_rank);
+    for (std::size_t i = 0; i < objects.size(); ++i)
+        if (on[i]) walk.on_mpi.push_back(objects[i].path);
+}
+
+}  // namespace
 
 Discovery discover() {
     Discovery out;
     Walk walk;
     walk.out = &out;
+    find_objects_on_mpi(walk);
     dl_iterate_phdr(&visit, &walk);
     // A variable of a privatized library that the executable refers to directly (a copy
     // relocation: PIE code reaching PETSC_COMM_WORLD, say) lives in the executable's .bss,
@@ -387,6 +446,7 @@ Discovery discover_loaded(const std::vector<const void*>& known, bool (*system_o
     walk.out = &out;
     walk.known = &known;
     walk.system_object_is_per_rank = system_object_is_per_rank;
+    find_objects_on_mpi(walk);
     dl_iterate_phdr(&visit, &walk);
     return out;
 }

@@ -46,9 +46,22 @@ ElfData read_elf_data(const std::string& path);
 
 // True for loaded objects whose data stays shared: the loader and the vDSO, libxsim, MPI
 // libraries (and what they load), and the libraries of the system directories, except
-// those that `needs_mpi` (a DT_NEEDED entry libmpi*: PETSc, hypre, ... from the
-// distribution): natively their globals are per MPI process, so here they are per rank.
-bool is_foreign_object(const std::string& path, bool needs_mpi = false);
+// those built on MPI (`on_mpi`, see built_on_mpi): natively their globals are per MPI
+// process, so here they are per rank.
+bool is_foreign_object(const std::string& path, bool on_mpi = false);
+
+// A loaded object's names: its path, its DT_SONAME and its DT_NEEDED entries.
+struct LoadedObject {
+    std::string path;
+    std::string soname;
+    std::vector<std::string> needed;
+};
+// Which of `objects` are built on MPI: they need the MPI library itself (a DT_NEEDED entry
+// libmpi*: PETSc, hypre, OpenFOAM's libPstream), or `also` accepts them (objects of the
+// system directories only), or they need such an object, directly or not (OpenFOAM's
+// libOpenFOAM.so needs libPstream.so and holds the rank's number; libfiniteVolume.so needs
+// libOpenFOAM.so). A library under the MPI library (libz, libstdc++) is not.
+std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*also)(const std::string& path));
 // The MPI library and its runtime (Open MPI, MPICH, their transports, by file name): their
 // state is per real process and xsim's own use of it must not be disturbed.
 bool is_mpi_library(const std::string& path);

@@ -38,6 +38,7 @@
 #include "libxsim/runtime/option_agreement.hpp"
 #include "libxsim/runtime/pmpi_link.hpp"
 #include "libxsim/runtime/privatization_plan.hpp"
+#include "libxsim/runtime/library_constructors.hpp"
 #include "libxsim/runtime/program_constructors.hpp"
 #include "libxsim/runtime/startup_checks.hpp"
 #include "libxsim/runtime/watchdog.hpp"
@@ -197,7 +198,14 @@ int simulate(int argc, char** argv, char** envp) {
         // Each rank constructs its own copy of the executable's globals (and a constructor may
         // call MPI, as OpenCoarrays' does), unless ranks share a copy: then once, now, before the
         // image every rank starts from is taken, as the C library would have run them.
-        if (engine.local_count() == 1 || (privatization.enabled && privatization.executable_covered)) {
+        if (engine.local_count() > 1 && privatization.enabled && privatization.executable_covered) {
+            // The per-rank libraries' constructors too, first (runtime/library_constructors.hpp).
+            std::string why;
+            std::vector<ProgramConstructor> constructors = runtime::take_library_constructors(privatization.covered, why);
+            if (!why.empty()) engine.abort_run(1, why);
+            constructors.insert(constructors.end(), g_program_constructors.begin(), g_program_constructors.end());
+            engine.set_program_constructors(std::move(constructors));
+        } else if (engine.local_count() == 1 || (privatization.enabled && privatization.executable_covered)) {
             engine.set_program_constructors(std::move(g_program_constructors));
         } else {
             for (ProgramConstructor construct : g_program_constructors) construct(argc, argv, envp);

@@ -101,6 +101,44 @@ TEST(ObjectKinds, SystemLibrariesThatNeedMpiArePerRank) {
     EXPECT_TRUE(is_foreign_object("/usr/lib/x86_64-linux-gnu/openmpi/lib/openmpi3/mca_coll_tuned.so", true));
 }
 
+// OpenFOAM from Debian: libPstream.so needs libmpi; libOpenFOAM.so (which holds the rank's
+// number) needs libPstream.so, and libfiniteVolume.so needs libOpenFOAM.so: all three are
+// built on MPI, so their globals are per rank. What MPI itself needs (libz, libstdc++) is not.
+TEST(ObjectKinds, LibrariesNeedingALibraryBuiltOnMpiAreBuiltOnMpi) {
+    const std::vector<LoadedObject> objects = {
+        {"/usr/bin/icoFoam", "", {"libfiniteVolume.so", "libOpenFOAM.so", "libPstream.so", "libc.so.6"}},
+        {"/lib/libfiniteVolume.so", "libfiniteVolume.so", {"libOpenFOAM.so", "libstdc++.so.6"}},
+        {"/lib/libOpenFOAM.so", "libOpenFOAM.so", {"libPstream.so", "libz.so.1", "libstdc++.so.6"}},
+        {"/lib/libPstream.so", "libPstream.so", {"libmpi.so.40", "libstdc++.so.6"}},
+        {"/lib/x86_64-linux-gnu/libz.so.1", "libz.so.1", {"libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libstdc++.so.6", "libstdc++.so.6", {"libm.so.6", "libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libmpi.so.40", "libmpi.so.40", {"libopen-pal.so.40", "libc.so.6"}},
+        // Named by file name where the soname is missing.
+        {"/usr/lib/x86_64-linux-gnu/libplugin_on_foam.so", "", {"libfiniteVolume.so"}},
+    };
+    const std::vector<bool> on = built_on_mpi(objects, nullptr);
+    ASSERT_EQ(on.size(), objects.size());
+    EXPECT_TRUE(on[0]);
+    EXPECT_TRUE(on[1]);
+    EXPECT_TRUE(on[2]);
+    EXPECT_TRUE(on[3]);
+    EXPECT_FALSE(on[4]);
+    EXPECT_FALSE(on[5]);
+    EXPECT_FALSE(on[6]);  // MPI's own libraries stay shared by is_foreign_object
+    EXPECT_TRUE(on[7]);
+    // A library that `also` accepts (a Python extension module) passes it on too.
+    const std::vector<LoadedObject> python = {
+        {"/usr/lib/python3/dist-packages/numpy/core/_multiarray_umath.so", "", {"libopenblas.so.0"}},
+        {"/usr/lib/python3/dist-packages/numpy/linalg/_umath_linalg.so", "", {"_multiarray_umath.so"}},
+        {"/lib/x86_64-linux-gnu/libopenblas.so.0", "libopenblas.so.0", {"libc.so.6"}},
+    };
+    const std::vector<bool> on_python =
+        built_on_mpi(python, [](const std::string& path) { return path.find("_multiarray_umath") != std::string::npos; });
+    EXPECT_TRUE(on_python[0]);
+    EXPECT_TRUE(on_python[1]);
+    EXPECT_FALSE(on_python[2]);
+}
+
 TEST(Privatization, EachRankSeesItsOwnImage) {
     static int a = 10;
     static char b[3000];

@@ -1,0 +1,133 @@
+#include "libxsim/runtime/library_constructors.hpp"
+
+#include <dlfcn.h>
+#include <link.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <functional>
+
+#include "libxsim/rank_state/load_image.hpp"
+
+extern "C" void __cxa_finalize(void* dso_handle);
+
+namespace xsim::runtime {
+namespace {
+
+// Plain storage (no constructor): the loader's constructors register exit handlers before
+// libxsim's own constructors may have run.
+constexpr std::size_t kMaxHandles = 1024;
+void* g_handles[kMaxHandles];
+std::size_t g_handle_count;
+
+struct Library {
+    std::string path;
+    std::uintptr_t base = 0;
+    std::string soname;
+    std::vector<std::string> needed;
+    ProgramConstructor init = nullptr;  // DT_INIT
+    const ElfW(Addr)* init_array = nullptr;
+    std::size_t init_count = 0;
+};
+
+struct Collect {
+    const std::vector<std::string>* wanted = nullptr;
+    std::vector<Library> found;  // in load order
+    bool first = true;
+};
+
+int collect(dl_phdr_info* info, std::size_t, void* arg) {
+    Collect& c = *static_cast<Collect*>(arg);
+    if (std::exchange(c.first, false) || !info->dlpi_name || !*info->dlpi_name) return 0;  // the executable
+    if (std::find(c.wanted->begin(), c.wanted->end(), info->dlpi_name) == c.wanted->end()) return 0;
+    Library lib;
+    lib.path = info->dlpi_name;
+    lib.base = info->dlpi_addr;
+    const ElfW(Dyn)* dynamic = nullptr;
+    for (int i = 0; i < info->dlpi_phnum; ++i)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    if (!dynamic) return 0;
+    std::uintptr_t strtab = 0;
+    ElfW(Addr) array = 0, array_bytes = 0;
+    for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
+        if (d->d_tag == DT_STRTAB) strtab = d->d_un.d_ptr;
+        // The loader does not relocate these two in place (glibc adds the base when it runs them).
+        if (d->d_tag == DT_INIT) lib.init = reinterpret_cast<ProgramConstructor>(info->dlpi_addr + d->d_un.d_ptr);
+        if (d->d_tag == DT_INIT_ARRAY) array = d->d_un.d_ptr;
+        if (d->d_tag == DT_INIT_ARRAYSZ) array_bytes = d->d_un.d_val;
+    }
+    if (strtab != 0 && strtab < info->dlpi_addr) strtab += info->dlpi_addr;
+    for (const ElfW(Dyn)* d = dynamic; strtab != 0 && d->d_tag != DT_NULL; ++d) {
+        if (d->d_tag == DT_NEEDED) lib.needed.emplace_back(reinterpret_cast<const char*>(strtab + d->d_un.d_val));
+        if (d->d_tag == DT_SONAME) lib.soname = reinterpret_cast<const char*>(strtab + d->d_un.d_val);
+    }
+    if (array != 0 && array_bytes >= sizeof(ElfW(Addr))) {
+        lib.init_array = reinterpret_cast<const ElfW(Addr)*>(info->dlpi_addr + array);
+        lib.init_count = array_bytes / sizeof(ElfW(Addr));
+    }
+    c.found.push_back(std::move(lib));
+    return 0;
+}
+
+// The loader's initialization order: a library after those it needs; otherwise the last
+// loaded first.
+std::vector<const Library*> initialization_order(const std::vector<Library>& libs) {
+    std::vector<const Library*> order;
+    std::vector<int> state(libs.size(), 0);  // 0 unvisited, 1 in progress (a cycle), 2 placed
+    const std::function<void(std::size_t)> place = [&](std::size_t i) {
+        if (state[i] != 0) return;
+        state[i] = 1;
+        for (const std::string& needed : libs[i].needed)
+            for (std::size_t j = 0; j < libs.size(); ++j) {
+                const std::string& path = libs[j].path;
+                const std::string base = path.substr(path.find_last_of('/') + 1);
+                if (needed == libs[j].soname || needed == base) place(j);
+            }
+        state[i] = 2;
+        order.push_back(&libs[i]);
+    };
+    for (std::size_t i = libs.size(); i-- > 0;) place(i);
+    return order;
+}
+
+}  // namespace
+
+void note_process_exit_handle(void* dso_handle) {
+    if (!dso_handle) return;
+    for (std::size_t i = 0; i < g_handle_count; ++i)
+        if (g_handles[i] == dso_handle) return;
+    if (g_handle_count < kMaxHandles) g_handles[g_handle_count++] = dso_handle;
+}
+
+std::vector<ProgramConstructor> take_library_constructors(const std::vector<std::string>& per_rank_objects,
+                                                          std::string& error) {
+    Collect c;
+    c.wanted = &per_rank_objects;
+    dl_iterate_phdr(&collect, &c);
+    const std::vector<const Library*> order = initialization_order(c.found);
+    // The process's objects go as at its exit: the last constructed library first.
+    for (auto it = order.rbegin(); it != order.rend(); ++it)
+        for (std::size_t i = 0; i < g_handle_count; ++i) {
+            Dl_info where{};
+            if (dladdr(g_handles[i], &where) && reinterpret_cast<std::uintptr_t>(where.dli_fbase) == (*it)->base)
+                __cxa_finalize(g_handles[i]);
+        }
+    std::vector<ProgramConstructor> constructors;
+    for (const Library* lib : order) {
+        const std::string why = reset_to_load_image(lib->path, lib->base);
+        if (!why.empty()) {
+            error = "cannot give each rank its own copy of " + lib->path + " as loaded: " + why;
+            return {};
+        }
+        if (lib->init) constructors.push_back(lib->init);
+        for (std::size_t i = 0; i < lib->init_count; ++i) {
+            const ElfW(Addr) entry = lib->init_array[i];
+            if (entry != 0 && entry != static_cast<ElfW(Addr)>(-1))
+                constructors.push_back(reinterpret_cast<ProgramConstructor>(entry));
+        }
+    }
+    return constructors;
+}
+
+}  // namespace xsim::runtime
