@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "libxsim/bindings/attribute_calls.hpp"
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/mpi/attributes.hpp"
@@ -113,14 +114,18 @@ int PMPI_Errhandler_free(MPI_Errhandler* handler) {
     return MPI_SUCCESS;
 }
 
-XSIM_MPI_ALIAS(Comm_get_attr)
-int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
-    XSIM_BEGIN_INITIALIZED("MPI_Comm_get_attr");
+}  // extern "C"
+
+namespace xsim {
+
+int comm_get_attr(const char* call, MPI_Comm comm, int keyval, Language reader, MPI_Aint* value, int* flag) {
+    XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, value, "attribute value")) return e;
     if (int e = checks::pointer(scope, c, flag, "flag")) return e;
-    // Predefined attributes hold pointers to integers that live as long as the program.
+    // Predefined attributes hold pointers to integers that live as long as the program;
+    // C gets the pointer, Fortran the integer (MPI-4.0 section 19.3.7).
     static int tag_ub = checks::kTagUpperBound;
     static int wtime_is_global = 0;  // every simulated rank has its own clock
     static int host = MPI_PROC_NULL;
@@ -144,27 +149,41 @@ int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
     }
     if (attribute) {
         *flag = 1;
-        *static_cast<int**>(value) = attribute;
+        *value = reader == Language::C ? reinterpret_cast<MPI_Aint>(attribute) : *attribute;
         return MPI_SUCCESS;
     }
     if (!find_keyval(keyval, KeyvalKind::Comm))
         return scope.fail(c, MPI_ERR_KEYVAL, keyval_problem(keyval, KeyvalKind::Comm));
-    void* stored = nullptr;
-    *flag = get_attribute(attributes_slot(*c, scope.rank), keyval, &stored);
-    if (*flag) *static_cast<void**>(value) = stored;
+    *flag = get_attribute(attributes_slot(*c, scope.rank), keyval, reader, value);
     return MPI_SUCCESS;
 }
 
-XSIM_MPI_ALIAS(Comm_set_attr)
-int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
-    XSIM_BEGIN_INITIALIZED("MPI_Comm_set_attr");
+int comm_set_attr(const char* call, MPI_Comm comm, int keyval, Language set_in, MPI_Aint value) {
+    XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (!find_keyval(keyval, KeyvalKind::Comm))
         return scope.fail(c, MPI_ERR_KEYVAL, keyval_problem(keyval, KeyvalKind::Comm));
-    if (int e = set_attribute(attributes_slot(*c, scope.rank), comm, keyval, value))
+    if (int e = set_attribute(attributes_slot(*c, scope.rank), comm, keyval, set_in, value))
         return scope.fail(c, e, "the attribute delete callback failed with error " + std::to_string(e));
     return MPI_SUCCESS;
+}
+
+}  // namespace xsim
+
+extern "C" {
+
+XSIM_MPI_ALIAS(Comm_get_attr)
+int PMPI_Comm_get_attr(MPI_Comm comm, int keyval, void* value, int* flag) {
+    MPI_Aint v = 0;
+    const int rc = comm_get_attr("MPI_Comm_get_attr", comm, keyval, Language::C, value ? &v : nullptr, flag);
+    if (rc == MPI_SUCCESS && *flag) *static_cast<void**>(value) = reinterpret_cast<void*>(v);
+    return rc;
+}
+
+XSIM_MPI_ALIAS(Comm_set_attr)
+int PMPI_Comm_set_attr(MPI_Comm comm, int keyval, void* value) {
+    return comm_set_attr("MPI_Comm_set_attr", comm, keyval, Language::C, reinterpret_cast<MPI_Aint>(value));
 }
 
 XSIM_MPI_ALIAS(Comm_delete_attr)

@@ -4,7 +4,10 @@
 // through the simulated rank's handler like any other.
 #include <mpi.h>
 
+#include <string>
+
 #include "libxsim/bindings/profiling_alias.hpp"
+#include "libxsim/bindings/type_attributes.hpp"
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/mpi/datatype.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
@@ -66,14 +69,6 @@ XSIM_LOCAL(Type_create_darray,
 XSIM_LOCAL(Type_create_resized, (MPI_Datatype old, MPI_Aint lb, MPI_Aint extent, MPI_Datatype* out),
            (old, lb, extent, out))
 XSIM_LOCAL(Type_commit, (MPI_Datatype * t), (t))
-XSIM_LOCAL(Type_create_keyval,
-           (MPI_Type_copy_attr_function * copy, MPI_Type_delete_attr_function* del, int* keyval, void* extra),
-           (copy, del, keyval, extra))
-XSIM_LOCAL(Type_free_keyval, (int* keyval), (keyval))
-XSIM_LOCAL(Type_set_attr, (MPI_Datatype t, int keyval, void* value), (t, keyval, value))
-XSIM_LOCAL(Type_get_attr, (MPI_Datatype t, int keyval, void* value, int* flag), (t, keyval, value, flag))
-XSIM_LOCAL(Type_delete_attr, (MPI_Datatype t, int keyval), (t, keyval))
-XSIM_LOCAL(Type_dup, (MPI_Datatype t, MPI_Datatype* out), (t, out))
 XSIM_LOCAL(Type_get_name, (MPI_Datatype t, char* name, int* len), (t, name, len))
 XSIM_LOCAL(Type_set_name, (MPI_Datatype t, const char* name), (t, name))
 XSIM_LOCAL(Type_get_envelope, (MPI_Datatype t, int* ni, int* na, int* nd, int* combiner), (t, ni, na, nd, combiner))
@@ -122,13 +117,38 @@ XSIM_LOCAL_WITH_COMM(Unpack, (const void* in, int size, int* pos, void* out, int
                      (in, size, pos, out, n, t, real_comm))
 XSIM_LOCAL_WITH_COMM(Pack_size, (int n, MPI_Datatype t, MPI_Comm comm, int* size), (n, t, real_comm, size))
 
+// MPI_Type_dup copies the attributes its keyvals' copy callbacks allow (type_attributes.cpp).
+XSIM_MPI_ALIAS(Type_dup)
+int PMPI_Type_dup(MPI_Datatype type, MPI_Datatype* out) {
+    LocalCall local("MPI_Type_dup");
+    if (int e = real_mpi.Type_dup(type, out)) return local.result(e);
+    if (!local.rank()) return MPI_SUCCESS;
+    std::string why;
+    if (int e = copy_type_attributes(*local.rank(), type, *out, &why)) {
+        delete_type_attributes(*local.rank(), *out);
+        real_mpi.Type_free(out);
+        *out = MPI_DATATYPE_NULL;
+        return local.fail(e, why);
+    }
+    return MPI_SUCCESS;
+}
+
 // A type still used by a pending operation is released in the real library only when
 // that operation ends (the standard lets such communication complete normally).
+// Its attributes' delete callbacks run first (MPI-4.0 section 7.7.5); they are xsim's
+// (type_attributes.cpp), so a predefined type is refused before they run.
 XSIM_MPI_ALIAS(Type_free)
 int PMPI_Type_free(MPI_Datatype* type) {
     LocalCall local("MPI_Type_free");
     if (!type) return local.result(MPI_ERR_ARG);
     if (*type == MPI_DATATYPE_NULL) return local.result(MPI_ERR_TYPE);
+    if (local.rank()) {
+        int ni = 0, na = 0, nd = 0, combiner = MPI_COMBINER_NAMED;
+        if (int e = real_mpi.Type_get_envelope(*type, &ni, &na, &nd, &combiner)) return local.result(e);
+        if (combiner == MPI_COMBINER_NAMED) return local.fail(MPI_ERR_TYPE, "a predefined datatype cannot be freed");
+        if (int e = delete_type_attributes(*local.rank(), *type))
+            return local.fail(e, "an attribute delete callback failed with error " + std::to_string(e));
+    }
     const int rc = free_type(*type);
     if (rc == MPI_SUCCESS) *type = MPI_DATATYPE_NULL;
     return local.result(rc);

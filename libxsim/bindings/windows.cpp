@@ -13,6 +13,7 @@
 #include <cstring>
 #include <string>
 
+#include "libxsim/bindings/attribute_calls.hpp"
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/bindings/window_checks.hpp"
@@ -71,17 +72,23 @@ int open_shared_memory(const std::string& name, int flags) {
     return fd >= 0 ? fd : open(("/tmp" + name).c_str(), flags | O_CLOEXEC, 0600);
 }
 
-int attribute(Window* w, int keyval, void* value, int* flag) {
-    *flag = 1;
+// The predefined attributes (MPI-4.0 section 12.2.6) as `reader` sees them: in C,
+// MPI_WIN_BASE is the base address and the others point to their value; in Fortran each is
+// its value. False for any other keyval.
+bool predefined_attribute(const Window* w, int keyval, Language reader, MPI_Aint* value) {
+    const bool c = reader == Language::C;
     switch (keyval) {
-        case MPI_WIN_BASE: *static_cast<void**>(value) = w->target->base; break;
-        case MPI_WIN_SIZE: *static_cast<MPI_Aint**>(value) = &w->target->size; break;
-        case MPI_WIN_DISP_UNIT: *static_cast<int**>(value) = &w->target->disp_unit; break;
-        case MPI_WIN_CREATE_FLAVOR: *static_cast<int**>(value) = reinterpret_cast<int*>(&w->flavor); break;
-        case MPI_WIN_MODEL: *static_cast<int**>(value) = &w->model; break;
-        default: *flag = get_attribute(w->attributes, keyval, static_cast<void**>(value)) ? 1 : 0;
+        case MPI_WIN_BASE: *value = reinterpret_cast<MPI_Aint>(w->target->base); return true;
+        case MPI_WIN_SIZE: *value = c ? reinterpret_cast<MPI_Aint>(&w->target->size) : w->target->size; return true;
+        case MPI_WIN_DISP_UNIT:
+            *value = c ? reinterpret_cast<MPI_Aint>(&w->target->disp_unit) : w->target->disp_unit;
+            return true;
+        case MPI_WIN_CREATE_FLAVOR:
+            *value = c ? reinterpret_cast<MPI_Aint>(&w->flavor) : static_cast<MPI_Aint>(w->flavor);
+            return true;
+        case MPI_WIN_MODEL: *value = c ? reinterpret_cast<MPI_Aint>(&w->model) : w->model; return true;
+        default: return false;
     }
-    return MPI_SUCCESS;
 }
 
 }  // namespace
@@ -291,13 +298,10 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group* group) {
 
 XSIM_MPI_ALIAS(Win_get_attr)
 int PMPI_Win_get_attr(MPI_Win win, int keyval, void* value, int* flag) {
-    XSIM_WINDOW_CALL("MPI_Win_get_attr");
-    if (!value || !flag) return window_checks::fail(scope, w, MPI_ERR_ARG, "null attribute_val or flag");
-    const bool predefined = keyval == MPI_WIN_BASE || keyval == MPI_WIN_SIZE || keyval == MPI_WIN_DISP_UNIT ||
-                            keyval == MPI_WIN_CREATE_FLAVOR || keyval == MPI_WIN_MODEL;
-    if (!predefined && !find_keyval(keyval, KeyvalKind::Win))
-        return window_checks::fail(scope, w, MPI_ERR_KEYVAL, keyval_problem(keyval, KeyvalKind::Win));
-    return attribute(w, keyval, value, flag);
+    MPI_Aint v = 0;
+    const int rc = win_get_attr("MPI_Win_get_attr", win, keyval, Language::C, value ? &v : nullptr, flag);
+    if (rc == MPI_SUCCESS && *flag) *static_cast<void**>(value) = reinterpret_cast<void*>(v);
+    return rc;
 }
 
 // Window attributes: the keyvals are the communicators' (one table; a window's copy callback
@@ -324,12 +328,7 @@ int PMPI_Win_free_keyval(int* keyval) {
 
 XSIM_MPI_ALIAS(Win_set_attr)
 int PMPI_Win_set_attr(MPI_Win win, int keyval, void* value) {
-    XSIM_WINDOW_CALL("MPI_Win_set_attr");
-    if (!find_keyval(keyval, KeyvalKind::Win))
-        return window_checks::fail(scope, w, MPI_ERR_KEYVAL, keyval_problem(keyval, KeyvalKind::Win));
-    if (int e = set_attribute(w->attributes, reinterpret_cast<MPI_Comm>(win), keyval, value))
-        return window_checks::fail(scope, w, e, "the attribute delete callback failed with error " + std::to_string(e));
-    return MPI_SUCCESS;
+    return win_set_attr("MPI_Win_set_attr", win, keyval, Language::C, reinterpret_cast<MPI_Aint>(value));
 }
 
 XSIM_MPI_ALIAS(Win_delete_attr)
@@ -408,3 +407,29 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info) {
 }
 
 }  // extern "C"
+
+namespace xsim {
+
+int win_get_attr(const char* call, MPI_Win win, int keyval, Language reader, MPI_Aint* value, int* flag) {
+    XSIM_WINDOW_CALL(call);
+    if (!value || !flag) return window_checks::fail(scope, w, MPI_ERR_ARG, "null attribute_val or flag");
+    if (predefined_attribute(w, keyval, reader, value)) {
+        *flag = 1;
+        return MPI_SUCCESS;
+    }
+    if (!find_keyval(keyval, KeyvalKind::Win))
+        return window_checks::fail(scope, w, MPI_ERR_KEYVAL, keyval_problem(keyval, KeyvalKind::Win));
+    *flag = get_attribute(w->attributes, keyval, reader, value) ? 1 : 0;
+    return MPI_SUCCESS;
+}
+
+int win_set_attr(const char* call, MPI_Win win, int keyval, Language set_in, MPI_Aint value) {
+    XSIM_WINDOW_CALL(call);
+    if (!find_keyval(keyval, KeyvalKind::Win))
+        return window_checks::fail(scope, w, MPI_ERR_KEYVAL, keyval_problem(keyval, KeyvalKind::Win));
+    if (int e = set_attribute(w->attributes, reinterpret_cast<MPI_Comm>(win), keyval, set_in, value))
+        return window_checks::fail(scope, w, e, "the attribute delete callback failed with error " + std::to_string(e));
+    return MPI_SUCCESS;
+}
+
+}  // namespace xsim

@@ -57,9 +57,10 @@ int copy_comm(CallScope& scope, const Comm& parent, Comm** out) {
     const ContextId id = derive_context(parent.context, creation_counter(scope.rank, parent)++, kDup);
     Comm* c = new_derived_comm(scope.rank, parent, comm_group(parent, scope.rank), parent.rank_of(scope.rank), id);
     c->topology = parent.topology;
-    if (int e = copy_attributes(attributes_slot(parent, scope.rank), comm_handle(&parent), c->attributes)) {
+    std::string why;
+    if (int e = copy_attributes(attributes_slot(parent, scope.rank), comm_handle(&parent), c->attributes, &why)) {
         unref(c);
-        return scope.fail(&parent, e, "an attribute copy callback failed with error " + std::to_string(e));
+        return scope.fail(&parent, e, why);
     }
     *out = c;
     return MPI_SUCCESS;

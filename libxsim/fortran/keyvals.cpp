@@ -1,14 +1,20 @@
 // Attribute keyvals created from Fortran (MPI_COMM_CREATE_KEYVAL, MPI_TYPE_CREATE_KEYVAL,
-// MPI_WIN_CREATE_KEYVAL, MPI-1 MPI_KEYVAL_CREATE) and attribute values set from Fortran: an INTEGER, stored as
-// the C attribute's pointer value. The predefined callbacks (MPI_COMM_DUP_FN, ...) are
-// Fortran procedures of Open MPI's libmpi.so that touch no MPI state, called like the user's. The C side passes each keyval's extra_state to its callbacks:
-// xsim gives it a record naming the Fortran functions and the user's extra_state, and one C
-// trampoline per callback kind calls them with INTEGER handles and values by reference.
+// MPI_WIN_CREATE_KEYVAL, MPI-1 MPI_KEYVAL_CREATE) and attribute values set and read from
+// Fortran. An attribute records the language it was set in (MPI-4.0 section 19.3.7,
+// mpi/attributes.hpp): a value set here reads back as itself in Fortran and as a pointer
+// to it in C; a pointer set in C reads here as its address. The predefined callbacks
+// (MPI_COMM_DUP_FN, ...) are Fortran procedures of Open MPI's libmpi.so that touch no MPI
+// state, called like the user's. The C side passes each keyval's extra_state to its
+// callbacks: xsim gives it a record naming the Fortran functions and the user's extra_state,
+// and one C trampoline per callback kind calls them with INTEGER handles and values by
+// reference. The keyval is marked Fortran, so the attribute store hands the trampolines the
+// Fortran view of a value (the integer, in the void*) and takes theirs back the same way.
 #include <mpi.h>
 
 #include <deque>
 #include <tuple>
 
+#include "libxsim/bindings/attribute_calls.hpp"
 #include "libxsim/fortran/aliases.hpp"
 #include "libxsim/fortran/convert.hpp"
 
@@ -95,7 +101,12 @@ int win_delete(MPI_Win win, int keyval, void* value, void* extra) {
     return delete_value(win_c2f(win), keyval, *static_cast<Keyval*>(extra), value);
 }
 
-void* as_value(MPI_Aint v) { return reinterpret_cast<void*>(v); }
+// After a successful MPI_*_CREATE_KEYVAL: its callbacks take Fortran values.
+void fortran_callbacks(MPI_Fint ierror, MPI_Fint keyval) {
+    if (ierror == MPI_SUCCESS) xsim::set_keyval_language(keyval, xsim::Language::Fortran);
+}
+
+constexpr xsim::Language kFortran = xsim::Language::Fortran;
 
 }  // namespace
 
@@ -105,48 +116,81 @@ void mpi_comm_create_keyval_(CopyAint copy, DeleteAint remove, MPI_Fint* keyval,
                              MPI_Fint* ierror) {
     Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
     *ierror = PMPI_Comm_create_keyval(comm_copy, comm_delete, keyval, k);
+    fortran_callbacks(*ierror, *keyval);
 }
 
 void mpi_keyval_create_(CopyInt copy, DeleteInt remove, MPI_Fint* keyval, const MPI_Fint* extra, MPI_Fint* ierror) {
     Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, true});
     *ierror = PMPI_Comm_create_keyval(comm_copy, comm_delete, keyval, k);
+    fortran_callbacks(*ierror, *keyval);
 }
 
 void mpi_type_create_keyval_(CopyAint copy, DeleteAint remove, MPI_Fint* keyval, const MPI_Aint* extra,
                              MPI_Fint* ierror) {
     Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
     *ierror = PMPI_Type_create_keyval(type_copy, type_delete, keyval, k);
+    fortran_callbacks(*ierror, *keyval);
 }
 
 void mpi_win_create_keyval_(CopyAint copy, DeleteAint remove, MPI_Fint* keyval, const MPI_Aint* extra,
                             MPI_Fint* ierror) {
     Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
     *ierror = PMPI_Win_create_keyval(win_copy, win_delete, keyval, k);
+    fortran_callbacks(*ierror, *keyval);
 }
 
 void mpi_win_set_attr_(const MPI_Fint* win, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierror) {
-    *ierror = PMPI_Win_set_attr(win_f2c(*win), *keyval, as_value(*value));
+    *ierror = xsim::win_set_attr("MPI_WIN_SET_ATTR", win_f2c(*win), *keyval, kFortran, *value);
 }
 
 void mpi_comm_set_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierror) {
-    *ierror = PMPI_Comm_set_attr(comm_f2c(*comm), *keyval, as_value(*value));
+    *ierror = xsim::comm_set_attr("MPI_COMM_SET_ATTR", comm_f2c(*comm), *keyval, kFortran, *value);
 }
 
+// MPI-1: a default INTEGER, sign-extended to the address-sized value every Fortran
+// attribute holds.
 void mpi_attr_put_(const MPI_Fint* comm, const MPI_Fint* keyval, const MPI_Fint* value, MPI_Fint* ierror) {
-    *ierror = PMPI_Comm_set_attr(comm_f2c(*comm), *keyval, as_value(*value));
+    *ierror = xsim::comm_set_attr("MPI_ATTR_PUT", comm_f2c(*comm), *keyval, kFortran, static_cast<MPI_Aint>(*value));
 }
 
 void mpi_type_set_attr_(const MPI_Fint* type, const MPI_Fint* keyval, const MPI_Aint* value, MPI_Fint* ierror) {
-    *ierror = PMPI_Type_set_attr(type_f2c(*type), *keyval, as_value(*value));
+    *ierror = xsim::type_set_attr("MPI_TYPE_SET_ATTR", type_f2c(*type), *keyval, kFortran, *value);
+}
+
+void mpi_comm_get_attr_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Aint* value, MPI_Fint* flag,
+                        MPI_Fint* ierror) {
+    MPI_Aint v = 0;
+    int found = 0;
+    *ierror = xsim::comm_get_attr("MPI_COMM_GET_ATTR", comm_f2c(*comm), *keyval, kFortran, &v, &found);
+    *flag = logical(found);
+    if (*ierror == MPI_SUCCESS && found) *value = v;
+}
+
+// MPI-1: the value truncated to a default INTEGER.
+void mpi_attr_get_(const MPI_Fint* comm, const MPI_Fint* keyval, MPI_Fint* value, MPI_Fint* flag, MPI_Fint* ierror) {
+    MPI_Aint v = 0;
+    int found = 0;
+    *ierror = xsim::comm_get_attr("MPI_ATTR_GET", comm_f2c(*comm), *keyval, kFortran, &v, &found);
+    *flag = logical(found);
+    if (*ierror == MPI_SUCCESS && found) *value = static_cast<MPI_Fint>(v);
+}
+
+void mpi_win_get_attr_(const MPI_Fint* win, const MPI_Fint* keyval, MPI_Aint* value, MPI_Fint* flag,
+                       MPI_Fint* ierror) {
+    MPI_Aint v = 0;
+    int found = 0;
+    *ierror = xsim::win_get_attr("MPI_WIN_GET_ATTR", win_f2c(*win), *keyval, kFortran, &v, &found);
+    *flag = logical(found);
+    if (*ierror == MPI_SUCCESS && found) *value = v;
 }
 
 void mpi_type_get_attr_(const MPI_Fint* type, const MPI_Fint* keyval, MPI_Aint* value, MPI_Fint* flag,
                         MPI_Fint* ierror) {
-    void* c = nullptr;
+    MPI_Aint v = 0;
     int found = 0;
-    *ierror = PMPI_Type_get_attr(type_f2c(*type), *keyval, &c, &found);
+    *ierror = xsim::type_get_attr("MPI_TYPE_GET_ATTR", type_f2c(*type), *keyval, kFortran, &v, &found);
     *flag = logical(found);
-    if (*ierror == MPI_SUCCESS && found) *value = reinterpret_cast<MPI_Aint>(c);
+    if (*ierror == MPI_SUCCESS && found) *value = v;
 }
 
 }  // extern "C"
@@ -160,3 +204,6 @@ XSIM_FORTRAN_ALIASES(comm_set_attr, COMM_SET_ATTR)
 XSIM_FORTRAN_ALIASES(attr_put, ATTR_PUT)
 XSIM_FORTRAN_ALIASES(type_set_attr, TYPE_SET_ATTR)
 XSIM_FORTRAN_ALIASES(type_get_attr, TYPE_GET_ATTR)
+XSIM_FORTRAN_ALIASES(comm_get_attr, COMM_GET_ATTR)
+XSIM_FORTRAN_ALIASES(attr_get, ATTR_GET)
+XSIM_FORTRAN_ALIASES(win_get_attr, WIN_GET_ATTR)

@@ -15,17 +15,22 @@ void detach(int keyval) {
     --k->attached;
 }
 
-int call_delete(MPI_Comm handle, int keyval, void* value) {
-    Keyval* k = &keyvals()[static_cast<std::size_t>(keyval - kFirstUserKeyval)];
-    if (!k->remove) return MPI_SUCCESS;
-    return k->remove(handle, keyval, value, k->extra_state);
+Keyval& keyval_of(int keyval) { return keyvals()[static_cast<std::size_t>(keyval - kFirstUserKeyval)]; }
+
+void* as_pointer(MPI_Aint v) { return reinterpret_cast<void*>(v); }
+
+// The delete callback, given the attribute as its language sees it.
+int call_delete(MPI_Comm handle, const Attribute& a) {
+    Keyval& k = keyval_of(a.keyval);
+    if (!k.remove) return MPI_SUCCESS;
+    return k.remove(handle, a.keyval, as_pointer(attribute_view(a, k.language)), k.extra_state);
 }
 
 }  // namespace
 
 int create_keyval(KeyvalKind kind, MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove,
                   void* extra) {
-    keyvals().push_back(Keyval{kind, copy, remove, extra, false, 0});
+    keyvals().push_back(Keyval{kind, copy, remove, extra, false, 0, Language::C});
     return kFirstUserKeyval + static_cast<int>(keyvals().size()) - 1;
 }
 
@@ -39,7 +44,12 @@ Keyval* any_keyval(int keyval) {
 }
 
 const char* creator(KeyvalKind kind) {
-    return kind == KeyvalKind::Win ? "MPI_Win_create_keyval" : "MPI_Comm_create_keyval";
+    switch (kind) {
+    case KeyvalKind::Win: return "MPI_Win_create_keyval";
+    case KeyvalKind::Type: return "MPI_Type_create_keyval";
+    case KeyvalKind::Comm: break;
+    }
+    return "MPI_Comm_create_keyval";
 }
 
 }  // namespace
@@ -68,24 +78,34 @@ bool free_keyval(int keyval, KeyvalKind kind) {
     return true;
 }
 
-int set_attribute(Attributes*& slot, MPI_Comm handle, int keyval, void* value) {
+void set_keyval_language(int keyval, Language language) {
+    if (Keyval* k = any_keyval(keyval)) k->language = language;
+}
+
+MPI_Aint attribute_view(const Attribute& a, Language reader) {
+    if (a.set_in == Language::Fortran && reader == Language::C) return reinterpret_cast<MPI_Aint>(&a.value);
+    return a.value;  // the same language, or C's pointer as Fortran's address
+}
+
+int set_attribute(Attributes*& slot, MPI_Comm handle, int keyval, Language set_in, MPI_Aint value) {
     if (!slot) slot = new Attributes;
-    for (auto& [key, old] : slot->values) {
-        if (key != keyval) continue;
-        if (int e = call_delete(handle, keyval, old)) return e;
-        old = value;
+    for (Attribute& old : slot->values) {
+        if (old.keyval != keyval) continue;
+        if (int e = call_delete(handle, old)) return e;
+        old.set_in = set_in;
+        old.value = value;
         return MPI_SUCCESS;
     }
-    slot->values.emplace_back(keyval, value);
-    ++keyvals()[static_cast<std::size_t>(keyval - kFirstUserKeyval)].attached;
+    slot->values.push_back(Attribute{keyval, set_in, value});
+    ++keyval_of(keyval).attached;
     return MPI_SUCCESS;
 }
 
-bool get_attribute(const Attributes* slot, int keyval, void** value) {
+bool get_attribute(const Attributes* slot, int keyval, Language reader, MPI_Aint* value) {
     if (!slot) return false;
-    for (const auto& [key, v] : slot->values)
-        if (key == keyval) {
-            *value = v;
+    for (const Attribute& a : slot->values)
+        if (a.keyval == keyval) {
+            *value = attribute_view(a, reader);
             return true;
         }
     return false;
@@ -95,9 +115,9 @@ int delete_attribute(Attributes*& slot, MPI_Comm handle, int keyval, bool* found
     *found = false;
     if (!slot) return MPI_SUCCESS;
     for (auto it = slot->values.begin(); it != slot->values.end(); ++it) {
-        if (it->first != keyval) continue;
+        if (it->keyval != keyval) continue;
         *found = true;
-        if (int e = call_delete(handle, keyval, it->second)) return e;
+        if (int e = call_delete(handle, *it)) return e;
         slot->values.erase(it);
         detach(keyval);
         return MPI_SUCCESS;
@@ -105,17 +125,34 @@ int delete_attribute(Attributes*& slot, MPI_Comm handle, int keyval, bool* found
     return MPI_SUCCESS;
 }
 
-int copy_attributes(const Attributes* from, MPI_Comm old_handle, Attributes*& to) {
+int copy_attributes(const Attributes* from, MPI_Comm old_handle, Attributes*& to, std::string* why) {
     if (!from) return MPI_SUCCESS;
-    for (const auto& [key, value] : from->values) {
-        Keyval& k = keyvals()[static_cast<std::size_t>(key - kFirstUserKeyval)];
+    for (const Attribute& a : from->values) {
+        Keyval& k = keyval_of(a.keyval);
         if (!k.copy) continue;
         void* copied = nullptr;
         int flag = 0;
-        if (int e = k.copy(old_handle, key, k.extra_state, value, &copied, &flag)) return e;
+        if (int e = k.copy(old_handle, a.keyval, k.extra_state, as_pointer(attribute_view(a, k.language)), &copied,
+                           &flag)) {
+            *why = "the copy callback of keyval " + std::to_string(a.keyval) + " failed with error " + std::to_string(e);
+            return e;
+        }
         if (!flag) continue;
+        // The copy keeps the attribute's language. A C callback sees a Fortran attribute as
+        // a pointer to its integer (MPI_COMM_DUP_FN hands that pointer back) and must return
+        // a pointer to the new one's; a Fortran callback returns the integer either way.
+        MPI_Aint value = reinterpret_cast<MPI_Aint>(copied);
+        if (a.set_in == Language::Fortran && k.language == Language::C) {
+            if (!copied) {
+                *why = "the copy callback of keyval " + std::to_string(a.keyval) +
+                       " returned a null attribute_val_out for an attribute set from Fortran (C sees such an "
+                       "attribute as a pointer to an MPI_Aint and must return one)";
+                return MPI_ERR_ARG;
+            }
+            value = *static_cast<const MPI_Aint*>(copied);
+        }
         if (!to) to = new Attributes;
-        to->values.emplace_back(key, copied);
+        to->values.push_back(Attribute{a.keyval, a.set_in, value});
         ++k.attached;
     }
     return MPI_SUCCESS;
@@ -124,10 +161,10 @@ int copy_attributes(const Attributes* from, MPI_Comm old_handle, Attributes*& to
 int delete_all_attributes(Attributes*& slot, MPI_Comm handle) {
     if (!slot) return MPI_SUCCESS;
     while (!slot->values.empty()) {
-        const auto [key, value] = slot->values.back();
-        if (int e = call_delete(handle, key, value)) return e;
+        const Attribute a = slot->values.back();
+        if (int e = call_delete(handle, slot->values.back())) return e;
         slot->values.pop_back();
-        detach(key);
+        detach(a.keyval);
     }
     delete slot;
     slot = nullptr;

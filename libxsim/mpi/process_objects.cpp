@@ -24,6 +24,7 @@ ProcessObjects::~ProcessObjects() {
     // Communicators still alive at the end hold their own references; only ours go.
     if (world_group && --world_group->refs == 0) delete world_group;
     for (auto& [key, extras] : predefined_extras) delete extras.attributes;
+    for (auto& [key, attributes] : type_attributes) delete attributes;
 }
 
 CurrentObjects::CurrentObjects(ProcessObjects& objects) : mine_(&objects), previous_(detail::g_current_objects) {

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <deque>
+#include <map>
 #include <memory>
 #include <string>
 #include <unordered_map>
@@ -60,6 +61,9 @@ struct ProcessObjects {
     std::unordered_map<std::uint64_t, std::vector<CreationRepeat>> creation_repeats;
     // attributes.cpp: every keyval made (deque: pointers stay valid as it grows).
     std::deque<Keyval> keyvals;
+    // bindings/type_attributes.cpp: datatypes' attributes, keyed by (world rank, handle):
+    // the ranks of a process share the predefined types' handles, not their attributes.
+    std::map<std::pair<int, MPI_Datatype>, Attributes*> type_attributes;
     // group.cpp: MPI_GROUP_EMPTY, groups many members build alike (MPI_Comm_split), and
     // WORLD's group (comm_rank_state.cpp; one reference held here).
     Group empty_group;

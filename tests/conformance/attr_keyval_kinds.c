@@ -1,6 +1,7 @@
 /* A keyval belongs to one kind of object (MPI-4.0 section 7.7): a keyval made by
  * MPI_Win_create_keyval is no keyval for a communicator, and one made by
- * MPI_Comm_create_keyval (or MPI_Keyval_create) none for a window. Setting, getting,
+ * MPI_Comm_create_keyval (or MPI_Keyval_create) none for a window, and a datatype's
+ * (MPI_Type_create_keyval) none for either. Setting, getting,
  * deleting and freeing with the other kind's keyval is MPI_ERR_KEYVAL, and leaves the
  * keyval usable with its own kind (MPICH's errors/attr/keyvalmis). */
 #include "conformance.h"
@@ -12,7 +13,7 @@ static void expect_keyval_error(conf_t* t, int rc, const char* what) {
 
 int main(int argc, char** argv) {
     conf_t t;
-    int comm_keyval, win_keyval, value = 7, flag = 0, buf = 0;
+    int comm_keyval, win_keyval, type_keyval, value = 7, flag = 0, buf = 0;
     int* got = NULL;
     MPI_Win win;
     MPI_Init(&argc, &argv);
@@ -20,6 +21,7 @@ int main(int argc, char** argv) {
 
     CONF_CALL(&t, MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &comm_keyval, NULL));
     CONF_CALL(&t, MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, MPI_WIN_NULL_DELETE_FN, &win_keyval, NULL));
+    CONF_CALL(&t, MPI_Type_create_keyval(MPI_TYPE_NULL_COPY_FN, MPI_TYPE_NULL_DELETE_FN, &type_keyval, NULL));
     CONF_CALL(&t, MPI_Win_create(&buf, sizeof buf, sizeof buf, MPI_INFO_NULL, MPI_COMM_SELF, &win));
     CONF_CALL(&t, MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
 
@@ -33,7 +35,15 @@ int main(int argc, char** argv) {
     expect_keyval_error(&t, MPI_Win_delete_attr(win, comm_keyval), "MPI_Win_delete_attr(comm keyval)");
     expect_keyval_error(&t, MPI_Comm_free_keyval(&win_keyval), "MPI_Comm_free_keyval(win keyval)");
     expect_keyval_error(&t, MPI_Win_free_keyval(&comm_keyval), "MPI_Win_free_keyval(comm keyval)");
-    CONF_CHECK(&t, win_keyval != MPI_KEYVAL_INVALID && comm_keyval != MPI_KEYVAL_INVALID,
+    expect_keyval_error(&t, MPI_Type_set_attr(MPI_INT, comm_keyval, &value), "MPI_Type_set_attr(comm keyval)");
+    expect_keyval_error(&t, MPI_Type_get_attr(MPI_INT, win_keyval, &got, &flag), "MPI_Type_get_attr(win keyval)");
+    expect_keyval_error(&t, MPI_Type_delete_attr(MPI_INT, comm_keyval), "MPI_Type_delete_attr(comm keyval)");
+    expect_keyval_error(&t, MPI_Comm_set_attr(MPI_COMM_WORLD, type_keyval, &value), "MPI_Comm_set_attr(type keyval)");
+    expect_keyval_error(&t, MPI_Win_get_attr(win, type_keyval, &got, &flag), "MPI_Win_get_attr(type keyval)");
+    expect_keyval_error(&t, MPI_Type_free_keyval(&comm_keyval), "MPI_Type_free_keyval(comm keyval)");
+    expect_keyval_error(&t, MPI_Comm_free_keyval(&type_keyval), "MPI_Comm_free_keyval(type keyval)");
+    CONF_CHECK(&t, win_keyval != MPI_KEYVAL_INVALID && comm_keyval != MPI_KEYVAL_INVALID &&
+                       type_keyval != MPI_KEYVAL_INVALID,
                "a refused free reset the keyval to MPI_KEYVAL_INVALID");
 
     /* Each still works with its own kind. */
@@ -44,6 +54,12 @@ int main(int argc, char** argv) {
     flag = 0;
     CONF_CALL(&t, MPI_Win_get_attr(win, win_keyval, &got, &flag));
     CONF_CHECK(&t, flag && got == &value, "the window's attribute was not kept");
+    CONF_CALL(&t, MPI_Type_set_attr(MPI_INT, type_keyval, &value));
+    flag = 0;
+    CONF_CALL(&t, MPI_Type_get_attr(MPI_INT, type_keyval, &got, &flag));
+    CONF_CHECK(&t, flag && got == &value, "the datatype's attribute was not kept");
+    /* No attribute on MPI_DATATYPE_NULL. */
+    CONF_EXPECT_CLASS(&t, MPI_ERR_TYPE, MPI_Type_set_attr(MPI_DATATYPE_NULL, type_keyval, &value));
     /* Predefined window attributes stay readable. */
     flag = 0;
     CONF_CALL(&t, MPI_Win_get_attr(win, MPI_WIN_DISP_UNIT, &got, &flag));
@@ -54,5 +70,7 @@ int main(int argc, char** argv) {
     CONF_CALL(&t, MPI_Win_free(&win));
     CONF_CALL(&t, MPI_Comm_free_keyval(&comm_keyval));
     CONF_CALL(&t, MPI_Win_free_keyval(&win_keyval));
+    CONF_CALL(&t, MPI_Type_delete_attr(MPI_INT, type_keyval));
+    CONF_CALL(&t, MPI_Type_free_keyval(&type_keyval));
     return conf_finish(&t);
 }
