@@ -53,7 +53,7 @@ int issue(CallScope& s, MPI_Win win, Operation op, MPI_Request* request = nullpt
     Request* user = nullptr;
     Request* r = rma::start(s.engine, s.rank, *w, op, &error, &why, request ? &user : nullptr);
     if (!r) return window_checks::fail(s, w, error, why);
-    w->pending.push_back(rma::pending_of(s.call, op, r));
+    w->pending.push_back(rma::pending_of(s.call, op, r, request != nullptr));
     if (request) *request = request_handle(user);
     return MPI_SUCCESS;
 }

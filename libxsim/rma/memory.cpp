@@ -42,9 +42,10 @@ Span span_of(const void* buf, int count, MPI_Datatype type) {
     return {at + true_lb + std::min<MPI_Aint>(0, last), at + true_lb + std::max<MPI_Aint>(0, last) + true_extent};
 }
 
-Pending pending_of(const char* call, const Operation& op, Request* request) {
+Pending pending_of(const char* call, const Operation& op, Request* request, bool user_request) {
     Pending p;
     p.request = request;
+    p.user_request = user_request;
     p.target = op.target;
     p.call = call;
     const bool sends = op.kind == OperationKind::Put || op.kind == OperationKind::Accumulate ||
@@ -73,6 +74,9 @@ bool free_now(Engine& engine, Rank& me, void* base) {
     DeferredBlock deferred{base, {}};
     for (const Window* w : windows->second)
         for (const Pending& p : w->pending) {
+            // Answered, a request-based operation may have been completed by the program's
+            // MPI_Wait (its buffers free again): only an unanswered one is surely erroneous.
+            if (p.user_request && p.request->known) continue;
             const bool writes = p.result.overlaps(lo, hi);
             if (!writes && !p.origin.overlaps(lo, hi) && !p.compare.overlaps(lo, hi)) continue;
             report(reg, me, *w, p, writes);

@@ -20,8 +20,9 @@ namespace xsim::rma {
 // The bytes `count` elements of `type` at `buf` occupy (from the first to the last byte of data).
 Span span_of(const void* buf, int count, MPI_Datatype type);
 
-// What the window keeps of an operation just started by `call` (its buffers, for MPI_Free_mem).
-Pending pending_of(const char* call, const Operation& op, Request* request);
+// What the window keeps of an operation just started by `call` (its buffers, for MPI_Free_mem);
+// `user_request`: a request-based form (MPI_Rget...).
+Pending pending_of(const char* call, const Operation& op, Request* request, bool user_request);
 
 // MPI_Alloc_mem returned `base`, of `size` bytes, to a rank of this process.
 void note_allocation(Engine& engine, void* base, MPI_Aint size);

@@ -53,6 +53,9 @@ struct Pending {
     Request* request = nullptr;  // decided (known) when the target's answer arrived
     int target = 0;  // rank in the window's group
     const char* call = nullptr;  // the MPI call that started it, for diagnostics
+    // MPI_Rput and the like: the program's MPI_Wait/MPI_Test on its own request completes it
+    // at the origin (its buffers free again) before the flush that forgets it here.
+    bool user_request = false;
     Span origin;  // the data it sends (xsim packed it at the call)
     Span compare;  // compare-and-swap's compare value (packed at the call too)
     Span result;  // where its fetched data goes when the answer arrives

@@ -7,9 +7,9 @@
  * MPI_Fetch_and_op into one MPI_Alloc_mem block freed before the fence, then MPI_Fetch_and_op
  * into a block freed before MPI_Win_unlock. A block allocated right after each early free
  * (where malloc reuses the freed one) must keep its contents; the windows' data must be
- * what the operations made it. A correct free (after the fence) comes first, on a window
- * named "correct": the warning (checked by the test's --expect-stderr) must name the other,
- * "early". */
+ * what the operations made it. Correct frees come first (after the fence; after MPI_Wait of
+ * MPI_Rget's request, before the unlock), on a window named "correct": the warning (checked by
+ * the test's --expect-stderr) must name the other, "early". */
 #include "conformance.h"
 
 #define CELLS 4
@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
     int *cells, *result, *sentinel, *origin;
     int succ, pred, i, one = 1, add, replace;
     MPI_Datatype strided;
+    MPI_Request request;
     MPI_Win win;
     MPI_Init(&argc, &argv);
     conf_init(&t, "rma_freed_result");
@@ -60,6 +61,15 @@ int main(int argc, char** argv) {
     CONF_CALL(&t, MPI_Free_mem(result));
     CONF_CALL(&t, MPI_Win_fence(0, win));
     CONF_CHECK(&t, cells[0] == 1, "correct use: cell 0 holds %d, expected 1", cells[0]);
+    /* MPI_Rget's own request completed: its result block may be freed before the unlock. */
+    result = alloc_ints(&t, 1, -1);
+    CONF_CALL(&t, MPI_Win_lock(MPI_LOCK_SHARED, succ, 0, win));
+    CONF_CALL(&t, MPI_Rget(result, 1, MPI_INT, succ, 0, 1, MPI_INT, win, &request));
+    CONF_CALL(&t, MPI_Wait(&request, MPI_STATUS_IGNORE));
+    CONF_CHECK(&t, result[0] == 1, "correct use: MPI_Rget fetched %d, expected 1", result[0]);
+    CONF_CALL(&t, MPI_Free_mem(result));
+    CONF_CALL(&t, MPI_Win_unlock(succ, win));
+    CONF_CALL(&t, MPI_Barrier(MPI_COMM_WORLD));
     CONF_CALL(&t, MPI_Win_free(&win));
     CONF_CALL(&t, MPI_Free_mem(cells));
 
