@@ -1,13 +1,16 @@
 // MPI_Alloc_mem's blocks and the one-sided operations that use them. MPI forbids freeing a
 // buffer of an operation before the call that completes it (MPI_Win_fence, MPI_Win_flush*,
-// MPI_Win_unlock*, MPI_Win_complete; MPI-4.0 section 12.3), but Open MPI completes a small
-// operation at its call, so programs that do it run natively (mpi4py 3.1.4's test_rma frees
-// the result buffer of MPI_Fetch_and_op before the fence). xsim completes operations in
-// virtual time: their fetched data arrives later. So MPI_Free_mem of a block an unanswered
-// operation of the calling rank still writes keeps the block (nobody else can get it) until
-// the last such answer has been written, then frees it; the erroneous use is reported once
-// per process. Data an operation sends was copied at its call: freeing it is reported (once
-// per process too, apart), and harmless. A block released with free()/delete instead is beyond xsim's reach.
+// MPI_Win_unlock*, MPI_Win_complete, or MPI_Wait of MPI_Rget's request; MPI-4.0 section
+// 12.3), but Open MPI completes a small operation at its call, so programs that do it run
+// natively (mpi4py 3.1.4's test_rma frees the result buffer of MPI_Fetch_and_op before the
+// fence). xsim completes operations in virtual time: their fetched data arrives later. So
+// MPI_Free_mem of a block an unanswered operation of the calling rank still writes keeps the
+// block (nobody else can get it) until the last such answer has been written, then frees it;
+// the erroneous use is reported once per process. Data an operation sends was copied at its
+// call: freeing it is reported (once per process too, apart), and harmless. A request-based
+// operation whose answer has arrived may have been completed by the program's MPI_Wait, which
+// frees its buffers: it is not reported. A block released with free()/delete instead is
+// beyond xsim's reach.
 #pragma once
 #include <mpi.h>
 
