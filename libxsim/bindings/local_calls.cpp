@@ -104,8 +104,7 @@ XSIM_LOCAL(Info_get_nthkey, (MPI_Info info, int n, char* key), (info, n, key))
 XSIM_LOCAL(Info_delete, (MPI_Info info, const char* key), (info, key))
 XSIM_LOCAL(Info_dup, (MPI_Info info, MPI_Info* out), (info, out))
 XSIM_LOCAL(Info_free, (MPI_Info * info), (info))
-XSIM_LOCAL(Alloc_mem, (MPI_Aint size, MPI_Info info, void* base), (size, info, base))
-XSIM_LOCAL(Free_mem, (void* base), (base))
+// MPI_Alloc_mem and MPI_Free_mem: windows.cpp (one-sided operations use their blocks).
 XSIM_LOCAL(Pack_external, (const char rep[], const void* in, int n, MPI_Datatype t, void* out, MPI_Aint size,
                            MPI_Aint* pos), (rep, in, n, t, out, size, pos))
 XSIM_LOCAL(Unpack_external, (const char rep[], const void* in, MPI_Aint size, MPI_Aint* pos, void* out, int n,

@@ -10,6 +10,7 @@
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/bindings/window_checks.hpp"
 #include "libxsim/mpi/group.hpp"
+#include "libxsim/rma/memory.hpp"
 #include "libxsim/rma/operations.hpp"
 #include "libxsim/rma/synchronization.hpp"
 
@@ -52,7 +53,7 @@ int issue(CallScope& s, MPI_Win win, Operation op, MPI_Request* request = nullpt
     Request* user = nullptr;
     Request* r = rma::start(s.engine, s.rank, *w, op, &error, &why, request ? &user : nullptr);
     if (!r) return window_checks::fail(s, w, error, why);
-    w->pending.push_back(rma::Pending{r, op.target});
+    w->pending.push_back(rma::pending_of(s.call, op, r, request != nullptr));
     if (request) *request = request_handle(user);
     return MPI_SUCCESS;
 }

@@ -1,6 +1,7 @@
 // One-sided communication's windows: creation (MPI_Win_create, _allocate, _allocate_shared,
 // _create_dynamic), MPI_Win_attach/_detach, MPI_Win_free, and the local queries (group,
 // attributes, name, info, error handler). The operations and epochs are in rma.cpp.
+// Also MPI_Alloc_mem and MPI_Free_mem, whose blocks one-sided operations use (rma/memory.hpp).
 #include <fcntl.h>
 #include <mpi.h>
 #include <sys/mman.h>
@@ -20,6 +21,7 @@
 #include "libxsim/colls/make_comm.hpp"
 #include "libxsim/io/agreement.hpp"
 #include "libxsim/mpi/group.hpp"
+#include "libxsim/rma/memory.hpp"
 #include "libxsim/rma/synchronization.hpp"
 
 using namespace xsim;
@@ -53,6 +55,7 @@ int create(CallScope& s, const Comm* c, void* base, MPI_Aint size, int disp_unit
     w->target->disp_unit = disp_unit;
     w->target->dynamic = flavor == rma::Flavor::Dynamic;
     rma::register_target(s.engine, dup->context, w->target);
+    rma::note_window(s.engine, w);
     *out = w;
     return MPI_SUCCESS;
 }
@@ -249,6 +252,7 @@ int PMPI_Win_free(MPI_Win* win) {
     if (int e = rma::window_barrier(scope.engine, scope.rank, *w, &why)) return window_checks::fail(scope, w, e, why);
     const std::uint32_t context = w->comm->context;
     rma::unregister_target(scope.engine, context, scope.rank.world);
+    rma::forget_window(scope.engine, w);
     if (w->flavor == rma::Flavor::Shared) {
         rma::SharedSegment& seg = rma::shared_segment(scope.engine, *w);
         if (--seg.users == 0) {
@@ -390,6 +394,24 @@ int PMPI_Win_call_errhandler(MPI_Win win, int errorcode) {
     XSIM_WINDOW_CALL("MPI_Win_call_errhandler");
     window_checks::fail(scope, w, errorcode, "MPI_Win_call_errhandler");
     return MPI_SUCCESS;
+}
+
+// The real library's memory. Outside a simulated rank (before the engine) as it is.
+XSIM_MPI_ALIAS(Alloc_mem)
+int PMPI_Alloc_mem(MPI_Aint size, MPI_Info info, void* base) {
+    AnytimeCall local("MPI_Alloc_mem");
+    const int rc = real_mpi.Alloc_mem(size, info, base);
+    if (rc == MPI_SUCCESS && local.rank()) rma::note_allocation(*g_engine, *static_cast<void**>(base), size);
+    return local.result(rc);
+}
+
+// A block that pending one-sided operations of the calling rank still write is freed when
+// they are answered (erroneous; reported once).
+XSIM_MPI_ALIAS(Free_mem)
+int PMPI_Free_mem(void* base) {
+    AnytimeCall local("MPI_Free_mem");
+    if (local.rank() && !rma::free_now(*g_engine, *local.rank(), base)) return local.result(MPI_SUCCESS);
+    return local.result(real_mpi.Free_mem(base));
 }
 
 XSIM_MPI_ALIAS(Win_get_info)

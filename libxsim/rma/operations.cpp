@@ -10,6 +10,7 @@
 #include "libxsim/mpi/datatype.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/p2p/completion.hpp"
+#include "libxsim/rma/memory.hpp"
 #include "libxsim/rma/target_layout.hpp"
 #include "netmodels/nic_model.hpp"
 
@@ -389,6 +390,7 @@ void arrive_answer(Engine& engine, Message* m) {
         when = NicModel::receive(origin.nic, m->data_done, m->transfer);
         unpack_data(m->payload, m->bytes, runtime::rank_buffer(engine, origin, r->buf, r->count, r->type), r->count,
                     r->type);
+        operation_answered(engine, r);  // a block freed early waits for no more of its data
         r->status_bytes = m->bytes;
         extend_path(r->path, m->transfer.latency, m->transfer.serialization, m->bytes, when);
     } else {

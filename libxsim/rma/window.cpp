@@ -1,19 +1,13 @@
 #include "libxsim/rma/window.hpp"
 
+#include <algorithm>
 #include <memory>
 
 #include "libxsim/mpi/group.hpp"
+#include "libxsim/rma/registry.hpp"
 
 namespace xsim::rma {
 namespace {
-
-// What the ranks of one process share about windows: the targets operations from anywhere
-// look up, and the memory of shared windows.
-struct WindowRegistry final : LayerState {
-    static constexpr LayerSlot kSlot = LayerSlot::Windows;
-    std::unordered_map<std::uint64_t, Target*> targets;
-    std::unordered_map<std::uint64_t, SharedSegment> shared;
-};
 
 std::uint64_t key(std::uint32_t context, int world) {
     return static_cast<std::uint64_t>(context) << 32 | static_cast<std::uint32_t>(world);
@@ -40,6 +34,16 @@ void register_target(Engine& engine, std::uint32_t context, Target* target) {
 
 void unregister_target(Engine& engine, std::uint32_t context, int world) {
     layer_state<WindowRegistry>(engine).targets.erase(key(context, world));
+}
+
+void note_window(Engine& engine, Window* w) { registry(engine).windows_of[w->owner->world].push_back(w); }
+
+void forget_window(Engine& engine, Window* w) {
+    auto& all = registry(engine).windows_of;
+    const auto it = all.find(w->owner->world);
+    if (it == all.end()) return;
+    it->second.erase(std::remove(it->second.begin(), it->second.end(), w), it->second.end());
+    if (it->second.empty()) all.erase(it);
 }
 
 SharedSegment& shared_segment(Engine& engine, const Window& w) {

@@ -41,10 +41,24 @@ struct Target {
     std::deque<LockWaiter> waiting;
 };
 
+// The bytes [lo, hi) of the origin's memory an operation reads or writes (empty: none).
+struct Span {
+    const char* lo = nullptr;
+    const char* hi = nullptr;
+    bool overlaps(const char* begin, const char* end) const { return lo < hi && lo < end && begin < hi; }
+};
+
 // An operation this rank started and has not completed (flushed) yet.
 struct Pending {
-    Request* request = nullptr;
+    Request* request = nullptr;  // decided (known) when the target's answer arrived
     int target = 0;  // rank in the window's group
+    const char* call = nullptr;  // the MPI call that started it, for diagnostics
+    // MPI_Rput and the like: the program's MPI_Wait/MPI_Test on its own request completes it
+    // at the origin (its buffers free again) before the flush that forgets it here.
+    bool user_request = false;
+    Span origin;  // the data it sends (xsim packed it at the call)
+    Span compare;  // compare-and-swap's compare value (packed at the call too)
+    Span result;  // where its fetched data goes when the answer arrives
 };
 
 // A lock this rank holds on a target; `announced` unless taken with MPI_MODE_NOCHECK (then
@@ -103,6 +117,11 @@ Window* resolve_window(MPI_Win handle);
 Target* find_target(Engine& engine, std::uint32_t context, int world);
 void register_target(Engine& engine, std::uint32_t context, Target* target);
 void unregister_target(Engine& engine, std::uint32_t context, int world);
+
+// Each rank's windows in this process, for MPI_Free_mem to look at their pending operations
+// (memory.hpp): from creation to MPI_Win_free.
+void note_window(Engine& engine, Window* w);
+void forget_window(Engine& engine, Window* w);
 
 // Whether this rank may issue an operation to `target` (its rank in the window's group) now:
 // an access epoch covers it (a fence epoch, a lock, MPI_Win_lock_all, MPI_Win_start's group).
