@@ -158,6 +158,27 @@ bool is_system_object(const std::string& path) {
 
 }  // namespace
 
+LoadedObject describe_loaded_object(const dl_phdr_info* info, std::string path) {
+    LoadedObject o;
+    o.path = std::move(path);
+    const ElfW(Dyn)* dynamic = nullptr;
+    for (int i = 0; i < info->dlpi_phnum; ++i)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    if (!dynamic) return o;
+    std::uintptr_t strtab = 0;
+    for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d)
+        if (d->d_tag == DT_STRTAB) strtab = d->d_un.d_ptr;
+    if (strtab == 0) return o;
+    if (strtab < info->dlpi_addr) strtab += info->dlpi_addr;  // where the loader left it unrelocated
+    for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
+        const char* text = reinterpret_cast<const char*>(strtab + d->d_un.d_val);
+        if (d->d_tag == DT_NEEDED) o.needed.emplace_back(text);
+        if (d->d_tag == DT_SONAME) o.soname = text;
+    }
+    return o;
+}
+
 bool is_mpi_library(const std::string& path) {
     const std::string name = base_name(path);
     static const char* const kPrefixes[] = {"libmpi",  "libopen-pal", "libopen-rte", "libmca_", "mca_",   "libpmi",
@@ -237,28 +258,6 @@ std::string copy_source(const std::string& symbol) {
     return search.found;
 }
 
-// What a loaded object's dynamic section names: its DT_SONAME and DT_NEEDED entries.
-LoadedObject dynamic_names(const dl_phdr_info* info, std::string path) {
-    LoadedObject o;
-    o.path = std::move(path);
-    const ElfW(Dyn)* dynamic = nullptr;
-    for (int i = 0; i < info->dlpi_phnum; ++i)
-        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-            dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
-    if (!dynamic) return o;
-    std::uintptr_t strtab = 0;
-    for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d)
-        if (d->d_tag == DT_STRTAB) strtab = d->d_un.d_ptr;
-    if (strtab == 0) return o;
-    if (strtab < info->dlpi_addr) strtab += info->dlpi_addr;  // where the loader left it unrelocated
-    for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
-        const char* text = reinterpret_cast<const char*>(strtab + d->d_un.d_val);
-        if (d->d_tag == DT_NEEDED) o.needed.emplace_back(text);
-        if (d->d_tag == DT_SONAME) o.soname = text;
-    }
-    return o;
-}
-
 // Every loaded object (the executable first, under its path) with its dynamic names.
 std::vector<LoadedObject> loaded_object_names() {
     struct Collect {
@@ -270,7 +269,7 @@ std::vector<LoadedObject> loaded_object_names() {
             Collect& c = *static_cast<Collect*>(arg);
             const bool executable = std::exchange(c.first, false);
             c.objects.push_back(
-                dynamic_names(info, executable ? executable_path() : std::string(info->dlpi_name ? info->dlpi_name : "")));
+                describe_loaded_object(info, executable ? executable_path() : std::string(info->dlpi_name ? info->dlpi_name : "")));
             return 0;
         },
         &collect);

@@ -17,6 +17,8 @@
 
 #include "libxsim/rank_state/written_pages.hpp"
 
+struct dl_phdr_info;
+
 namespace xsim::runtime {
 
 // A byte range of the running process that becomes per rank.
@@ -56,6 +58,8 @@ struct LoadedObject {
     std::string soname;
     std::vector<std::string> needed;
 };
+// What the dynamic section of a loaded object (dl_iterate_phdr's `info`) names.
+LoadedObject describe_loaded_object(const dl_phdr_info* info, std::string path);
 // Which of `objects` are built on MPI: they need the MPI library itself (a DT_NEEDED entry
 // libmpi*: PETSc, hypre, OpenFOAM's libPstream), or `also` accepts them (objects of the
 // system directories only), or they need such an object, directly or not (OpenFOAM's

@@ -8,6 +8,7 @@
 #include <functional>
 
 #include "libxsim/rank_state/load_image.hpp"
+#include "libxsim/rank_state/privatization.hpp"
 
 extern "C" void __cxa_finalize(void* dso_handle);
 
@@ -21,10 +22,8 @@ void* g_handles[kMaxHandles];
 std::size_t g_handle_count;
 
 struct Library {
-    std::string path;
+    LoadedObject names;  // path, soname, needed
     std::uintptr_t base = 0;
-    std::string soname;
-    std::vector<std::string> needed;
     ProgramConstructor init = nullptr;  // DT_INIT
     const ElfW(Addr)* init_array = nullptr;
     std::size_t init_count = 0;
@@ -41,26 +40,19 @@ int collect(dl_phdr_info* info, std::size_t, void* arg) {
     if (std::exchange(c.first, false) || !info->dlpi_name || !*info->dlpi_name) return 0;  // the executable
     if (std::find(c.wanted->begin(), c.wanted->end(), info->dlpi_name) == c.wanted->end()) return 0;
     Library lib;
-    lib.path = info->dlpi_name;
+    lib.names = describe_loaded_object(info, info->dlpi_name);
     lib.base = info->dlpi_addr;
     const ElfW(Dyn)* dynamic = nullptr;
     for (int i = 0; i < info->dlpi_phnum; ++i)
         if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
             dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
     if (!dynamic) return 0;
-    std::uintptr_t strtab = 0;
     ElfW(Addr) array = 0, array_bytes = 0;
     for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
-        if (d->d_tag == DT_STRTAB) strtab = d->d_un.d_ptr;
         // The loader does not relocate these two in place (glibc adds the base when it runs them).
         if (d->d_tag == DT_INIT) lib.init = reinterpret_cast<ProgramConstructor>(info->dlpi_addr + d->d_un.d_ptr);
         if (d->d_tag == DT_INIT_ARRAY) array = d->d_un.d_ptr;
         if (d->d_tag == DT_INIT_ARRAYSZ) array_bytes = d->d_un.d_val;
-    }
-    if (strtab != 0 && strtab < info->dlpi_addr) strtab += info->dlpi_addr;
-    for (const ElfW(Dyn)* d = dynamic; strtab != 0 && d->d_tag != DT_NULL; ++d) {
-        if (d->d_tag == DT_NEEDED) lib.needed.emplace_back(reinterpret_cast<const char*>(strtab + d->d_un.d_val));
-        if (d->d_tag == DT_SONAME) lib.soname = reinterpret_cast<const char*>(strtab + d->d_un.d_val);
     }
     if (array != 0 && array_bytes >= sizeof(ElfW(Addr))) {
         lib.init_array = reinterpret_cast<const ElfW(Addr)*>(info->dlpi_addr + array);
@@ -78,11 +70,10 @@ std::vector<const Library*> initialization_order(const std::vector<Library>& lib
     const std::function<void(std::size_t)> place = [&](std::size_t i) {
         if (state[i] != 0) return;
         state[i] = 1;
-        for (const std::string& needed : libs[i].needed)
+        for (const std::string& needed : libs[i].names.needed)
             for (std::size_t j = 0; j < libs.size(); ++j) {
-                const std::string& path = libs[j].path;
-                const std::string base = path.substr(path.find_last_of('/') + 1);
-                if (needed == libs[j].soname || needed == base) place(j);
+                const std::string& path = libs[j].names.path;
+                if (needed == libs[j].names.soname || needed == path.substr(path.find_last_of('/') + 1)) place(j);
             }
         state[i] = 2;
         order.push_back(&libs[i]);
@@ -115,9 +106,9 @@ std::vector<ProgramConstructor> take_library_constructors(const std::vector<std:
         }
     std::vector<ProgramConstructor> constructors;
     for (const Library* lib : order) {
-        const std::string why = reset_to_load_image(lib->path, lib->base);
+        const std::string why = reset_to_load_image(lib->names.path, lib->base);
         if (!why.empty()) {
-            error = "cannot give each rank its own copy of " + lib->path + " as loaded: " + why;
+            error = "cannot give each rank its own copy of " + lib->names.path + " as loaded: " + why;
             return {};
         }
         if (lib->init) constructors.push_back(lib->init);
