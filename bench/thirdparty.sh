@@ -412,6 +412,7 @@ ior_cases() { # DIR: NAME|ARGS of every case
     echo "mpiio_indep|-a MPIIO -b 256k -t 64k -s 4 -C $g -o $1/mpiio_indep.dat"
     echo "mpiio_coll|-a MPIIO -c -b 256k -t 64k -s 4 -C $g -o $1/mpiio_coll.dat"
     echo "mpiio_view|-a MPIIO -c --mpiio.useFileView -b 256k -t 64k -s 4 -C $g -o $1/mpiio_view.dat"
+    echo "mpiio_prealloc|-a MPIIO --mpiio.preallocate -b 256k -t 64k -s 2 -C $g -o $1/mpiio_prealloc.dat"
     echo "mpiio_fpp|-a MPIIO -F -b 256k -t 64k -s 2 -C $g -o $1/mpiio_fpp.dat"
     echo "mpiio_rand|-a MPIIO -z --random-offset-seed=7 -b 256k -t 16k -s 2 $g -o $1/mpiio_rand.dat"
     echo "posix_ssf|-a POSIX -b 256k -t 64k -s 4 -C -e $g -o $1/posix_ssf.dat"
