@@ -15,6 +15,10 @@
 #   hpl     HPL 2.3 from its repository (has configure.ac,       icl-utk-edu/hpl
 #           testing/ptest/HPL.dat; needs autoconf, automake, libtool and libblas-dev)
 #   clover  CloverLeaf_ref (has clover.in, Makefile)           UK-MAC/CloverLeaf_ref
+#   ior     the IOR repository (has bootstrap, configure.ac;     hpc/ior 4.1.0+dev
+#           needs autoconf, automake, libtool, pkg-config): ior (MPIIO, POSIX) and mdtest
+#   hpgmg   the HPGMG repository (has configure,                 hpgmg/hpgmg
+#           finite-volume/source/); needs python3
 # Options:
 #   --build DIR     xsim build directory holding libxsim/libxsim.so (default $XSIM_BUILD or
 #                   /tmp/benchbuild; configured and built from this repository if missing)
@@ -30,6 +34,7 @@
 #   --npb-class C   NPB class of the large-scale runs (default A; the same-scale runs use S)
 #   --hpcg-ranks N  simulated ranks of HPCG's large run (default 128: every rank computes a
 #                   16^3 block for real, about a second of CPU each)
+#   --hpgmg-ranks N simulated ranks of HPGMG's large run (default 512: one 16^3 box each)
 #
 # What each run does (commands as a user types them; -np = real processes):
 #   native  mpirun --oversubscribe -np P ./app ARGS
@@ -57,6 +62,7 @@ timeout_s=300
 npb_kernels="is ep cg mg ft lu"
 npb_class=A
 hpcg_ranks=128
+hpgmg_ranks=512
 codes=()
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -69,7 +75,8 @@ while [ $# -gt 0 ]; do
         --npb-kernels) npb_kernels=$2; shift 2 ;;
         --npb-class) npb_class=$2; shift 2 ;;
         --hpcg-ranks) hpcg_ranks=$2; shift 2 ;;
-        -h|--help) sed -n '2,46p' "$0"; exit 0 ;;
+        --hpgmg-ranks) hpgmg_ranks=$2; shift 2 ;;
+        -h|--help) sed -n '2,51p' "$0"; exit 0 ;;
         *=*) codes+=("$1"); shift ;;
         *) die "unknown argument '$1' (see --help)" ;;
     esac
@@ -192,6 +199,27 @@ build_clover() {
     # OpenMP stays on as the Makefile has it; the runs set OMP_NUM_THREADS=1
     step "$logs/build_clover.log" make -C "$work/clover/native" COMPILER=GNU
     step "$logs/build_clover.log" make -C "$work/clover/xsim" COMPILER=GNU MPI_COMPILER="mpif90 $XLINK"
+}
+
+build_ior() {
+    local d="$work/ior/native"
+    fresh_copy "$1" "$d"
+    (cd "$d" && step "$logs/build_ior.log" ./bootstrap && step "$logs/build_ior.log" ./configure CC=mpicc &&
+        step "$logs/build_ior.log" make -j2)
+    # the same objects (and libaiori.a) relinked: automake's LIBS is the last word of the link
+    rm -rf "$work/ior/xsim"; cp -a "$d" "$work/ior/xsim"
+    rm -f "$work/ior/xsim/src/ior" "$work/ior/xsim/src/mdtest"
+    step "$logs/build_ior.log" make -C "$work/ior/xsim/src" ior mdtest LIBS="-lm $XLINK"
+}
+
+build_hpgmg() {
+    local d="$work/hpgmg"
+    fresh_copy "$1" "$d"
+    # its configure (python): flat MPI, the default F-cycles, GSRB, BiCGStab, subcommunicators
+    (cd "$d" && step "$logs/build_hpgmg.log" python3 ./configure --CC=mpicc --CFLAGS=-O2 --arch=build &&
+        step "$logs/build_hpgmg.log" make -C build -j2)
+    (cd "$d/build" && step "$logs/build_hpgmg.log" mpicc -O2 obj/finite-volume/source/*.o \
+        -o bin/hpgmg-fv.xsim "${xlink[@]}" -lm)
 }
 
 # ---- runs ----
@@ -374,11 +402,76 @@ run_clover() {
     return 0
 }
 
+# IOR: each case writes, checks (-W), reads back on the neighbour's rank (-C) and checks (-R)
+# a fixed signature (-G), and keeps its file(s) (-k). Its answer is its option summary and any
+# warning ("Incorrect data ..."); ior_files adds a row comparing the files' bytes with the
+# native run's. mdtest's answer is its option lines (its rates are timings).
+IOR_ANSWER="grep -E '^(api|access|type|segments|ordering|tasks|xfersize|blocksize|aggregate filesize) |WARNING|ERROR'"
+ior_cases() { # DIR: NAME|ARGS of every case
+    local g="-w -r -W -R -k -G 271828"
+    echo "mpiio_indep|-a MPIIO -b 256k -t 64k -s 4 -C $g -o $1/mpiio_indep.dat"
+    echo "mpiio_coll|-a MPIIO -c -b 256k -t 64k -s 4 -C $g -o $1/mpiio_coll.dat"
+    echo "mpiio_view|-a MPIIO -c --mpiio.useFileView -b 256k -t 64k -s 4 -C $g -o $1/mpiio_view.dat"
+    echo "mpiio_prealloc|-a MPIIO --mpiio.preallocate -b 256k -t 64k -s 2 -C $g -o $1/mpiio_prealloc.dat"
+    echo "mpiio_fpp|-a MPIIO -F -b 256k -t 64k -s 2 -C $g -o $1/mpiio_fpp.dat"
+    echo "mpiio_rand|-a MPIIO -z --random-offset-seed=7 -b 256k -t 16k -s 2 $g -o $1/mpiio_rand.dat"
+    echo "posix_ssf|-a POSIX -b 256k -t 64k -s 4 -C -e $g -o $1/posix_ssf.dat"
+    echo "posix_fpp|-a POSIX -F -b 256k -t 64k -s 2 -C $g -o $1/posix_fpp.dat"
+}
+# ior_files DIR RUN RANKS: one row, the checksum of every case's file(s) against the native run's
+ior_files() {
+    local sums="$logs/ior_files_$2_$3.md5" native="$logs/ior_files_native_$3.md5" f
+    (cd "$1" && for f in *.dat*; do if [ -f "$f" ]; then md5sum "$f"; fi; done) >"$sums"
+    local same="-"
+    if [ "$2" != native ] && [ -f "$native" ]; then cmp -s "$sums" "$native" && same=same || same=differs; fi
+    echo "| ior | files ($(wc -l <"$sums") checksums) | $2 | $3 | | | | $same | | | |"
+    rm -f "$1"/*.dat*   # up to 1 GiB each at scale
+}
+run_ior() {
+    local rep="awk '/^write / {print \$2 \" MiB/s\"}'" ver='^Finished'
+    local run np ranks bin dir name args extra
+    for run in native xsim large; do
+        has_stage "$run" || continue
+        np=2; ranks=2; bin="$work/ior/xsim/src"; extra=()
+        [ "$run" = native ] && bin="$work/ior/native/src"
+        # at scale -xsim-compute none: POSIX calls are not modeled, only charged as measured compute
+        [ "$run" = large ] && { np=$large_procs; ranks=$large; extra=(-xsim-compute none); }
+        dir="$work/ior/run_$run"; rm -rf "$dir"; mkdir -p "$dir"
+        while IFS='|' read -r name args <&3; do   # fd 3: mpirun reads standard input
+            # shellcheck disable=SC2086
+            run_one ior "$name" "$run" "$ranks" "$np" "$dir" "$ver" "$IOR_ANSWER" "$rep" -- "$bin/ior" $args "${extra[@]}"
+        done 3< <(ior_cases "$dir")
+        ior_files "$dir" "$run" "$ranks"
+        run_one ior mdtest "$run" "$ranks" "$np" "$dir" '^-- finished' \
+            "grep -E 'tasks, [0-9]+ files'" "awk '/File creation/ {print \$3}'" -- "$bin/mdtest" -n 20 -i 1 -d "$dir/md" "${extra[@]}"
+    done
+    return 0
+}
+
+# HPGMG-FV times solves for at least 60 s per problem size (hard-coded minTime), so under xsim
+# the number of solves follows the virtual solve time. The xsim runs use -xsim-compute none
+# and a 10 ms network (every level), so every solve takes seconds of virtual time and the
+# loops stop after a few dozen solves; the numbers solved do not depend on timing. The answer:
+# the residual norms of the F-cycles (once per value), v-cycle and bottom-solver iteration
+# counts, the Richardson error and order, the levels built.
+HPGMG_ANSWER="grep -E 'norm=|v-cycles|Bottom solver|\\|\\|error\\|\\||order=|attempting to create|Tasks' | sed 's/ done (.*//' | uniq"
+HPGMG_SLOW=(-xsim-compute none -xsim-set network.level.node.latency=0.01 -xsim-set network.level.switch.latency=0.01 -xsim-set network.level.system.latency=0.01)
+run_hpgmg() {
+    local rep="awk '/DOF=/ {sub(\"time=\", \"\", \$3); print \$3; exit}'" d="$work/hpgmg/build/bin"
+    # natively its three 60 s timing loops take 200-330 s on 2 cores: at least 600 s for these runs
+    local timeout_s=$((timeout_s < 600 ? 600 : timeout_s))
+    # log2 box size 5, one box per rank: a 64^3 problem on 8 ranks
+    has_stage native && run_one hpgmg "box32" native 8 8 "$d" "" "$HPGMG_ANSWER" "$rep" -- ./hpgmg-fv 5 1
+    has_stage xsim && run_one hpgmg "box32" xsim 8 2 "$d" "" "$HPGMG_ANSWER" "$rep" -- ./hpgmg-fv.xsim 5 1 -xsim-np 8 "${HPGMG_SLOW[@]}"
+    has_stage large && run_one hpgmg "box16" large "$hpgmg_ranks" "$large_procs" "$d" "" "" "$rep" -- ./hpgmg-fv.xsim 4 1 "${HPGMG_SLOW[@]}"
+    return 0
+}
+
 echo "| code | case | run | ranks | P | exit | verified | answer | reported s | simulated s | wall s |"
 echo "|---|---|---|---:|---:|---|---|---|---:|---:|---:|"
 for spec in "${codes[@]}"; do
     code=${spec%%=*}; src=$(cd "${spec#*=}" 2>/dev/null && pwd) || die "no directory '${spec#*=}' for $code"
-    case "$code" in npb|hpcg|lulesh|minimd|osu|imb|hpl|clover) ;; *) die "unknown code '$code' (npb hpcg lulesh minimd osu imb hpl clover)" ;; esac
+    case "$code" in npb|hpcg|lulesh|minimd|osu|imb|hpl|clover|ior|hpgmg) ;; *) die "unknown code '$code' (npb hpcg lulesh minimd osu imb hpl clover ior hpgmg)" ;; esac
     if has_stage build; then "build_$code" "$src" >&2; fi
     "run_$code"
 done

@@ -1,9 +1,10 @@
 // MPI-IO calls about a file rather than its data (MPI-4.0 sections 14.2.4-14.3, 14.4.3,
 // 14.6, 14.7): views, the individual file pointer, sizes, info, atomicity, sync, groups,
-// modes and error handlers. The rank's real handle answers what it knows; set_size and
-// preallocate end with an agreement (every rank's real call happens before any rank
-// leaves, so no rank writes while another still truncates) that also checks the ranks
-// passed the same size; set_view resets the shared file pointer between two agreements.
+// modes and error handlers. The rank's real handle answers what it knows; set_size ends
+// with an agreement (every rank's real call happens before any rank leaves, so no rank
+// writes while another still truncates) that also checks the ranks passed the same size;
+// preallocate agrees on the size, then rank 0 alone preallocates; set_view resets the
+// shared file pointer between two agreements.
 #include <string>
 #include <vector>
 
@@ -28,7 +29,7 @@ int on_real_handle(const char* call, MPI_File fh, Real&& real) {
     return real_result(scope, f, real(f->real));
 }
 
-// set_size and preallocate: the real call, then the agreement on `size`.
+// set_size: the real call, then the agreement on `size`.
 template <class Real>
 int sized_collective(const char* call, MPI_File fh, MPI_Offset size, Real&& real) {
     XSIM_BEGIN_INITIALIZED(call);
@@ -138,10 +139,29 @@ XSIM_MPI_ALIAS(File_set_size)
 int PMPI_File_set_size(MPI_File fh, MPI_Offset size) {
     return sized_collective("MPI_File_set_size", fh, size, [&](MPI_File h) { return real_mpi.File_set_size(h, size); });
 }
+// MPI_File_preallocate: the ranks agree on the size, the file communicator's rank 0 alone
+// preallocates on its real handle, and a second agreement hands out its result once the
+// space exists (no rank writes before). Not every rank on its own handle: each real
+// handle's communicator is MPI_COMM_SELF, so each would be the real call's root, and Open
+// MPI's root reads back and rewrites the bytes the file already holds (those the first
+// rank's call allocated): MPI_ERR_ACCESS on a file opened MPI_MODE_WRONLY (IOR's
+// --mpiio.preallocate), and the file rewritten once per rank otherwise.
 XSIM_MPI_ALIAS(File_preallocate)
 int PMPI_File_preallocate(MPI_File fh, MPI_Offset size) {
-    return sized_collective("MPI_File_preallocate", fh, size,
-                            [&](MPI_File h) { return real_mpi.File_preallocate(h, size); });
+    XSIM_BEGIN_INITIALIZED("MPI_File_preallocate");
+    io::File* f = nullptr;
+    if (int e = file_arg(scope, fh, &f)) return e;
+    if (size < 0) return io::raise_file(scope, f, MPI_ERR_ARG, "negative size " + std::to_string(size));
+    if (f->amode & MPI_MODE_SEQUENTIAL)
+        return io::raise_file(scope, f, MPI_ERR_UNSUPPORTED_OPERATION, "the file was opened MPI_MODE_SEQUENTIAL");
+    std::vector<std::int64_t> agreed{size, -size};
+    std::string why;
+    if (int e = io::allreduce_max(scope, *f->comm, agreed, &why)) return io::raise_file(scope, f, e, why);
+    if (agreed[0] != -agreed[1]) return io::raise_file(scope, f, MPI_ERR_NOT_SAME, "the ranks passed different sizes");
+    std::vector<std::int64_t> code{MPI_SUCCESS};  // error codes are positive: the maximum is rank 0's
+    if (f->comm->rank_of(scope.rank) == 0) code[0] = real_mpi.File_preallocate(f->real, size);
+    if (int e = io::allreduce_max(scope, *f->comm, code, &why)) return io::raise_file(scope, f, e, why);
+    return real_result(scope, f, static_cast<int>(code[0]));
 }
 XSIM_MPI_ALIAS(File_sync)
 int PMPI_File_sync(MPI_File fh) {
