@@ -290,7 +290,7 @@ void Engine::rank_entry(void* arg) {
     // application's own code reaches deeper than any of its calls is charged, once. Touching
     // 6 KiB here for every rank cost a page per rank (4 KiB of 9.4 at 2^20 ranks).
     rank.last_exit_ns = engine.compute_clock_ns();
-    for (ProgramConstructor construct : engine.constructors_) construct(engine.argc_, engine.argv_, engine.envp_);
+    engine.run_constructors(engine.constructors_);
     const int code = engine.main_(engine.argc_, engine.argv_, engine.envp_);
     engine.finish_rank(rank, code);
 }

@@ -127,6 +127,10 @@ public:
     void set_program_constructors(std::vector<ProgramConstructor> constructors) {
         constructors_ = std::move(constructors);
     }
+    // Runs constructors as the loader would: with the program's argument vector and environment.
+    void run_constructors(const std::vector<ProgramConstructor>& constructors) const {
+        for (ProgramConstructor construct : constructors) construct(argc_, argv_, envp_);
+    }
     // The MPI objects' state of this process (keyvals, context ids, groups, datatypes...),
     // current from construction to destruction and while run() runs (process_objects.hpp).
     ProcessObjects& objects() { return *objects_; }

@@ -1,10 +1,11 @@
 // Libraries a simulated rank loads with dlopen (Python's extension modules: numpy, mpi4py;
 // a program's plugins) get per-rank globals, as the libraries loaded at start-up do: their
 // globals are per process natively, and an interpreter's extension module keeps objects of
-// the interpreter (per rank here) in them. The library loads once per real process (its
-// constructors run once); its relocated, constructed globals become every rank's initial
-// image, and the rank that loaded it goes on with them (rank_state/privatization.hpp,
-// add_loaded_library). Of the libraries in the system directories only those that are part
+// the interpreter (per rank here) in them. The library loads once per real process; its
+// globals as the loader relocated them, before its constructors, become every rank's initial
+// image (rank_state/privatization.hpp, add_loaded_library), and each rank runs its
+// constructors when it opens it: the loading rank at once, the others at their own dlopen
+// (runtime/library_constructors.hpp). Of the libraries in the system directories only those that are part
 // of the program are per rank: built on MPI (a DT_NEEDED libmpi), or plugins that call the
 // program's own functions (an extension module calls the Python interpreter's). dlclose of
 // such a library leaves it loaded: other ranks' images of it live on.
@@ -17,6 +18,7 @@
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/runtime/executable_inspection.hpp"
+#include "libxsim/runtime/library_constructors.hpp"
 #include "libxsim/runtime/next_function.hpp"
 
 using namespace xsim;
@@ -35,7 +37,12 @@ void privatize_loaded_since(const std::vector<const void*>& known, const Rank& r
     runtime::Discovery found = runtime::discover_loaded(known, &imports_from_program);
     runtime::Privatization& privatization = g_engine->privatization();
     std::string why;
-    if (!found.segments.empty()) why = privatization.add_loaded_library(std::move(found.segments), found.covered);
+    if (!found.segments.empty()) {
+        // Every rank starts from the load-time image and runs the constructors itself.
+        runtime::prepare_loaded_libraries(found.covered, static_cast<std::size_t>(g_engine->local_count()), why);
+        if (!why.empty()) g_engine->abort_run(1, why);
+        why = privatization.add_loaded_library(std::move(found.segments), found.covered);
+    }
     if (!why.empty())
         for (const std::string& name : found.covered) found.uncovered.push_back(name + " (" + why + ")");
     for (const std::string& what : found.uncovered)
@@ -54,6 +61,9 @@ extern "C" void* dlopen(const char* file, int mode) noexcept {
     const std::vector<const void*> known = runtime::loaded_objects();
     void* handle = real(file, mode);
     if (handle && runtime::loaded_objects().size() != known.size()) privatize_loaded_since(known, *rank);
+    link_map* map = nullptr;
+    if (handle && !(mode & RTLD_NOLOAD) && dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name)
+        runtime::construct_loaded_libraries(*g_engine, map->l_name, g_engine->local_index(*rank));
     return handle;
 }
 

@@ -61,7 +61,7 @@ extern "C" int __cxa_atexit(void (*function)(void*), void* arg, void* dso_handle
         g_engine->libc_state_of(*rank).exit_handlers.push_back({function, arg});
         return 0;
     }
-    if (!rank) runtime::note_process_exit_handle(dso_handle);  // runtime/library_constructors.hpp
+    runtime::note_process_exit_handle(dso_handle);  // runtime/library_constructors.hpp
     using Register = int (*)(void (*)(void*), void*, void*);
     static const auto real_cxa_atexit = runtime::next_function<Register>("__cxa_atexit");
     return real_cxa_atexit(function, arg, dso_handle);

@@ -91,8 +91,12 @@ void note_process_exit_handle(void* dso_handle) {
     if (g_handle_count < kMaxHandles) g_handles[g_handle_count++] = dso_handle;
 }
 
-std::vector<ProgramConstructor> take_library_constructors(const std::vector<std::string>& per_rank_objects,
-                                                          std::string& error) {
+namespace {
+
+// The libraries among `per_rank_objects`, their process-level objects destroyed and their data
+// reset; returns their constructors in the loader's order (and the libraries, in `members`).
+std::vector<ProgramConstructor> unconstruct(const std::vector<std::string>& per_rank_objects, std::string& error,
+                                            std::vector<LoadedObject>* members = nullptr) {
     Collect c;
     c.wanted = &per_rank_objects;
     dl_iterate_phdr(&collect, &c);
@@ -111,6 +115,7 @@ std::vector<ProgramConstructor> take_library_constructors(const std::vector<std:
             error = "cannot give each rank its own copy of " + lib->names.path + " as loaded: " + why;
             return {};
         }
+        if (members) members->push_back(lib->names);
         if (lib->init) constructors.push_back(lib->init);
         for (std::size_t i = 0; i < lib->init_count; ++i) {
             const ElfW(Addr) entry = lib->init_array[i];
@@ -119,6 +124,57 @@ std::vector<ProgramConstructor> take_library_constructors(const std::vector<std:
         }
     }
     return constructors;
+}
+
+// The libraries one dlopen of a rank made per rank, and which local ranks have constructed them.
+struct LoadedGroup {
+    std::vector<LoadedObject> members;
+    std::vector<ProgramConstructor> constructors;
+    std::vector<std::size_t> needs;  // earlier groups holding a library its members need
+    std::vector<bool> constructed;   // by local rank
+};
+// Process-wide like the loader's own list of loaded objects (the images are per rank).
+std::vector<LoadedGroup> g_loaded_groups;
+
+bool names(const std::string& needed, const LoadedObject& o) {
+    return needed == o.soname || needed == o.path.substr(o.path.find_last_of('/') + 1);
+}
+
+void construct_group(const Engine& engine, std::size_t group, std::size_t local) {
+    LoadedGroup& g = g_loaded_groups[group];
+    if (local >= g.constructed.size() || g.constructed[local]) return;
+    g.constructed[local] = true;
+    for (std::size_t needed : g.needs) construct_group(engine, needed, local);
+    engine.run_constructors(g.constructors);
+}
+
+}  // namespace
+
+std::vector<ProgramConstructor> take_library_constructors(const std::vector<std::string>& per_rank_objects,
+                                                          std::string& error) {
+    return unconstruct(per_rank_objects, error);
+}
+
+void prepare_loaded_libraries(const std::vector<std::string>& per_rank_objects, std::size_t local_ranks,
+                              std::string& error) {
+    LoadedGroup g;
+    g.constructors = unconstruct(per_rank_objects, error, &g.members);
+    if (!error.empty() || g.members.empty()) return;
+    for (std::size_t earlier = 0; earlier < g_loaded_groups.size(); ++earlier) {
+        bool needed = false;
+        for (const LoadedObject& m : g.members)
+            for (const std::string& n : m.needed)
+                for (const LoadedObject& o : g_loaded_groups[earlier].members) needed = needed || names(n, o);
+        if (needed) g.needs.push_back(earlier);
+    }
+    g.constructed.assign(local_ranks, false);
+    g_loaded_groups.push_back(std::move(g));
+}
+
+void construct_loaded_libraries(const Engine& engine, const std::string& library, std::size_t local) {
+    for (std::size_t group = 0; group < g_loaded_groups.size(); ++group)
+        for (const LoadedObject& m : g_loaded_groups[group].members)
+            if (m.path == library) construct_group(engine, group, local);
 }
 
 }  // namespace xsim::runtime

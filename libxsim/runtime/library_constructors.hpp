@@ -16,8 +16,9 @@
 
 namespace xsim::runtime {
 
-// Remembers the DSO handle of an exit handler registered with the C library outside any
-// rank (called by the __cxa_atexit interposer): how a library's registrations are found.
+// Remembers the DSO handle of an exit handler registered with the C library (called by the
+// __cxa_atexit interposer for what it does not keep with a rank): how a library's
+// registrations are found.
 void note_process_exit_handle(void* dso_handle);
 
 // Does the above for the shared libraries among `per_rank_objects` (paths of the loaded
@@ -26,5 +27,15 @@ void note_process_exit_handle(void* dso_handle);
 // cannot be reset.
 std::vector<ProgramConstructor> take_library_constructors(const std::vector<std::string>& per_rank_objects,
                                                           std::string& error);
+
+// Libraries a rank loads later (dlopen): the loader constructed them once, in the loading rank.
+// prepare_loaded_libraries does the same as above for those the load made per rank, before
+// their images are added (so every rank starts from the load-time image), and records them;
+// construct_loaded_libraries then runs, for local rank `local`, the constructors of the
+// recorded libraries that hold `library` (a loaded object's path), and of those they need,
+// unless it ran them before: the loading rank at once, another rank when it opens them too.
+void prepare_loaded_libraries(const std::vector<std::string>& per_rank_objects, std::size_t local_ranks,
+                              std::string& error);
+void construct_loaded_libraries(const Engine& engine, const std::string& library, std::size_t local);
 
 }  // namespace xsim::runtime
