@@ -371,6 +371,10 @@ bool is_foreign_object(const std::string& path, bool on_mpi) {
     return path.empty() || is_mpi_library(path) || path == own_path() || (is_system_object(path) && !on_mpi);
 }
 
+bool is_named_by(const LoadedObject& o, const std::string& needed) {
+    return needed == o.soname || needed == base_name(o.path);
+}
+
 std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*also)(const std::string& path)) {
     std::vector<bool> on(objects.size(), false);
     for (std::size_t i = 0; i < objects.size(); ++i) {
@@ -378,16 +382,13 @@ std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*
         on[i] = std::any_of(o.needed.begin(), o.needed.end(), [](const std::string& n) { return starts_with(n, "libmpi"); }) ||
                 (also && is_system_object(o.path) && also(o.path));
     }
-    const auto names = [](const std::string& needed, const LoadedObject& o) {
-        return needed == o.soname || needed == base_name(o.path);
-    };
     for (bool grew = true; grew;) {  // a few rounds: dependency chains are short
         grew = false;
         for (std::size_t i = 0; i < objects.size(); ++i) {
             if (on[i]) continue;
             for (const std::string& needed : objects[i].needed) {
                 for (std::size_t j = 0; j < objects.size() && !on[i]; ++j)
-                    if (on[j] && names(needed, objects[j])) on[i] = grew = true;
+                    if (on[j] && is_named_by(objects[j], needed)) on[i] = grew = true;
                 if (on[i]) break;
             }
         }

@@ -58,6 +58,8 @@ struct LoadedObject {
     std::string soname;
     std::vector<std::string> needed;
 };
+// Whether a DT_NEEDED entry `needed` names object `o` (its soname, or its file name).
+bool is_named_by(const LoadedObject& o, const std::string& needed);
 // What the dynamic section of a loaded object (dl_iterate_phdr's `info`) names.
 LoadedObject describe_loaded_object(const dl_phdr_info* info, std::string path);
 // Which of `objects` are built on MPI: they need the MPI library itself (a DT_NEEDED entry

@@ -6,6 +6,9 @@
 #include <algorithm>
 #include <cstdint>
 #include <functional>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "libxsim/rank_state/load_image.hpp"
 #include "libxsim/rank_state/privatization.hpp"
@@ -71,10 +74,8 @@ std::vector<const Library*> initialization_order(const std::vector<Library>& lib
         if (state[i] != 0) return;
         state[i] = 1;
         for (const std::string& needed : libs[i].names.needed)
-            for (std::size_t j = 0; j < libs.size(); ++j) {
-                const std::string& path = libs[j].names.path;
-                if (needed == libs[j].names.soname || needed == path.substr(path.find_last_of('/') + 1)) place(j);
-            }
+            for (std::size_t j = 0; j < libs.size(); ++j)
+                if (is_named_by(libs[j].names, needed)) place(j);
         state[i] = 2;
         order.push_back(&libs[i]);
     };
@@ -136,10 +137,6 @@ struct LoadedGroup {
 // Process-wide like the loader's own list of loaded objects (the images are per rank).
 std::vector<LoadedGroup> g_loaded_groups;
 
-bool names(const std::string& needed, const LoadedObject& o) {
-    return needed == o.soname || needed == o.path.substr(o.path.find_last_of('/') + 1);
-}
-
 void construct_group(const Engine& engine, std::size_t group, std::size_t local) {
     LoadedGroup& g = g_loaded_groups[group];
     if (local >= g.constructed.size() || g.constructed[local]) return;
@@ -164,7 +161,7 @@ void prepare_loaded_libraries(const std::vector<std::string>& per_rank_objects, 
         bool needed = false;
         for (const LoadedObject& m : g.members)
             for (const std::string& n : m.needed)
-                for (const LoadedObject& o : g_loaded_groups[earlier].members) needed = needed || names(n, o);
+                for (const LoadedObject& o : g_loaded_groups[earlier].members) needed = needed || is_named_by(o, n);
         if (needed) g.needs.push_back(earlier);
     }
     g.constructed.assign(local_ranks, false);
