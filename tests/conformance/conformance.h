@@ -103,6 +103,17 @@ static inline int conf_evens_and_odds(conf_t* t, MPI_Comm* side, MPI_Comm* inter
     return 1;
 }
 
+#if defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L /* mkdtemp: the file tests */
+/* Rank 0 makes a fresh directory from the mkdtemp template `dir` and every rank gets its
+ * name; 0 (after a recorded failure) when it could not. */
+static inline int conf_shared_temp_dir(conf_t* t, char* dir, int bytes) {
+    if (t->rank == 0 && !mkdtemp(dir)) dir[0] = '\0';
+    MPI_Bcast(dir, bytes, MPI_CHAR, 0, MPI_COMM_WORLD);
+    if (!dir[0]) conf_fail(t, "mkdtemp failed");
+    return dir[0] != '\0';
+}
+#endif
+
 /* Prints VTIME, PASS/FAIL at rank 0, finalizes; returns the exit status. */
 static inline int conf_finish(conf_t* t) {
     long total = t->failures;

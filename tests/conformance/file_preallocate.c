@@ -52,12 +52,7 @@ int main(int argc, char** argv) {
     MPI_File fh;
     MPI_Init(&argc, &argv);
     conf_init(&t, "file_preallocate");
-    if (t.rank == 0 && !mkdtemp(dir)) dir[0] = '\0';
-    MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
-    if (!dir[0]) {
-        conf_fail(&t, "mkdtemp failed");
-        return conf_finish(&t);
-    }
+    if (!conf_shared_temp_dir(&t, dir, (int)sizeof dir)) return conf_finish(&t);
     snprintf(path, sizeof path, "%s/f", dir);
     const MPI_Offset total = (MPI_Offset)t.size * BLOCK * sizeof(int);
     int* block = conf_alloc(BLOCK * sizeof(int));

@@ -277,12 +277,7 @@ int main(int argc, char** argv) {
         /* One per run (its real processes share mpirun as their parent), as concurrent runs may be. */
         snprintf(dir, sizeof dir, "/tmp/xsim_file_shared_pointer.nopayload.%ld", (long)getppid());
         if (t.rank == 0) mkdir(dir, 0700);  /* before the open, which rank 0 starts */
-    } else {
-        if (t.rank == 0 && !mkdtemp(dir)) dir[0] = '\0';
-        MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
-    }
-    if (!dir[0]) {
-        conf_fail(&t, "mkdtemp failed");
+    } else if (!conf_shared_temp_dir(&t, dir, (int)sizeof dir)) {
         return conf_finish(&t);
     }
     snprintf(path, sizeof path, "%s/records", dir);

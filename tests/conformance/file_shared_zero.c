@@ -32,12 +32,7 @@ int main(int argc, char** argv) {
     MPI_Offset before = -1, shared = -1;
     MPI_Init(&argc, &argv);
     conf_init(&t, "file_shared_zero");
-    if (t.rank == 0 && !mkdtemp(dir)) dir[0] = '\0';
-    MPI_Bcast(dir, sizeof dir, MPI_CHAR, 0, MPI_COMM_WORLD);
-    if (!dir[0]) {
-        conf_fail(&t, "mkdtemp failed");
-        return conf_finish(&t);
-    }
+    if (!conf_shared_temp_dir(&t, dir, (int)sizeof dir)) return conf_finish(&t);
     snprintf(path, sizeof path, "%s/f", dir);
     CONF_CALL(&t, MPI_File_open(MPI_COMM_WORLD, path, MPI_MODE_CREATE | MPI_MODE_RDWR, MPI_INFO_NULL, &fh));
     CONF_CALL(&t, MPI_File_write_ordered(fh, &t.rank, 1, MPI_INT, &st));
