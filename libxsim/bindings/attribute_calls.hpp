@@ -22,4 +22,10 @@ int win_set_attr(const char* call, MPI_Win win, int keyval, Language set_in, MPI
 int type_get_attr(const char* call, MPI_Datatype type, int keyval, Language reader, MPI_Aint* value, int* flag);
 int type_set_attr(const char* call, MPI_Datatype type, int keyval, Language set_in, MPI_Aint value);
 
+// comm_basic.cpp: the C calls MPI_{Comm,Win,Type}_create_keyval and _free_keyval, for `kind`
+// (the window's and type's callback types are the communicator's with another handle).
+int c_create_keyval(const char* call, KeyvalKind kind, MPI_Comm_copy_attr_function* copy,
+                    MPI_Comm_delete_attr_function* remove, int* keyval, void* extra_state);
+int c_free_keyval(const char* call, KeyvalKind kind, int* keyval);
+
 }  // namespace xsim

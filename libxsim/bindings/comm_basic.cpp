@@ -158,6 +158,22 @@ int comm_get_attr(const char* call, MPI_Comm comm, int keyval, Language reader, 
     return MPI_SUCCESS;
 }
 
+int c_create_keyval(const char* call, KeyvalKind kind, MPI_Comm_copy_attr_function* copy,
+                    MPI_Comm_delete_attr_function* remove, int* keyval, void* extra_state) {
+    XSIM_BEGIN_INITIALIZED(call);
+    if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
+    *keyval = create_keyval(kind, copy, remove, extra_state);
+    return MPI_SUCCESS;
+}
+
+int c_free_keyval(const char* call, KeyvalKind kind, int* keyval) {
+    XSIM_BEGIN_INITIALIZED(call);
+    if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
+    if (!free_keyval(*keyval, kind)) return scope.fail(nullptr, MPI_ERR_KEYVAL, keyval_problem(*keyval, kind));
+    *keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+
 int comm_set_attr(const char* call, MPI_Comm comm, int keyval, Language set_in, MPI_Aint value) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
@@ -203,20 +219,12 @@ int PMPI_Comm_delete_attr(MPI_Comm comm, int keyval) {
 XSIM_MPI_ALIAS(Comm_create_keyval)
 int PMPI_Comm_create_keyval(MPI_Comm_copy_attr_function* copy, MPI_Comm_delete_attr_function* remove, int* keyval,
                             void* extra_state) {
-    XSIM_BEGIN_INITIALIZED("MPI_Comm_create_keyval");
-    if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
-    *keyval = create_keyval(KeyvalKind::Comm, copy, remove, extra_state);
-    return MPI_SUCCESS;
+    return c_create_keyval("MPI_Comm_create_keyval", KeyvalKind::Comm, copy, remove, keyval, extra_state);
 }
 
 XSIM_MPI_ALIAS(Comm_free_keyval)
 int PMPI_Comm_free_keyval(int* keyval) {
-    XSIM_BEGIN_INITIALIZED("MPI_Comm_free_keyval");
-    if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
-    if (!free_keyval(*keyval, KeyvalKind::Comm))
-        return scope.fail(nullptr, MPI_ERR_KEYVAL, keyval_problem(*keyval, KeyvalKind::Comm));
-    *keyval = MPI_KEYVAL_INVALID;
-    return MPI_SUCCESS;
+    return c_free_keyval("MPI_Comm_free_keyval", KeyvalKind::Comm, keyval);
 }
 
 // Hints may be ignored (MPI-4 section 7.4.4); get_info returns a new, empty info object.

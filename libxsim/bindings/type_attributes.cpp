@@ -97,21 +97,14 @@ extern "C" {
 XSIM_MPI_ALIAS(Type_create_keyval)
 int PMPI_Type_create_keyval(MPI_Type_copy_attr_function* copy, MPI_Type_delete_attr_function* remove, int* keyval,
                             void* extra_state) {
-    XSIM_BEGIN_INITIALIZED("MPI_Type_create_keyval");
-    if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
-    *keyval = create_keyval(KeyvalKind::Type, reinterpret_cast<MPI_Comm_copy_attr_function*>(copy),
-                            reinterpret_cast<MPI_Comm_delete_attr_function*>(remove), extra_state);
-    return MPI_SUCCESS;
+    return c_create_keyval("MPI_Type_create_keyval", KeyvalKind::Type,
+                           reinterpret_cast<MPI_Comm_copy_attr_function*>(copy),
+                           reinterpret_cast<MPI_Comm_delete_attr_function*>(remove), keyval, extra_state);
 }
 
 XSIM_MPI_ALIAS(Type_free_keyval)
 int PMPI_Type_free_keyval(int* keyval) {
-    XSIM_BEGIN_INITIALIZED("MPI_Type_free_keyval");
-    if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
-    if (!free_keyval(*keyval, KeyvalKind::Type))
-        return scope.fail(nullptr, MPI_ERR_KEYVAL, keyval_problem(*keyval, KeyvalKind::Type));
-    *keyval = MPI_KEYVAL_INVALID;
-    return MPI_SUCCESS;
+    return c_free_keyval("MPI_Type_free_keyval", KeyvalKind::Type, keyval);
 }
 
 XSIM_MPI_ALIAS(Type_get_attr)

@@ -313,21 +313,14 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void* value, int* flag) {
 XSIM_MPI_ALIAS(Win_create_keyval)
 int PMPI_Win_create_keyval(MPI_Win_copy_attr_function* copy, MPI_Win_delete_attr_function* remove, int* keyval,
                            void* extra_state) {
-    XSIM_BEGIN_INITIALIZED("MPI_Win_create_keyval");
-    if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
-    *keyval = create_keyval(KeyvalKind::Win, reinterpret_cast<MPI_Comm_copy_attr_function*>(copy),
-                            reinterpret_cast<MPI_Comm_delete_attr_function*>(remove), extra_state);
-    return MPI_SUCCESS;
+    return c_create_keyval("MPI_Win_create_keyval", KeyvalKind::Win,
+                           reinterpret_cast<MPI_Comm_copy_attr_function*>(copy),
+                           reinterpret_cast<MPI_Comm_delete_attr_function*>(remove), keyval, extra_state);
 }
 
 XSIM_MPI_ALIAS(Win_free_keyval)
 int PMPI_Win_free_keyval(int* keyval) {
-    XSIM_BEGIN_INITIALIZED("MPI_Win_free_keyval");
-    if (int e = checks::pointer(scope, nullptr, keyval, "keyval")) return e;
-    if (!free_keyval(*keyval, KeyvalKind::Win))
-        return scope.fail(nullptr, MPI_ERR_KEYVAL, keyval_problem(*keyval, KeyvalKind::Win));
-    *keyval = MPI_KEYVAL_INVALID;
-    return MPI_SUCCESS;
+    return c_free_keyval("MPI_Win_free_keyval", KeyvalKind::Win, keyval);
 }
 
 XSIM_MPI_ALIAS(Win_set_attr)
