@@ -1,16 +1,10 @@
 #include "libxsim/rank_state/load_image.hpp"
 
-#include <elf.h>
-#include <fcntl.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
 #include <cstring>
 #include <vector>
 
+#include "libxsim/rank_state/elf_file.hpp"
 #include "libxsim/rank_state/privatization.hpp"
 
 namespace xsim::runtime {
@@ -19,38 +13,6 @@ namespace {
 #ifndef SHT_RELR
 #define SHT_RELR 19
 #endif
-
-class MappedFile {
-public:
-    explicit MappedFile(const std::string& path) {
-        const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-        if (fd < 0) {
-            error_ = "cannot open " + path + ": " + std::strerror(errno);
-            return;
-        }
-        struct stat st;
-        if (fstat(fd, &st) == 0 && st.st_size > 0) {
-            size_ = static_cast<std::size_t>(st.st_size);
-            void* p = mmap(nullptr, size_, PROT_READ, MAP_PRIVATE, fd, 0);
-            if (p != MAP_FAILED) image_ = static_cast<const unsigned char*>(p);
-        }
-        close(fd);
-        if (!image_) error_ = "cannot map " + path;
-    }
-    ~MappedFile() {
-        if (image_) munmap(const_cast<unsigned char*>(image_), size_);
-    }
-    MappedFile(const MappedFile&) = delete;
-    MappedFile& operator=(const MappedFile&) = delete;
-    const unsigned char* image() const { return image_; }
-    std::size_t size() const { return size_; }
-    const std::string& error() const { return error_; }
-
-private:
-    const unsigned char* image_ = nullptr;
-    std::size_t size_ = 0;
-    std::string error_;
-};
 
 // The words a RELR section relocates (SHT_RELR: an address, then bitmaps of the 63 words
 // after the last one named).
@@ -69,20 +31,15 @@ void relr_targets(const Elf64_Xword* entries, std::size_t n, std::vector<std::ui
     }
 }
 
-bool is_program_data(const Elf64_Shdr& s) {
-    return (s.sh_flags & SHF_WRITE) && (s.sh_flags & SHF_ALLOC) && !(s.sh_flags & SHF_TLS) &&
-           (s.sh_type == SHT_PROGBITS || s.sh_type == SHT_NOBITS) && s.sh_size > 0;
-}
-
 }  // namespace
 
 std::string reset_to_load_image(const std::string& path, std::uintptr_t bias) {
-    const ElfData d = read_elf_data(path);
-    if (!d.error.empty()) return d.error;
-    MappedFile file(path);
+    const MappedFile file(path);
     if (!file.error().empty()) return file.error();
     const unsigned char* image = file.image();
-    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(image);  // read_elf_data checked the headers
+    const ElfData d = parse_elf_data(image, file.size());
+    if (!d.error.empty()) return d.error;
+    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(image);  // parse_elf_data checked the headers
     const auto* sections = reinterpret_cast<const Elf64_Shdr*>(image + eh->e_shoff);
     // Every word the loader wrote (relocated) in the file's data.
     std::vector<std::uint64_t> relocated;

@@ -16,6 +16,7 @@
 #include <string>
 #include <utility>
 
+#include "libxsim/rank_state/elf_file.hpp"
 #include "pdes/small_copy.hpp"
 
 namespace xsim::runtime {
@@ -70,7 +71,9 @@ std::vector<Range> subtract(const std::vector<Range>& ranges, const std::vector<
     return merged;
 }
 
-ElfData parse(const unsigned char* image, std::size_t size) {
+}  // namespace
+
+ElfData parse_elf_data(const unsigned char* image, std::size_t size) {
     ElfData d;
     if (size < sizeof(Elf64_Ehdr) || std::memcmp(image, ELFMAG, SELFMAG) != 0 || image[EI_CLASS] != ELFCLASS64) {
         d.error = "not a 64-bit ELF file";
@@ -104,9 +107,7 @@ ElfData parse(const unsigned char* image, std::size_t size) {
     for (int i = 0; i < eh->e_shnum; ++i) {
         const Elf64_Shdr& s = sections[i];
         const char* name = s.sh_name < names.sh_size ? reinterpret_cast<const char*>(image + names.sh_offset + s.sh_name) : "";
-        const bool program_data = (s.sh_flags & SHF_WRITE) && (s.sh_flags & SHF_ALLOC) && !(s.sh_flags & SHF_TLS) &&
-                                  (s.sh_type == SHT_PROGBITS || s.sh_type == SHT_NOBITS) && s.sh_size > 0;
-        if (program_data && !is_loader_section(name)) data.push_back({s.sh_addr, s.sh_addr + s.sh_size});
+        if (is_program_data(s) && !is_loader_section(name)) data.push_back({s.sh_addr, s.sh_addr + s.sh_size});
         // Copy relocations: the loader copies another object's variable into this file's
         // .bss and every library uses that copy from then on.
         if (s.sh_type != SHT_RELA || s.sh_link >= eh->e_shnum) continue;
@@ -140,6 +141,8 @@ ElfData parse(const unsigned char* image, std::size_t size) {
     d.data = subtract(data, holes);
     return d;
 }
+
+namespace {
 
 bool starts_with(const std::string& s, const char* prefix) { return s.compare(0, std::strlen(prefix), prefix) == 0; }
 
@@ -341,28 +344,13 @@ std::size_t round_down(std::size_t n, std::size_t to) { return n / to * to; }
 }  // namespace
 
 ElfData read_elf_data(const std::string& path) {
-    ElfData d;
-    const int fd = open(path.c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) {
-        d.error = "cannot open " + path + ": " + std::strerror(errno);
+    const MappedFile file(path);
+    if (!file.error().empty()) {
+        ElfData d;
+        d.error = file.error();
         return d;
     }
-    struct stat st;
-    if (fstat(fd, &st) != 0 || st.st_size <= 0) {
-        close(fd);
-        d.error = "cannot read " + path;
-        return d;
-    }
-    const auto size = static_cast<std::size_t>(st.st_size);
-    void* image = mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd, 0);
-    close(fd);
-    if (image == MAP_FAILED) {
-        d.error = "cannot map " + path + ": " + std::strerror(errno);
-        return d;
-    }
-    d = parse(static_cast<const unsigned char*>(image), size);
-    munmap(image, size);
-    return d;
+    return parse_elf_data(file.image(), file.size());
 }
 
 bool is_own_library(const std::string& path) { return !path.empty() && path == own_path(); }

@@ -45,6 +45,8 @@ struct ElfData {
 
 // Reads the section headers, program headers and dynamic relocations of `path`.
 ElfData read_elf_data(const std::string& path);
+// The same, of a file already in memory (`size` bytes at `image`).
+ElfData parse_elf_data(const unsigned char* image, std::size_t size);
 
 // True for loaded objects whose data stays shared: the loader and the vDSO, libxsim, MPI
 // libraries (and what they load), and the libraries of the system directories, except
