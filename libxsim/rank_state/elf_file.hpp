@@ -1,9 +1,10 @@
-// An ELF file read from disk, mapped read-only for as long as the object lives, and the
-// sections that are program data: what privatization copies per rank (privatization.cpp)
-// and what load_image.cpp puts back as loaded.
+// An ELF file read from disk, mapped read-only for as long as the object lives, the sections
+// that are program data (what privatization copies per rank and load_image.cpp puts back as
+// loaded), and a loaded object's dynamic section.
 #pragma once
 #include <elf.h>
 #include <fcntl.h>
+#include <link.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -58,6 +59,14 @@ private:
 inline bool is_program_data(const Elf64_Shdr& s) {
     return (s.sh_flags & SHF_WRITE) && (s.sh_flags & SHF_ALLOC) && !(s.sh_flags & SHF_TLS) &&
            (s.sh_type == SHT_PROGBITS || s.sh_type == SHT_NOBITS) && s.sh_size > 0;
+}
+
+// A loaded object's dynamic section (dl_iterate_phdr's `info`), or null.
+inline const ElfW(Dyn)* dynamic_section(const dl_phdr_info* info) {
+    for (int i = 0; i < info->dlpi_phnum; ++i)
+        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
+            return reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    return nullptr;
 }
 
 }  // namespace xsim::runtime

@@ -164,10 +164,7 @@ bool is_system_object(const std::string& path) {
 LoadedObject describe_loaded_object(const dl_phdr_info* info, std::string path) {
     LoadedObject o;
     o.path = std::move(path);
-    const ElfW(Dyn)* dynamic = nullptr;
-    for (int i = 0; i < info->dlpi_phnum; ++i)
-        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-            dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    const ElfW(Dyn)* dynamic = dynamic_section(info);
     if (!dynamic) return o;
     std::uintptr_t strtab = 0;
     for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d)

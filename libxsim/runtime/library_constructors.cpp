@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "libxsim/rank_state/elf_file.hpp"
 #include "libxsim/rank_state/load_image.hpp"
 #include "libxsim/rank_state/privatization.hpp"
 
@@ -45,10 +46,7 @@ int collect(dl_phdr_info* info, std::size_t, void* arg) {
     Library lib;
     lib.names = describe_loaded_object(info, info->dlpi_name);
     lib.base = info->dlpi_addr;
-    const ElfW(Dyn)* dynamic = nullptr;
-    for (int i = 0; i < info->dlpi_phnum; ++i)
-        if (info->dlpi_phdr[i].p_type == PT_DYNAMIC)
-            dynamic = reinterpret_cast<const ElfW(Dyn)*>(info->dlpi_addr + info->dlpi_phdr[i].p_vaddr);
+    const ElfW(Dyn)* dynamic = dynamic_section(info);
     if (!dynamic) return 0;
     ElfW(Addr) array = 0, array_bytes = 0;
     for (const ElfW(Dyn)* d = dynamic; d->d_tag != DT_NULL; ++d) {
