@@ -98,6 +98,10 @@ private:
 
 struct NothingKept {};
 
+// A round's message prefetches its call (Engine::prefetch_ahead); the common calls must fit.
+static_assert(sizeof(CollectiveCallOf<ReduceArgs, NothingKept>) <= kCompletionTargetPrefetchBytes,
+              "a reduction's call grew past what the engine prefetches: raise kCompletionTargetPrefetchBytes");
+
 // Starts one rank's part of a nonblocking collective; returns its request (already
 // complete when the rank's part needs no message).
 template <class Args, class Keep = NothingKept>

@@ -92,10 +92,6 @@ std::int64_t Engine::run(MainFunction main, int argc, char** argv, char** envp, 
     return unfinished;
 }
 
-// The part of a collective call's state (colls/collective_call.hpp) that a round touches: its
-// fields and the start of its arena (coroutine frame, transfer list, small scratch).
-constexpr std::size_t kCallPrefetchBytes = 640;
-
 namespace {
 
 // Asks for every cache line of [p, p + bytes), for writing, when `bytes` is known only at run
@@ -212,12 +208,14 @@ void Engine::prefetch_ahead() const {
     if (const Message* m = message_at(s)) {
         if (const Request* q = first_posted_receive(*m)) {
             if (q->parent_call) {
-                prefetch_span<kCallPrefetchBytes, 1, false>(q->parent_call);
+                prefetch_span<kCompletionTargetPrefetchBytes, 1, false>(q->parent_call);
             } else {
                 // A receive of the application's: its rank usually resumes right after the
                 // message (in cells its run event is made then, too late to be seen ahead), and
                 // the message ends its wait (the rank's lines past kRankMessageBytes).
                 const auto local = static_cast<std::size_t>(m->dst - first_);
+                // The data lands in its buffer (often on the rank's stack, cold at scale).
+                if (m->has_payload && q->carries_data) __builtin_prefetch(q->buf, 1);
                 prefetch_resume_frames(local);
                 prefetch_span<sizeof(Rank) - kRankMessageBytes, 0, true>(reinterpret_cast<const char*>(&ranks_[local]) +
                                                                          kRankMessageBytes);
