@@ -541,6 +541,27 @@ std::string Privatization::start(std::vector<Segment> segments, std::size_t rank
     return {};
 }
 
+bool Privatization::holds(const char* c) const {
+    const char* below = static_cast<const char*>(low_);  // the gap: ends of what lies around c
+    const char* above = static_cast<const char*>(high_);
+    for (const Piece& q : pieces_) {
+        if (c >= q.live && c < q.live + q.bytes) return true;
+        if (q.live + q.bytes <= c) below = std::max<const char*>(below, q.live + q.bytes);
+        else above = std::min<const char*>(above, q.live);
+    }
+    for (const auto& library : loaded_libraries_) {
+        if (library->may_hold(c)) return true;
+        const auto* lo = static_cast<const char*>(library->low_);
+        const auto* hi = static_cast<const char*>(library->high_);
+        if (c >= lo && c < hi) return false;  // between its segments: not remembered
+        if (hi <= c) below = std::max(below, hi);
+        else above = std::min(above, lo);
+    }
+    gap_low_ = below;
+    gap_high_ = above;
+    return false;
+}
+
 std::string Privatization::add_loaded_library(std::vector<Segment> segments, std::vector<std::string> covered) {
     if (!active() || loaded_ == kNone) return "no rank is loaded";
     auto library = std::make_unique<Privatization>();
@@ -549,6 +570,7 @@ std::string Privatization::add_loaded_library(std::vector<Segment> segments, std
     if (!library->active()) return {};
     low_ = std::min(low_, library->low_);
     high_ = std::max(high_, library->high_);
+    gap_low_ = gap_high_ = nullptr;  // the new segments may lie in it
     covered_.insert(covered_.end(), covered.begin(), covered.end());
     loaded_libraries_.push_back(std::move(library));
     return {};

@@ -145,14 +145,13 @@ public:
     // Whether `p` lies in a privatized segment (the segments can be far apart, e.g. the
     // program's data and the C library's getopt globals, so the heap and the stacks lie
     // between them: each one is tested).
+    // Asked for every message's buffers (two or three times per message), mostly of heap
+    // addresses between the segments: the last such gap is remembered.
     bool may_hold(const void* p) const {
         if (p < low_ || p >= high_) return false;
         const char* c = static_cast<const char*>(p);
-        for (const Piece& q : pieces_)
-            if (c >= q.live && c < q.live + q.bytes) return true;
-        for (const auto& library : loaded_libraries_)
-            if (library->may_hold(p)) return true;
-        return false;
+        if (c >= gap_low_ && c < gap_high_) return false;
+        return holds(c);
     }
 
     // Makes the globals of a library that a rank has just loaded (dlopen) per rank as well:
@@ -223,6 +222,9 @@ private:
     // The bytes of `pieces` that lie on written pages, as pieces (adjacent runs joined).
     static std::vector<Piece> on_written_pages(const std::vector<Piece>& pieces, const WrittenPages& pages);
     void* view_slow(void* p, std::size_t bytes, std::size_t index);
+    // may_hold past the bounds and the last gap: tests each piece and library, and remembers
+    // the gap around `c` when it is in none.
+    bool holds(const char* c) const;
     // copies_ from the written pages, after turning new long runs of them into remapped_.
     void update_copies();
     void remap(const Piece& run);
@@ -259,6 +261,10 @@ private:
     std::vector<std::unique_ptr<Privatization>> loaded_libraries_;  // add_loaded_library
     const void* low_ = nullptr;   // the privatized addresses lie in [low_, high_)
     const void* high_ = nullptr;
+    // Addresses in [gap_low_, gap_high_) hold nothing privatized (may_hold); reset when
+    // segments are added.
+    mutable const char* gap_low_ = nullptr;
+    mutable const char* gap_high_ = nullptr;
 };
 
 }  // namespace xsim::runtime
