@@ -247,13 +247,13 @@ int simulate(int argc, char** argv, char** envp) {
     return code;
 }
 
-// The Python interpreter given xsim options (on its command line, or in XSIM_OPTIONS): it
-// runs a script that will load MPI (mpi4py). Without them, Python under LD_PRELOAD (a tool,
-// a launcher script) is left alone.
-bool python_asking_for_xsim(int argc, char** argv) {
+// An interpreter (Python, R) given xsim options (on its command line, or in XSIM_OPTIONS): it
+// runs a script that will load MPI (mpi4py, Rmpi). Without them, an interpreter under
+// LD_PRELOAD (a tool, a launcher script) is left alone.
+bool interpreter_asking_for_xsim(int argc, char** argv) {
     bool asked = std::getenv("XSIM_OPTIONS") != nullptr;
     for (int i = 1; i < argc && !asked; ++i) asked = std::strncmp(argv[i], "-xsim-", 6) == 0;
-    return asked && program_is_python();
+    return asked && program_is_interpreter();
 }
 
 }  // namespace
@@ -263,7 +263,7 @@ extern "C" int __libc_start_main(MainFunction main, int argc, char** argv, void 
     using Real = int (*)(MainFunction, int, char**, void (*)(), void (*)(), void (*)(), void*);
     static const Real real = runtime::next_function<Real>("__libc_start_main");
     const char* disabled = std::getenv("XSIM_DISABLE");
-    if ((disabled && *disabled && *disabled != '0') || !(program_imports_mpi_init() || python_asking_for_xsim(argc, argv)))
+    if ((disabled && *disabled && *disabled != '0') || !(program_imports_mpi_init() || interpreter_asking_for_xsim(argc, argv)))
         return real(main, argc, argv, init, fini, rtld_fini, stack_end);
     g_application_main = main;
     g_program_constructors = runtime::take_program_constructors();
