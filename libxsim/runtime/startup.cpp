@@ -36,6 +36,7 @@
 #include "libxsim/runtime/executable_inspection.hpp"
 #include "libxsim/runtime/next_function.hpp"
 #include "libxsim/runtime/option_agreement.hpp"
+#include "libxsim/runtime/own_stack.hpp"
 #include "libxsim/runtime/pmpi_link.hpp"
 #include "libxsim/runtime/privatization_plan.hpp"
 #include "libxsim/runtime/library_constructors.hpp"
@@ -198,18 +199,24 @@ int simulate(int argc, char** argv, char** envp) {
         // Each rank constructs its own copy of the executable's globals (and a constructor may
         // call MPI, as OpenCoarrays' does), unless ranks share a copy: then once, now, before the
         // image every rank starts from is taken, as the C library would have run them.
+        std::vector<ProgramConstructor> constructors;
         if (engine.local_count() > 1 && privatization.enabled && privatization.executable_covered) {
             // The per-rank libraries' constructors too, first (runtime/library_constructors.hpp).
             std::string why;
-            std::vector<ProgramConstructor> constructors = runtime::take_library_constructors(privatization.covered, why);
+            constructors = runtime::take_library_constructors(privatization.covered, why);
             if (!why.empty()) engine.abort_run(1, why);
             constructors.insert(constructors.end(), g_program_constructors.begin(), g_program_constructors.end());
-            engine.set_program_constructors(std::move(constructors));
         } else if (engine.local_count() == 1 || (privatization.enabled && privatization.executable_covered)) {
-            engine.set_program_constructors(std::move(g_program_constructors));
+            constructors = std::move(g_program_constructors);
         } else {
             for (ProgramConstructor construct : g_program_constructors) construct(argc, argv, envp);
         }
+        // Before everything a rank runs, where it has a __libc_stack_end of its own (own_stack.hpp).
+        if (engine.local_count() == 1 || privatization.enabled) {
+            if (std::string why = runtime::open_stack_end_for_ranks(); !why.empty()) engine.abort_run(1, why);
+            constructors.insert(constructors.begin(), &runtime::set_rank_stack_end);
+        }
+        engine.set_program_constructors(std::move(constructors));
         if (privatization.enabled) {
             const std::string why =
                 engine.privatization().start(std::move(privatization.segments), static_cast<std::size_t>(engine.local_count()));
@@ -223,6 +230,7 @@ int simulate(int argc, char** argv, char** envp) {
         const std::int64_t unfinished = engine.run(g_application_main, app_argc, cl.app_argv.data(), envp, used, &link);
         // The program's exit-time destructors run once per real process, on its first rank's globals.
         engine.privatization().switch_to(0);
+        runtime::restore_process_stack_end();
         std::string deadlock;
         if (unfinished > 0) {
             deadlock = report_deadlock(engine, unfinished);
