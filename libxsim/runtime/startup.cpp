@@ -36,6 +36,7 @@
 #include "libxsim/runtime/executable_inspection.hpp"
 #include "libxsim/runtime/next_function.hpp"
 #include "libxsim/runtime/option_agreement.hpp"
+#include "libxsim/runtime/own_definitions.hpp"
 #include "libxsim/runtime/own_stack.hpp"
 #include "libxsim/runtime/pmpi_link.hpp"
 #include "libxsim/runtime/privatization_plan.hpp"
@@ -211,6 +212,7 @@ int simulate(int argc, char** argv, char** envp) {
         } else {
             for (ProgramConstructor construct : g_program_constructors) construct(argc, argv, envp);
         }
+        runtime::bind_own_definitions({});  // the libraries loaded at start-up (own_definitions.hpp)
         // Before everything a rank runs, where it has a __libc_stack_end of its own (own_stack.hpp).
         if (engine.local_count() == 1 || privatization.enabled) {
             if (std::string why = runtime::open_stack_end_for_ranks(); !why.empty()) engine.abort_run(1, why);
