@@ -28,6 +28,17 @@ bool defined_by_libxsim(std::uintptr_t address) {
            is_own_library(where.dli_fname);
 }
 
+// Whether `address` lies in a segment the object maps.
+bool in_object(const dl_phdr_info* info, std::uintptr_t address) {
+    for (int i = 0; i < info->dlpi_phnum; ++i) {
+        const ElfW(Phdr)& p = info->dlpi_phdr[i];
+        if (p.p_type == PT_LOAD && address >= info->dlpi_addr + p.p_vaddr &&
+            address < info->dlpi_addr + p.p_vaddr + p.p_memsz)
+            return true;
+    }
+    return false;
+}
+
 // Writes `value` at `where`, making its page writable for the write if it is not (RELRO).
 void write_word(const dl_phdr_info* info, std::uintptr_t where, std::uintptr_t value) {
     bool read_only = false;
@@ -61,8 +72,13 @@ void rebind_relocations(const dl_phdr_info* info, const ElfW(Rela)* relocations,
         const std::uintptr_t where = info->dlpi_addr + r.r_offset;
         const std::intptr_t addend = type == R_X86_64_64 ? r.r_addend : 0;
         const std::uintptr_t bound = *reinterpret_cast<const std::uintptr_t*>(where) - addend;
-        if (!defined_by_libxsim(bound)) continue;  // its own already (or a lazy slot: its PLT)
-        write_word(info, where, info->dlpi_addr + sym.st_value + addend);
+        const std::uintptr_t own = info->dlpi_addr + sym.st_value;
+        if (bound == own) continue;
+        // A slot the loader binds lazily still points into the object's PLT: its first call
+        // would bind it to the first definition of the global scope, libxsim's.
+        const bool lazy = type == R_X86_64_JUMP_SLOT && in_object(info, bound) &&
+                          defined_by_libxsim(reinterpret_cast<std::uintptr_t>(dlsym(RTLD_DEFAULT, names + sym.st_name)));
+        if (lazy || defined_by_libxsim(bound)) write_word(info, where, own + addend);
     }
 }
 
