@@ -5,6 +5,7 @@
 // ("C stack usage 429213823204 is too close to the limit"). A rank sees its own stack:
 // __libc_stack_end inside it, its pages as one [stack] mapping, RLIMIT_STACK its size (the
 // depth it may really reach; -xsim-stack sets it), so R's checks measure the rank's stack.
+// setrlimit(RLIMIT_STACK) from a rank's code changes neither its stack nor the real process's.
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <unistd.h>
@@ -110,6 +111,24 @@ int getrlimit(__rlimit_resource_t resource, struct rlimit* limit) noexcept {
     limit->rlim_cur = limit->rlim_max =
         static_cast<rlim_t>(g_engine->stack_top(*rank) - g_engine->stack_bottom(*rank));
     return 0;
+}
+
+// RLIMIT_STACK set by a rank's code: its stack keeps its size, and the real process's limit
+// (the simulation thread's stack, Open MPI's) is not the rank's to change. A program that
+// raises its soft limit to the hard one (cur = max, as getrlimit gave them) asks for what it
+// has; other values are accepted too, as a request for a stack this rank does not get.
+int setrlimit(__rlimit_resource_t resource, const struct rlimit* limit) noexcept {
+    static const auto real = runtime::next_function<int (*)(__rlimit_resource_t, const struct rlimit*)>("setrlimit");
+    if (!application_rank() || resource != RLIMIT_STACK) return real(resource, limit);
+    if (limit->rlim_cur > limit->rlim_max) {  // as the kernel answers
+        errno = EINVAL;
+        return -1;
+    }
+    return 0;
+}
+
+int setrlimit64(__rlimit_resource_t resource, const struct rlimit64* limit) noexcept {
+    return setrlimit(resource, reinterpret_cast<const struct rlimit*>(limit));
 }
 
 // The same call on 64-bit Linux (the C library defines it as an alias).

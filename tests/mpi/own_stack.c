@@ -9,7 +9,9 @@
  *  - two ranks' stacks [start - limit, start) do not overlap when they share an address
  *    space (the same real process: /proc/self names it, also under xsim), so each measures
  *    only its own;
- *  - pthread_getattr_np of its own thread names the same stack (R's alternative).
+ *  - pthread_getattr_np of its own thread names the same stack (R's alternative);
+ *  - raising the soft limit to the hard one (setrlimit, as programs do at start) succeeds,
+ *    and under xsim (XSIM_TEST_VIRTUAL=1) leaves the real process's limit as it was.
  */
 #define _GNU_SOURCE
 #include <fcntl.h>
@@ -49,6 +51,16 @@ static char *read_all(FILE *f)
     }
     text[size] = '\0';
     return text;
+}
+
+/* The "Max stack size" line of /proc/self/limits (the real process's, also under xsim). */
+static void read_limits(char *line, size_t size)
+{
+    FILE *f = fopen("/proc/self/limits", "r");
+    line[0] = '\0';
+    while (f && fgets(line, (int)size, f))
+        if (strncmp(line, "Max stack size", 14) == 0) break;
+    if (f) fclose(f);
 }
 
 static uintptr_t mine_process(const char *self) { return (uintptr_t)strtoul(self, NULL, 10); }
@@ -118,6 +130,17 @@ int main(int argc, char **argv)
                     (uintptr_t)attr_addr + attr_size + 4096 * 16 >= g_start,
              "pthread_getattr_np's stack [%p, +%zu) is not the one /proc/self/maps names (start %#lx)", attr_addr,
              attr_size, (unsigned long)g_start);
+
+    {
+        char before[4096], after[4096];
+        struct rlimit raised = rl;
+        raised.rlim_cur = raised.rlim_max;
+        read_limits(before, sizeof before);
+        XT_CHECK(t, setrlimit(RLIMIT_STACK, &raised) == 0, "setrlimit(RLIMIT_STACK, cur = max) failed");
+        read_limits(after, sizeof after);
+        if (xt_env_flag("XSIM_TEST_VIRTUAL"))
+            XT_CHECK(t, strcmp(before, after) == 0, "a rank's setrlimit changed the real process's stack limit");
+    }
 
     all = (uintptr_t *)malloc(sizeof(uintptr_t) * 3 * (size_t)t->size);
     {
