@@ -28,9 +28,9 @@ Rank& calling_rank(const char* call) {
                      "-xsim-privatize off, or xsim is not active in this program%s)\n",
                      call,
                      g_engine ? ""
-                              : ": xsim takes over programs that import MPI_Init, and the Python interpreter "
-                                "when it is given an -xsim- option, as in `python3 script.py -xsim-np 64`, or "
-                                "XSIM_OPTIONS");
+                              : ": xsim takes over programs that import MPI_Init, and the Python and R "
+                                "interpreters when given an -xsim- option, as in `python3 script.py -xsim-np 64`, "
+                                "`Rscript script.R -xsim-np 64`, or XSIM_OPTIONS");
         std::fflush(stderr);
         std::_Exit(1);
     }

@@ -1,5 +1,6 @@
 #include "libxsim/engine/engine.hpp"
 
+#include <alloca.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstdlib>
 #include <stdexcept>
 #include <utility>
+#include <vector>
 
 #include "libxsim/engine/payload.hpp"
 #include "libxsim/mpi/process_objects.hpp"
@@ -276,6 +278,11 @@ void Engine::run_fiber(Rank& rank) {
     if (rank.fiber.finished()) stacks_.retire(index);
 }
 
+namespace {
+// Argument vectors up to this many pointers are copied onto the rank's stack (512 bytes).
+constexpr std::size_t kArgvOnStack = 64;
+}  // namespace
+
 void Engine::rank_entry(void* arg) {
     Rank& rank = *static_cast<Rank*>(arg);
     Engine& engine = *g_engine;
@@ -288,8 +295,17 @@ void Engine::rank_entry(void* arg) {
     // application's own code reaches deeper than any of its calls is charged, once. Touching
     // 6 KiB here for every rank cost a page per rank (4 KiB of 9.4 at 2^20 ranks).
     rank.last_exit_ns = engine.compute_clock_ns();
-    engine.run_constructors(engine.constructors_);
-    const int code = engine.main_(engine.argc_, engine.argv_, engine.envp_);
+    // The rank's own argument vector (its pointers; the strings are shared), as each process
+    // has natively: programs rearrange theirs (R's start-up removes the options it has
+    // processed from argv, getopt permutes it), which other ranks must not see. On the
+    // rank's stack while it is short (most are), so it costs no memory once the rank ends.
+    const std::size_t slots = static_cast<std::size_t>(engine.argc_) + 1;
+    std::vector<char*> long_argv;
+    char** argv = slots <= kArgvOnStack ? static_cast<char**>(alloca(slots * sizeof(char*)))
+                                        : (long_argv.resize(slots), long_argv.data());
+    std::copy(engine.argv_, engine.argv_ + slots, argv);
+    for (ProgramConstructor construct : engine.constructors_) construct(engine.argc_, argv, engine.envp_);
+    const int code = engine.main_(engine.argc_, argv, engine.envp_);
     engine.finish_rank(rank, code);
 }
 

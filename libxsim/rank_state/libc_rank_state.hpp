@@ -116,7 +116,8 @@ private:
 };
 
 // getopt's four globals (optind, opterr, optopt, optarg) where the C library and the program
-// use them: privatized with the program's globals, so each rank reads its own values.
+// use them, and the loader's __libc_stack_end (a rank's points into its own stack):
+// privatized with the program's globals, so each rank reads its own values.
 std::vector<Segment> libc_private_segments();
 
 }  // namespace xsim::runtime

@@ -393,10 +393,11 @@ void find_objects_on_mpi(Walk& walk) {
 
 }  // namespace
 
-Discovery discover() {
+Discovery discover(bool (*system_object_is_per_rank)(const std::string&)) {
     Discovery out;
     Walk walk;
     walk.out = &out;
+    walk.system_object_is_per_rank = system_object_is_per_rank;
     find_objects_on_mpi(walk);
     dl_iterate_phdr(&visit, &walk);
     // A variable of a privatized library that the executable refers to directly (a copy

@@ -84,7 +84,10 @@ struct Discovery {
     std::size_t uncovered_bytes = 0;     // writable bytes of the program left shared
     bool executable_covered = false;     // the executable's own data and TLS are in `segments`
 };
-Discovery discover();
+// The program's writable data and thread-locals, of the objects loaded now. Of those in the
+// system directories, the ones built on MPI are per rank, and those `system_object_is_per_rank`
+// accepts (an interpreter's library: R's libR.so), with the libraries built on them.
+Discovery discover(bool (*system_object_is_per_rank)(const std::string&) = nullptr);
 // The base addresses of the loaded objects, in load order.
 std::vector<const void*> loaded_objects();
 // What discover() finds in the objects loaded since `known` (loaded_objects()) was taken: a

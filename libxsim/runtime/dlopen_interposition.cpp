@@ -20,6 +20,7 @@
 #include "libxsim/runtime/executable_inspection.hpp"
 #include "libxsim/runtime/library_constructors.hpp"
 #include "libxsim/runtime/next_function.hpp"
+#include "libxsim/runtime/own_definitions.hpp"
 
 using namespace xsim;
 
@@ -57,10 +58,14 @@ void privatize_loaded_since(const std::vector<const void*>& known, const Rank& r
 extern "C" void* dlopen(const char* file, int mode) noexcept {
     static const auto real = runtime::next_function<Open>("dlopen");
     const Rank* rank = application_rank();
-    if (!rank || !file || !g_engine->privatization().active()) return real(file, mode);
+    if (!rank || !file) return real(file, mode);
     const std::vector<const void*> known = runtime::loaded_objects();
     void* handle = real(file, mode);
-    if (handle && runtime::loaded_objects().size() != known.size()) privatize_loaded_since(known, *rank);
+    if (handle && runtime::loaded_objects().size() != known.size()) {
+        runtime::bind_own_definitions(known);  // before the load-time image is taken
+        if (g_engine->privatization().active()) privatize_loaded_since(known, *rank);
+    }
+    if (!g_engine->privatization().active()) return handle;
     link_map* map = nullptr;
     if (handle && !(mode & RTLD_NOLOAD) && dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name)
         runtime::construct_loaded_libraries(*g_engine, map->l_name, g_engine->local_index(*rank));

@@ -89,17 +89,32 @@ int library_imports_mpi_init(dl_phdr_info* info, std::size_t, void* found) {
     return 0;
 }
 
-// The functions the executable defines for the libraries it loads (its dynamic symbol table),
-// sorted. Functions only: the C library's variables the executable refers to (stdout, environ)
-// are defined in its .bss too, as copies. (Nor dlsym: a non-PIE executable that takes the
-// address of a C library function has that function's canonical address in its own PLT.)
+// The functions by which an interpreter's executable enters the interpreter: Python's
+// (defined in /usr/bin/python3, or imported from a libpython) and R's (exec/R is a main of
+// three lines that calls Rf_initialize_R and Rf_mainloop of libR.so).
+bool is_interpreter_entry(const char* name) {
+    return std::strcmp(name, "Py_BytesMain") == 0 || std::strcmp(name, "Rf_initialize_R") == 0;
+}
+
+// Appends the functions the ELF file at `path` defines (its dynamic symbol table).
+void add_defined_functions(const char* path, std::vector<std::string>& found) {
+    for_each_dynamic_symbol(path, [&](const Elf64_Sym& sym, const char* name) {
+        if (sym.st_shndx != SHN_UNDEF && ELF64_ST_TYPE(sym.st_info) == STT_FUNC && *name) found.emplace_back(name);
+        return false;
+    });
+}
+
+// The functions the program defines for the libraries it loads (the dynamic symbol tables of
+// the executable and of its interpreter library), sorted. Functions only: the C library's
+// variables the executable refers to (stdout, environ) are defined in its .bss too, as
+// copies. (Nor dlsym: a non-PIE executable that takes the address of a C library function
+// has that function's canonical address in its own PLT.)
 const std::vector<std::string>& program_definitions() {
     static const std::vector<std::string> names = [] {
         std::vector<std::string> found;
-        for_each_dynamic_symbol("/proc/self/exe", [&](const Elf64_Sym& sym, const char* name) {
-            if (sym.st_shndx != SHN_UNDEF && ELF64_ST_TYPE(sym.st_info) == STT_FUNC && *name) found.emplace_back(name);
-            return false;
-        });
+        add_defined_functions("/proc/self/exe", found);
+        if (const std::string& library = interpreter_library(); !library.empty())
+            add_defined_functions(library.c_str(), found);
         std::sort(found.begin(), found.end());
         return found;
     }();
@@ -115,10 +130,28 @@ bool imports_from_program(const std::string& path) {
     });
 }
 
-bool program_is_python() {
-    return for_each_dynamic_symbol("/proc/self/exe", [](const Elf64_Sym&, const char* name) {
-        return std::strcmp(name, "Py_BytesMain") == 0;
-    });
+bool program_is_interpreter() {
+    return for_each_dynamic_symbol("/proc/self/exe",
+                                   [](const Elf64_Sym&, const char* name) { return is_interpreter_entry(name); });
+}
+
+const std::string& interpreter_library() {
+    static const std::string library = [] {
+        std::string found;
+        for_each_dynamic_symbol("/proc/self/exe", [&](const Elf64_Sym& sym, const char* name) {
+            if (sym.st_shndx != SHN_UNDEF || !is_interpreter_entry(name)) return false;
+            Dl_info where{};
+            void* entry = dlsym(RTLD_DEFAULT, name);
+            if (entry && dladdr(entry, &where) && where.dli_fname && *where.dli_fname) found = where.dli_fname;
+            return !found.empty();
+        });
+        return found;
+    }();
+    return library;
+}
+
+bool is_interpreter_library(const std::string& path) {
+    return !path.empty() && path == interpreter_library();
 }
 
 bool program_imports_mpi_init() {

@@ -9,11 +9,19 @@
 namespace xsim {
 
 bool program_imports_mpi_init();
-// Whether the program is the Python interpreter (it defines or imports Py_BytesMain), whose
-// scripts load MPI only when they run (mpi4py's extension module imports MPI_Init).
-bool program_is_python();
-// Whether the library file at `path` calls functions the program's executable defines (a
-// plugin of the program: an extension module of the Python interpreter).
+// Whether the program is an interpreter whose scripts load MPI only when they run: Python
+// (it defines or imports Py_BytesMain; mpi4py's extension module imports MPI_Init) or R
+// (it imports Rf_initialize_R; Rmpi's library imports MPI_Init).
+bool program_is_interpreter();
+// The shared library that holds the interpreter when the executable only calls into it (R's
+// libR.so, a libpython), by its loaded name; empty if there is none (Debian's python3 holds
+// its interpreter itself). Its globals are the interpreter's state (R's global environment,
+// its heap's roots): per rank, as the executable's are.
+const std::string& interpreter_library();
+bool is_interpreter_library(const std::string& path);
+// Whether the library file at `path` calls functions the program defines (the executable, or
+// its interpreter library): a plugin of the program, such as an extension module of the
+// Python interpreter or an R package's shared object.
 bool imports_from_program(const std::string& path);
 // The loaded Boehm-Demers-Weiser garbage collector (libgc: Guile, meep, ...), or empty.
 std::string loaded_conservative_collector();

@@ -23,6 +23,8 @@
 #include "libxsim/runtime/next_function.hpp"
 #include "libxsim/rank_state/libc_rank_state.hpp"
 
+extern "C" void* __libc_stack_end;  // the loader's pointer into the process's stack
+
 using namespace xsim;
 using runtime::next_function;
 using runtime::LibcState;
@@ -33,7 +35,9 @@ std::vector<Segment> libc_private_segments() {
     return {{reinterpret_cast<char*>(&optind), sizeof optind, "getopt's optind"},
             {reinterpret_cast<char*>(&opterr), sizeof opterr, "getopt's opterr"},
             {reinterpret_cast<char*>(&optopt), sizeof optopt, "getopt's optopt"},
-            {reinterpret_cast<char*>(&optarg), sizeof optarg, "getopt's optarg"}};
+            {reinterpret_cast<char*>(&optarg), sizeof optarg, "getopt's optarg"},
+            // Each rank's points into its own stack (own_stack.hpp, set_rank_stack_end).
+            {reinterpret_cast<char*>(&__libc_stack_end), sizeof __libc_stack_end, "the loader's __libc_stack_end"}};
 }
 
 }  // namespace xsim::runtime

@@ -9,8 +9,9 @@
 //
 // What a program does with its own pid keeps working: kill() of a virtual pid of this
 // process signals the real process, and /proc/<pid>/... opened through open, openat, fopen
-// or readlink is the real process's entry. (The real process is every rank it hosts: a signal
-// reaches them all.) Called from anywhere else (xsim, the real MPI library, other threads)
+// or readlink is the real process's entry, except the rank's own memory map
+// (/proc/self/maps, or its pid's), which shows its stack as a mapping of its own
+// (own_stack.hpp). (The real process is every rank it hosts: a signal reaches them all.) Called from anywhere else (xsim, the real MPI library, other threads)
 // getpid() is the C library's.
 #include <errno.h>
 #include <fcntl.h>
@@ -18,6 +19,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include <cstdlib>
@@ -25,6 +27,7 @@
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/runtime/next_function.hpp"
+#include "libxsim/runtime/own_stack.hpp"
 
 using namespace xsim;
 using runtime::next_function;
@@ -62,6 +65,41 @@ const char* real_proc_path(const char* path) {
     return n > 0 && static_cast<std::size_t>(n) < sizeof t_path ? t_path : path;
 }
 
+// Whether `path`, opened by `rank`'s code for reading, is its own memory map: /proc/self/maps,
+// /proc/thread-self/maps or /proc/<its pid>/maps.
+bool names_own_maps(const char* path, int flags, const Rank& rank) {
+    if (!path || (flags & O_ACCMODE) != O_RDONLY || strncmp(path, "/proc/", 6) != 0) return false;
+    if (strcmp(path, "/proc/self/maps") == 0 || strcmp(path, "/proc/thread-self/maps") == 0) return true;
+    char* end = nullptr;
+    const long pid = std::strtol(path + 6, &end, 10);
+    return end != path + 6 && strcmp(end, "/maps") == 0 && pid == kVirtualPidBase + rank.world;
+}
+
+// A file holding the rank's view of its maps (own_stack.hpp), read from its start; -1 (and the
+// caller opens the real file) if it cannot be made.
+int open_own_maps(const Rank& rank, bool close_on_exec) {
+    const std::string text = runtime::rank_maps_text(rank);
+    if (text.empty()) return -1;
+    const int fd = memfd_create("maps", close_on_exec ? MFD_CLOEXEC : 0u);
+    if (fd < 0) return -1;
+    for (std::size_t done = 0; done < text.size();) {
+        const ssize_t n = write(fd, text.data() + done, text.size() - done);
+        if (n <= 0) {
+            close(fd);
+            return -1;
+        }
+        done += static_cast<std::size_t>(n);
+    }
+    lseek(fd, 0, SEEK_SET);
+    return fd;
+}
+
+// open's answer for the rank's own maps, or -1 for "open the path as asked".
+int own_maps_for_open(const char* path, int flags) {
+    const Rank* rank = application_rank();
+    return rank && names_own_maps(path, flags, *rank) ? open_own_maps(*rank, (flags & O_CLOEXEC) != 0) : -1;
+}
+
 // The mode argument of open/openat, passed only when the flags create a file.
 mode_t mode_argument(int flags, va_list ap) {
     const bool creates = (flags & O_CREAT) != 0 || (flags & O_TMPFILE) == O_TMPFILE;
@@ -96,6 +134,7 @@ int open(const char* path, int flags, ...) {
     va_start(ap, flags);
     const mode_t mode = mode_argument(flags, ap);
     va_end(ap);
+    if (const int fd = own_maps_for_open(path, flags); fd >= 0) return fd;
     return f(real_proc_path(path), flags, mode);
 }
 
@@ -105,17 +144,25 @@ int openat(int dirfd, const char* path, int flags, ...) {
     va_start(ap, flags);
     const mode_t mode = mode_argument(flags, ap);
     va_end(ap);
+    if (const int fd = own_maps_for_open(path, flags); fd >= 0) return fd;  // an absolute path
     return f(dirfd, real_proc_path(path), flags, mode);
 }
 
 // What open() compiles to with _FORTIFY_SOURCE when the flags are not known at compile time.
 int __open_2(const char* path, int flags) {
     static const auto f = next_function<int (*)(const char*, int)>("__open_2");
+    if (const int fd = own_maps_for_open(path, flags); fd >= 0) return fd;
     return f(real_proc_path(path), flags);
 }
 
 FILE* fopen(const char* path, const char* mode) {
     static const auto f = next_function<FILE* (*)(const char*, const char*)>("fopen");
+    const bool reads = mode && mode[0] == 'r' && !strchr(mode, '+');
+    if (const int fd = reads ? own_maps_for_open(path, strchr(mode, 'e') ? O_RDONLY | O_CLOEXEC : O_RDONLY) : -1;
+        fd >= 0) {
+        if (FILE* file = fdopen(fd, "r")) return file;
+        close(fd);
+    }
     return f(real_proc_path(path), mode);
 }
 

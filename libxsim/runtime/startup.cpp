@@ -36,6 +36,8 @@
 #include "libxsim/runtime/executable_inspection.hpp"
 #include "libxsim/runtime/next_function.hpp"
 #include "libxsim/runtime/option_agreement.hpp"
+#include "libxsim/runtime/own_definitions.hpp"
+#include "libxsim/runtime/own_stack.hpp"
 #include "libxsim/runtime/pmpi_link.hpp"
 #include "libxsim/runtime/privatization_plan.hpp"
 #include "libxsim/runtime/library_constructors.hpp"
@@ -198,18 +200,25 @@ int simulate(int argc, char** argv, char** envp) {
         // Each rank constructs its own copy of the executable's globals (and a constructor may
         // call MPI, as OpenCoarrays' does), unless ranks share a copy: then once, now, before the
         // image every rank starts from is taken, as the C library would have run them.
+        std::vector<ProgramConstructor> constructors;
         if (engine.local_count() > 1 && privatization.enabled && privatization.executable_covered) {
             // The per-rank libraries' constructors too, first (runtime/library_constructors.hpp).
             std::string why;
-            std::vector<ProgramConstructor> constructors = runtime::take_library_constructors(privatization.covered, why);
+            constructors = runtime::take_library_constructors(privatization.covered, why);
             if (!why.empty()) engine.abort_run(1, why);
             constructors.insert(constructors.end(), g_program_constructors.begin(), g_program_constructors.end());
-            engine.set_program_constructors(std::move(constructors));
         } else if (engine.local_count() == 1 || (privatization.enabled && privatization.executable_covered)) {
-            engine.set_program_constructors(std::move(g_program_constructors));
+            constructors = std::move(g_program_constructors);
         } else {
             for (ProgramConstructor construct : g_program_constructors) construct(argc, argv, envp);
         }
+        runtime::bind_own_definitions({});  // the libraries loaded at start-up (own_definitions.hpp)
+        // Before everything a rank runs, where it has a __libc_stack_end of its own (own_stack.hpp).
+        if (engine.local_count() == 1 || privatization.enabled) {
+            if (std::string why = runtime::open_stack_end_for_ranks(); !why.empty()) engine.abort_run(1, why);
+            constructors.insert(constructors.begin(), &runtime::set_rank_stack_end);
+        }
+        engine.set_program_constructors(std::move(constructors));
         if (privatization.enabled) {
             const std::string why =
                 engine.privatization().start(std::move(privatization.segments), static_cast<std::size_t>(engine.local_count()));
@@ -223,6 +232,7 @@ int simulate(int argc, char** argv, char** envp) {
         const std::int64_t unfinished = engine.run(g_application_main, app_argc, cl.app_argv.data(), envp, used, &link);
         // The program's exit-time destructors run once per real process, on its first rank's globals.
         engine.privatization().switch_to(0);
+        runtime::restore_process_stack_end();
         std::string deadlock;
         if (unfinished > 0) {
             deadlock = report_deadlock(engine, unfinished);
@@ -247,13 +257,13 @@ int simulate(int argc, char** argv, char** envp) {
     return code;
 }
 
-// The Python interpreter given xsim options (on its command line, or in XSIM_OPTIONS): it
-// runs a script that will load MPI (mpi4py). Without them, Python under LD_PRELOAD (a tool,
-// a launcher script) is left alone.
-bool python_asking_for_xsim(int argc, char** argv) {
+// An interpreter (Python, R) given xsim options (on its command line, or in XSIM_OPTIONS): it
+// runs a script that will load MPI (mpi4py, Rmpi). Without them, an interpreter under
+// LD_PRELOAD (a tool, a launcher script) is left alone.
+bool interpreter_asking_for_xsim(int argc, char** argv) {
     bool asked = std::getenv("XSIM_OPTIONS") != nullptr;
     for (int i = 1; i < argc && !asked; ++i) asked = std::strncmp(argv[i], "-xsim-", 6) == 0;
-    return asked && program_is_python();
+    return asked && program_is_interpreter();
 }
 
 }  // namespace
@@ -263,7 +273,7 @@ extern "C" int __libc_start_main(MainFunction main, int argc, char** argv, void 
     using Real = int (*)(MainFunction, int, char**, void (*)(), void (*)(), void (*)(), void*);
     static const Real real = runtime::next_function<Real>("__libc_start_main");
     const char* disabled = std::getenv("XSIM_DISABLE");
-    if ((disabled && *disabled && *disabled != '0') || !(program_imports_mpi_init() || python_asking_for_xsim(argc, argv)))
+    if ((disabled && *disabled && *disabled != '0') || !(program_imports_mpi_init() || interpreter_asking_for_xsim(argc, argv)))
         return real(main, argc, argv, init, fini, rtld_fini, stack_end);
     g_application_main = main;
     g_program_constructors = runtime::take_program_constructors();
