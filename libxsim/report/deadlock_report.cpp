@@ -167,6 +167,16 @@ std::vector<BlockedGroup> merge(const std::string& all) {
     return out;
 }
 
+// A rank blocked in MPI_Send at a deadlock sent a message above its path's eager limit: an
+// eager send completes at once. What ABySS-P does (every rank in MPI_Send, no receive posted)
+// hangs natively too, above Open MPI's eager limit; the user can raise xsim's.
+constexpr const char* kBlockedSendHint =
+    "  a rank blocked in MPI_Send waits for its receiver: its message is above the eager limit of its path\n"
+    "  (machine key network.level[].rendezvous: 4096 B within a node in the default machine), and then MPI_Send\n"
+    "  returns only once a matching receive is posted, as MPI allows. A program that counts on MPI_Send\n"
+    "  buffering hangs natively too above Open MPI's eager limit (btl_vader_eager_limit: 4096 B with its headers);\n"
+    "  to run it with a larger one, raise it: -xsim-set network.level.node.rendezvous=65536 (per level)\n";
+
 std::string thousands(long long n) {
     std::string digits = std::to_string(n), out;
     for (std::size_t i = 0; i < digits.size(); ++i) {
@@ -242,6 +252,8 @@ std::string report_deadlock(Engine& engine, std::int64_t unfinished) {
         std::fprintf(stderr, "  %s rank%s in %s: %s\n", thousands(count).c_str(), count == 1 ? "" : "s",
                      g.wait.group_key().c_str(), ranks.c_str());
     }
+    if (std::any_of(groups.begin(), groups.end(), [](const BlockedGroup& g) { return g.wait.call == "MPI_Send"; }))
+        std::fprintf(stderr, "%s", kBlockedSendHint);
     if (cut) {
         const std::string path = deadlock_list_path(engine.options().report_path);
         if (groups.size() > kShownGroups)
