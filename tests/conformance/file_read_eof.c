@@ -6,8 +6,8 @@
  * 632 under xsim). Every rank reads, across the end of a file of FILE_BYTES bytes, at its own
  * offset: some ranks wholly inside the file, one across its end, the others wholly past it.
  * Checked, for each of read_at, read_at_all, read_at_all_begin/end, iread_at, iread_at_all,
- * and read_all, iread_all, read_all_begin/end from the individual pointer through a view of
- * ints: the count (bytes, ints for the view), the data read, and that the buffer past them
+ * read_all, iread_all, read_all_begin/end from the individual pointer through a view of
+ * ints, and read_all through a view with holes: the count (bytes, ints for the view), the data read, and that the buffer past them
  * is untouched. Under xsim the read_all forms reported the count asked for: they made Open
  * MPI's MPI_File_read_all on the rank's own handle, which does so even for one process.
  * Natively, Open MPI 4.1's ompio reports the requested count for the collective forms
@@ -94,9 +94,7 @@ int main(int argc, char** argv) {
     check(&t, "MPI_File_iread_at_all", buf, &st, offset, bytes);
 
     /* A view of ints from the individual file pointer: rank r seeks to int r * CHUNK_INTS
-     * and reads CHUNK_INTS of them; it gets those the file holds. (Through a view with
-     * holes Open MPI 4.1's ompio reports the requested count for a single process too, and
-     * xsim reports the real library's count: not checked here.) */
+     * and reads CHUNK_INTS of them; it gets those the file holds. */
     enum { CHUNK_INTS = CHUNK / (int)sizeof(int) };
     CONF_CALL(&t, MPI_File_set_view(fh, 0, MPI_INT, MPI_INT, "native", MPI_INFO_NULL));
     const long ints = bytes / (long)sizeof(int); /* the file holds whole ints */
@@ -129,6 +127,34 @@ int main(int argc, char** argv) {
         for (int i = mine; i < CHUNK_INTS; i++) bad += got[i] != -7;
         CONF_CHECK(&t, bad == 0, "%s from int %ld: %d ints wrong or written past the data", names[form], first, bad);
     }
+
+    /* A view with holes: rank r sees the ints r, r + size, r + 2 size, ... and asks for 3
+     * more than the file holds of them. */
+    MPI_Datatype slot, filetype;
+    MPI_Type_contiguous(1, MPI_INT, &slot);
+    MPI_Type_create_resized(slot, 0, (MPI_Aint)(t.size * sizeof(int)), &filetype);
+    MPI_Type_commit(&filetype);
+    MPI_Type_free(&slot);
+    CONF_CALL(&t, MPI_File_set_view(fh, (MPI_Offset)(t.rank * sizeof(int)), MPI_INT, filetype, "native",
+                                    MPI_INFO_NULL));
+    const int held = (int)(ints / t.size + (t.rank < ints % t.size)), ask = held + 3;
+    int* strided = conf_alloc((size_t)ask * sizeof(int));
+    for (int i = 0; i < ask; i++) strided[i] = -7;
+    CONF_CALL(&t, MPI_File_read_all(fh, strided, ask, MPI_INT, &st));
+    int scount = -1, sbad = 0;
+    MPI_Get_count(&st, MPI_INT, &scount);
+    CONF_CHECK(&t, scount == held, "MPI_File_read_all through a strided view: MPI_Get_count says %d ints, the file "
+               "holds %d of the rank's", scount, held);
+    for (int i = 0; i < held; i++) {
+        const long at = ((long)i * t.size + t.rank) * (long)sizeof(int);
+        unsigned char want[sizeof(int)];
+        for (int b = 0; b < (int)sizeof(int); b++) want[b] = file_byte(at + b);
+        sbad += memcmp(&strided[i], want, sizeof(int)) != 0;
+    }
+    for (int i = held; i < ask; i++) sbad += strided[i] != -7;
+    CONF_CHECK(&t, sbad == 0, "MPI_File_read_all through a strided view: %d ints wrong or written past the data", sbad);
+    free(strided);
+    MPI_Type_free(&filetype);
 
     CONF_CALL(&t, MPI_File_close(&fh));
     MPI_Barrier(MPI_COMM_WORLD);
