@@ -78,6 +78,12 @@ int split_begin(const char* call, MPI_File fh, const void* buf, int count, MPI_D
 // The real function of each access, as a callable on the rank's handle.
 #define XSIM_REAL(fn) [&](MPI_File h, MPI_Status* st) { return real_mpi.fn(h, buf, count, type, st); }
 #define XSIM_REAL_AT(fn) [&](MPI_File h, MPI_Status* st) { return real_mpi.fn(h, offset, buf, count, type, st); }
+// The collective reads from the individual file pointer use the real independent read: on
+// the rank's own handle it is the same access, and Open MPI 4.1's MPI_File_read_all reports
+// the count asked for, not the data read, when it reaches the end of file (its read, and
+// its read_at_all, are right): MPI_Get_count must give the items actually read (MPI-4.0
+// section 14.4.1; conformance.file_read_eof).
+#define XSIM_REAL_READ_ALL [&](MPI_File h, MPI_Status* st) { return real_mpi.File_read(h, buf, count, type, st); }
 
 extern "C" {
 
@@ -92,7 +98,7 @@ int PMPI_File_write(MPI_File fh, const void* buf, int count, MPI_Datatype type, 
 }
 XSIM_MPI_ALIAS(File_read_all)
 int PMPI_File_read_all(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Status* status) {
-    return blocking("MPI_File_read_all", fh, buf, count, type, false, false, 0, status, XSIM_REAL(File_read_all));
+    return blocking("MPI_File_read_all", fh, buf, count, type, false, false, 0, status, XSIM_REAL_READ_ALL);
 }
 XSIM_MPI_ALIAS(File_write_all)
 int PMPI_File_write_all(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Status* status) {
@@ -108,7 +114,7 @@ int PMPI_File_iwrite(MPI_File fh, const void* buf, int count, MPI_Datatype type,
 }
 XSIM_MPI_ALIAS(File_iread_all)
 int PMPI_File_iread_all(MPI_File fh, void* buf, int count, MPI_Datatype type, MPI_Request* request) {
-    return nonblocking("MPI_File_iread_all", fh, buf, count, type, false, false, 0, request, XSIM_REAL(File_read_all));
+    return nonblocking("MPI_File_iread_all", fh, buf, count, type, false, false, 0, request, XSIM_REAL_READ_ALL);
 }
 XSIM_MPI_ALIAS(File_iwrite_all)
 int PMPI_File_iwrite_all(MPI_File fh, const void* buf, int count, MPI_Datatype type, MPI_Request* request) {
@@ -162,7 +168,7 @@ int PMPI_File_iwrite_at_all(MPI_File fh, MPI_Offset offset, const void* buf, int
 // Split collectives.
 XSIM_MPI_ALIAS(File_read_all_begin)
 int PMPI_File_read_all_begin(MPI_File fh, void* buf, int count, MPI_Datatype type) {
-    return split_begin("MPI_File_read_all_begin", fh, buf, count, type, false, false, 0, XSIM_REAL(File_read_all));
+    return split_begin("MPI_File_read_all_begin", fh, buf, count, type, false, false, 0, XSIM_REAL_READ_ALL);
 }
 XSIM_MPI_ALIAS(File_read_all_end)
 int PMPI_File_read_all_end(MPI_File fh, void* buf, MPI_Status* status) {
