@@ -590,8 +590,14 @@ std::vector<Privatization::Piece> Privatization::on_written_pages(const std::vec
             if (!pages.written(reinterpret_cast<const char*>(p * page))) continue;
             char* from = std::max(q.live, reinterpret_cast<char*>(p * page));
             char* to = std::min(q.live + q.bytes, reinterpret_cast<char*>((p + 1) * page));
-            if (!out.empty() && out.back().live + out.back().bytes == from) out.back().bytes += to - from;
-            else out.push_back({from, static_cast<std::size_t>(to - from), q.offset + (from - q.live)});
+            const std::size_t offset = q.offset + (from - q.live);
+            // One copy for bytes that follow each other both live and in the slot (a piece's
+            // next page). Two pieces that touch live may lie apart in the slot (lay_out keeps
+            // each at its place in a page: the executable's copies of PETSc's petsc_TotalFlops
+            // and PETSC_COMM_WORLD, 8 bytes each, one page apart): each keeps its own offset.
+            if (!out.empty() && out.back().live + out.back().bytes == from && out.back().offset + out.back().bytes == offset)
+                out.back().bytes += to - from;
+            else out.push_back({from, static_cast<std::size_t>(to - from), offset});
         }
     }
     return out;
