@@ -360,12 +360,17 @@ bool is_named_by(const LoadedObject& o, const std::string& needed) {
     return needed == o.soname || needed == base_name(o.path);
 }
 
+bool keeps_registry_of_program_objects(const std::string& path) {
+    const std::string name = base_name(path);
+    return starts_with(name, "libboost_serialization") || starts_with(name, "libboost_wserialization");
+}
+
 std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*also)(const std::string& path)) {
     std::vector<bool> on(objects.size(), false);
     for (std::size_t i = 0; i < objects.size(); ++i) {
         const LoadedObject& o = objects[i];
         on[i] = std::any_of(o.needed.begin(), o.needed.end(), [](const std::string& n) { return starts_with(n, "libmpi"); }) ||
-                (also && is_system_object(o.path) && also(o.path));
+                keeps_registry_of_program_objects(o.path) || (also && is_system_object(o.path) && also(o.path));
     }
     for (bool grew = true; grew;) {  // a few rounds: dependency chains are short
         grew = false;

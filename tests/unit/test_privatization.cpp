@@ -139,6 +139,31 @@ TEST(ObjectKinds, LibrariesNeedingALibraryBuiltOnMpiAreBuiltOnMpi) {
     EXPECT_FALSE(on_python[2]);
 }
 
+// Boost.Serialization keeps the registry where the program's (and Boost.MPI's) type
+// information registers itself: per rank, although it does not need MPI; what it needs
+// (libstdc++) stays shared.
+TEST(ObjectKinds, BoostSerializationsRegistryIsPerRank) {
+    EXPECT_TRUE(keeps_registry_of_program_objects("/lib/x86_64-linux-gnu/libboost_serialization.so.1.74.0"));
+    EXPECT_TRUE(keeps_registry_of_program_objects("/usr/lib/x86_64-linux-gnu/libboost_wserialization.so.1.83.0"));
+    EXPECT_FALSE(keeps_registry_of_program_objects("/lib/x86_64-linux-gnu/libboost_context.so.1.74.0"));
+    EXPECT_FALSE(keeps_registry_of_program_objects("/lib/x86_64-linux-gnu/libstdc++.so.6"));
+    const std::vector<LoadedObject> objects = {
+        {"/tmp/app", "", {"libboost_mpi.so.1.74.0", "libboost_serialization.so.1.74.0", "libstdc++.so.6"}},
+        {"/lib/x86_64-linux-gnu/libboost_mpi.so.1.74.0", "libboost_mpi.so.1.74.0",
+         {"libboost_serialization.so.1.74.0", "libmpi.so.40", "libstdc++.so.6"}},
+        {"/lib/x86_64-linux-gnu/libboost_serialization.so.1.74.0", "libboost_serialization.so.1.74.0",
+         {"libstdc++.so.6", "libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libstdc++.so.6", "libstdc++.so.6", {"libm.so.6", "libc.so.6"}},
+    };
+    const std::vector<bool> on = built_on_mpi(objects, nullptr);
+    ASSERT_EQ(on.size(), objects.size());
+    EXPECT_TRUE(on[0]);
+    EXPECT_TRUE(on[1]);
+    EXPECT_TRUE(on[2]);
+    EXPECT_FALSE(on[3]);
+    EXPECT_FALSE(is_foreign_object(objects[2].path, on[2]));
+}
+
 TEST(Privatization, EachRankSeesItsOwnImage) {
     static int a = 10;
     static char b[3000];
