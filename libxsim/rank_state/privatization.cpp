@@ -360,12 +360,17 @@ bool is_named_by(const LoadedObject& o, const std::string& needed) {
     return needed == o.soname || needed == base_name(o.path);
 }
 
+bool keeps_registry_of_program_objects(const std::string& path) {
+    const std::string name = base_name(path);
+    return starts_with(name, "libboost_serialization") || starts_with(name, "libboost_wserialization");
+}
+
 std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*also)(const std::string& path)) {
     std::vector<bool> on(objects.size(), false);
     for (std::size_t i = 0; i < objects.size(); ++i) {
         const LoadedObject& o = objects[i];
         on[i] = std::any_of(o.needed.begin(), o.needed.end(), [](const std::string& n) { return starts_with(n, "libmpi"); }) ||
-                (also && is_system_object(o.path) && also(o.path));
+                keeps_registry_of_program_objects(o.path) || (also && is_system_object(o.path) && also(o.path));
     }
     for (bool grew = true; grew;) {  // a few rounds: dependency chains are short
         grew = false;
@@ -613,8 +618,14 @@ std::vector<Privatization::Piece> Privatization::on_written_pages(const std::vec
             if (!pages.written(reinterpret_cast<const char*>(p * page))) continue;
             char* from = std::max(q.live, reinterpret_cast<char*>(p * page));
             char* to = std::min(q.live + q.bytes, reinterpret_cast<char*>((p + 1) * page));
-            if (!out.empty() && out.back().live + out.back().bytes == from) out.back().bytes += to - from;
-            else out.push_back({from, static_cast<std::size_t>(to - from), q.offset + (from - q.live)});
+            const std::size_t offset = q.offset + (from - q.live);
+            // One copy for bytes that follow each other both live and in the slot (a piece's
+            // next page). Two pieces that touch live may lie apart in the slot (lay_out keeps
+            // each at its place in a page: the executable's copies of PETSc's petsc_TotalFlops
+            // and PETSC_COMM_WORLD, 8 bytes each, one page apart): each keeps its own offset.
+            if (!out.empty() && out.back().live + out.back().bytes == from && out.back().offset + out.back().bytes == offset)
+                out.back().bytes += to - from;
+            else out.push_back({from, static_cast<std::size_t>(to - from), offset});
         }
     }
     return out;

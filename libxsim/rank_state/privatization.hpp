@@ -64,8 +64,16 @@ struct LoadedObject {
 bool is_named_by(const LoadedObject& o, const std::string& needed);
 // What the dynamic section of a loaded object (dl_iterate_phdr's `info`) names.
 LoadedObject describe_loaded_object(const dl_phdr_info* info, std::string path);
+// A library of the system directories whose registries hold the program's objects, so that
+// natively each process has its own: Boost.Serialization (libboost_serialization,
+// libboost_wserialization), where the type information singletons of the program and of
+// Boost.MPI register themselves (shared, the second rank's constructors found the first
+// rank's entry, unconstructed in its image: a crash in type_register). It counts as built
+// on MPI (per rank, constructed by each rank).
+bool keeps_registry_of_program_objects(const std::string& path);
 // Which of `objects` are built on MPI: they need the MPI library itself (a DT_NEEDED entry
-// libmpi*: PETSc, hypre, OpenFOAM's libPstream), or `also` accepts them (objects of the
+// libmpi*: PETSc, hypre, OpenFOAM's libPstream), or keep a registry of the program's objects
+// (keeps_registry_of_program_objects), or `also` accepts them (objects of the
 // system directories only), or they need such an object, directly or not (OpenFOAM's
 // libOpenFOAM.so needs libPstream.so and holds the rank's number; libfiniteVolume.so needs
 // libOpenFOAM.so). A library under the MPI library (libz, libstdc++) is not.

@@ -139,6 +139,31 @@ TEST(ObjectKinds, LibrariesNeedingALibraryBuiltOnMpiAreBuiltOnMpi) {
     EXPECT_FALSE(on_python[2]);
 }
 
+// Boost.Serialization keeps the registry where the program's (and Boost.MPI's) type
+// information registers itself: per rank, although it does not need MPI; what it needs
+// (libstdc++) stays shared.
+TEST(ObjectKinds, BoostSerializationsRegistryIsPerRank) {
+    EXPECT_TRUE(keeps_registry_of_program_objects("/lib/x86_64-linux-gnu/libboost_serialization.so.1.74.0"));
+    EXPECT_TRUE(keeps_registry_of_program_objects("/usr/lib/x86_64-linux-gnu/libboost_wserialization.so.1.83.0"));
+    EXPECT_FALSE(keeps_registry_of_program_objects("/lib/x86_64-linux-gnu/libboost_context.so.1.74.0"));
+    EXPECT_FALSE(keeps_registry_of_program_objects("/lib/x86_64-linux-gnu/libstdc++.so.6"));
+    const std::vector<LoadedObject> objects = {
+        {"/tmp/app", "", {"libboost_mpi.so.1.74.0", "libboost_serialization.so.1.74.0", "libstdc++.so.6"}},
+        {"/lib/x86_64-linux-gnu/libboost_mpi.so.1.74.0", "libboost_mpi.so.1.74.0",
+         {"libboost_serialization.so.1.74.0", "libmpi.so.40", "libstdc++.so.6"}},
+        {"/lib/x86_64-linux-gnu/libboost_serialization.so.1.74.0", "libboost_serialization.so.1.74.0",
+         {"libstdc++.so.6", "libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libstdc++.so.6", "libstdc++.so.6", {"libm.so.6", "libc.so.6"}},
+    };
+    const std::vector<bool> on = built_on_mpi(objects, nullptr);
+    ASSERT_EQ(on.size(), objects.size());
+    EXPECT_TRUE(on[0]);
+    EXPECT_TRUE(on[1]);
+    EXPECT_TRUE(on[2]);
+    EXPECT_FALSE(on[3]);
+    EXPECT_FALSE(is_foreign_object(objects[2].path, on[2]));
+}
+
 TEST(Privatization, EachRankSeesItsOwnImage) {
     static int a = 10;
     static char b[3000];
@@ -300,6 +325,57 @@ TEST(Privatization, LongRunsOfWrittenPagesAreRemapped) {
     // view of the loaded rank is the live page; of another, its own copy in the run.
     EXPECT_EQ(priv.view(&at(10), 1, 1), &at(10));
     EXPECT_EQ(*static_cast<char*>(priv.view(&at(10), 1, 0)), '0');
+    munmap(mapped, pages * page);
+}
+
+// Two segments that touch in memory but lie apart in the slot: the executable's copies of two
+// 8-byte variables of a per-rank library (PETSc's petsc_TotalFlops at 16n, PETSC_COMM_WORLD
+// at 16n + 8), which lay_out keeps at their places in a page, the second one page later. Each
+// must be switched from its own place: every rank starts with the second one's value (it was
+// read from the padding after the first one, 0: PETSc refused to start).
+TEST(Privatization, SegmentsTouchingInMemoryKeepTheirOwnPlaceInTheSlot) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), pages = 64;
+    void* mapped = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    ASSERT_NE(mapped, MAP_FAILED);
+    char* g = static_cast<char*>(mapped);
+    std::memset(g, 'x', pages * page);  // every page written before start-up
+    auto word = [&](std::size_t at) -> std::uint64_t& { return *reinterpret_cast<std::uint64_t*>(g + at); };
+    const std::size_t first = 0x440, second = 0x448, third = 2 * page + 0x100;
+    word(first) = 11;
+    word(second) = 22;
+    word(third) = 33;
+    // A large image (its written pages are switched), then the two touching variables and one
+    // more on another page, as discover() lists the executable's copies after the libraries.
+    const std::vector<Segment> image{{g + 4 * page, (pages - 4) * page, "library data"},
+                                     {g + first, 8, "petsc_TotalFlops"},
+                                     {g + second, 8, "PETSC_COMM_WORLD"},
+                                     {g + third, 8, "SNES_Solve"}};
+    Privatization priv;
+    ASSERT_EQ(priv.start(image, 3), "");
+    priv.switch_to(0);
+    EXPECT_EQ(word(first), 11u);
+    EXPECT_EQ(word(second), 22u);
+    EXPECT_EQ(word(third), 33u);
+    word(first) = 110;
+    word(second) = 220;
+    word(third) = 330;
+    priv.switch_to(1);
+    EXPECT_EQ(word(first), 11u);
+    EXPECT_EQ(word(second), 22u);
+    EXPECT_EQ(word(third), 33u);
+    word(second) = 221;
+    priv.switch_to(0);
+    EXPECT_EQ(word(first), 110u);
+    EXPECT_EQ(word(second), 220u);
+    EXPECT_EQ(word(third), 330u);
+    priv.switch_to(2);
+    EXPECT_EQ(word(first), 11u);
+    EXPECT_EQ(word(second), 22u);
+    // xsim's view of rank 1's copy of the second variable while rank 2 is loaded.
+    EXPECT_EQ(*static_cast<std::uint64_t*>(priv.view(&word(second), 8, 1)), 221u);
+    priv.switch_to(1);
+    EXPECT_EQ(word(first), 11u);
+    EXPECT_EQ(word(second), 221u);
     munmap(mapped, pages * page);
 }
 
