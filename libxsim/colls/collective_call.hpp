@@ -27,6 +27,14 @@
 namespace xsim::colls {
 
 class CollectiveCall : public CompletionTarget {
+    // First, on the line of the vtable pointer: what every decided message of a round
+    // reads and writes (child_decided), so that it does not wait on a later line.
+    bool posting_ = false;   // the steps are posting a round: decisions are counted after
+    bool more_ = true;       // the steps have not ended
+    int undecided_ = 0;      // messages of the current round whose completion is unknown
+    SimTime round_done_ = 0; // latest known completion in the current round
+    CriticalPath round_path_;  // the critical path of round_done_ (engine/critical_path.hpp)
+
 public:
     CollectiveCall(const CollectiveCall&) = delete;
     CollectiveCall& operator=(const CollectiveCall&) = delete;
@@ -63,13 +71,7 @@ private:
     // -xsim-trace: the bytes the round just posted sends and receives (out of line: cold).
     [[gnu::noinline, gnu::cold]] void observe_round(EventObserver& observer) const;
 
-    bool posting_ = false;   // the steps are posting a round: decisions are counted after
-    bool more_ = true;       // the steps have not ended
-    int undecided_ = 0;      // messages of the current round whose completion is unknown
-    SimTime round_done_ = 0; // latest known completion in the current round
-    // Critical paths (engine/critical_path.hpp): of ctx_.now, and of round_done_.
-    CriticalPath path_;
-    CriticalPath round_path_;
+    CriticalPath path_;  // the critical path of ctx_.now
     // Ends the round at `done` (whose path is `done_path`); false on an error.
     bool close_round(SimTime done, const CriticalPath& done_path);
 };

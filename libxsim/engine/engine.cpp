@@ -171,7 +171,6 @@ void Engine::prefetch(const Event& next) const {
     prefetch_object(static_cast<const Rank*>(next.object));
     const auto local = static_cast<std::size_t>(next.owner - static_cast<std::uint32_t>(first_));
     prefetch_resume_frames(local);
-    privatization_.prefetch(local);  // its globals' slot
 }
 
 // The frames a resumed fiber of local rank `local` returns through: from where it suspended
@@ -204,7 +203,9 @@ void Engine::prefetch_ahead() const {
             // A rank that runs soon: the top line of its stack, so that the page walk to its
             // stack page (one page per rank, 1 MiB apart by default) is done before prefetch()
             // asks for the frames it resumes through.
-            __builtin_prefetch(stacks_.top(e->owner - static_cast<std::uint32_t>(first_)) - 64, 1);
+            const auto local = static_cast<std::size_t>(e->owner - static_cast<std::uint32_t>(first_));
+            __builtin_prefetch(stacks_.top(local) - 64, 1);
+            privatization_.prefetch(local);  // its globals' slot, which the switch reads first
         }
     }
     if (const Message* m = message_at(s)) {
