@@ -104,6 +104,7 @@ static inline int conf_evens_and_odds(conf_t* t, MPI_Comm* side, MPI_Comm* inter
 }
 
 #if defined(_POSIX_C_SOURCE) && _POSIX_C_SOURCE >= 200809L /* mkdtemp: the file tests */
+#include <unistd.h>
 /* Rank 0 makes a fresh directory from the mkdtemp template `dir` and every rank gets its
  * name; 0 (after a recorded failure) when it could not. */
 static inline int conf_shared_temp_dir(conf_t* t, char* dir, int bytes) {
@@ -111,6 +112,15 @@ static inline int conf_shared_temp_dir(conf_t* t, char* dir, int bytes) {
     MPI_Bcast(dir, bytes, MPI_CHAR, 0, MPI_COMM_WORLD);
     if (!dir[0]) conf_fail(t, "mkdtemp failed");
     return dir[0] != '\0';
+}
+
+/* After every rank is done with it, rank 0 removes file `path` and directory `dir`. */
+static inline void conf_remove_shared_temp(conf_t* t, const char* path, const char* dir) {
+    MPI_Barrier(MPI_COMM_WORLD);
+    if (t->rank == 0) {
+        unlink(path);
+        rmdir(dir);
+    }
 }
 #endif
 

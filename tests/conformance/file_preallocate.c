@@ -92,10 +92,6 @@ int main(int argc, char** argv) {
     check_blocks(&t, path, "after growing the file");
 
     free(block);
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (t.rank == 0) {
-        unlink(path);
-        rmdir(dir);
-    }
+    conf_remove_shared_temp(&t, path, dir);
     return conf_finish(&t);
 }

@@ -157,10 +157,6 @@ int main(int argc, char** argv) {
     MPI_Type_free(&filetype);
 
     CONF_CALL(&t, MPI_File_close(&fh));
-    MPI_Barrier(MPI_COMM_WORLD);
-    if (t.rank == 0) {
-        unlink(path);
-        rmdir(dir);
-    }
+    conf_remove_shared_temp(&t, path, dir);
     return conf_finish(&t);
 }
