@@ -38,7 +38,10 @@ int intracomm(CallScope& s, MPI_Comm handle, const Comm** out) {
 // MPI_Comm_dup and MPI_Comm_dup_with_info, of an intra- or an intercommunicator.
 int dup(CallScope& scope, const Comm& c, MPI_Comm* newcomm) {
     Comm* out = nullptr;
-    if (int e = c.is_inter() ? dup_intercomm(scope, c, &out) : dup_comm(scope, c, &out)) return e;
+    if (int e = c.is_inter() ? dup_intercomm(scope, c, &out) : dup_comm(scope, c, &out)) {
+        *newcomm = MPI_COMM_NULL;  // as Open MPI leaves it
+        return e;
+    }
     return give(newcomm, out);
 }
 
@@ -77,7 +80,11 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
     if (int e = checks::pointer(scope, c, request, "request")) return e;
     Comm* out = nullptr;
     Request* r = nullptr;
-    if (int e = c->is_inter() ? idup_intercomm(scope, *c, &out, &r) : idup_comm(scope, *c, &out, &r)) return e;
+    if (int e = c->is_inter() ? idup_intercomm(scope, *c, &out, &r) : idup_comm(scope, *c, &out, &r)) {
+        *newcomm = MPI_COMM_NULL;
+        *request = MPI_REQUEST_NULL;
+        return e;
+    }
     *request = request_handle(r);
     return give(newcomm, out);
 }

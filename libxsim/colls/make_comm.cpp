@@ -50,6 +50,15 @@ int agree_on_new_comm(CallScope& scope, const Comm& comm, colls::CollKind kind) 
     return e == MPI_SUCCESS ? e : scope.fail(&comm, e, ctx.error);
 }
 
+int copy_comm_attributes(CallScope& scope, const Comm& parent, Comm* c) {
+    std::string why;
+    const int e = copy_attributes(attributes_slot(parent, scope.rank), comm_handle(&parent), c->attributes, &why);
+    if (e == MPI_SUCCESS) return e;
+    delete_all_attributes(c->attributes, comm_handle(c));
+    unref(c);
+    return scope.fail(&parent, e, why);
+}
+
 namespace {
 
 // The caller's copy of `parent` (context, group, topology, attributes), without agreement.
@@ -57,11 +66,7 @@ int copy_comm(CallScope& scope, const Comm& parent, Comm** out) {
     const ContextId id = derive_context(parent.context, creation_counter(scope.rank, parent)++, kDup);
     Comm* c = new_derived_comm(scope.rank, parent, comm_group(parent, scope.rank), parent.rank_of(scope.rank), id);
     c->topology = parent.topology;
-    std::string why;
-    if (int e = copy_attributes(attributes_slot(parent, scope.rank), comm_handle(&parent), c->attributes, &why)) {
-        unref(c);
-        return scope.fail(&parent, e, why);
-    }
+    if (int e = copy_comm_attributes(scope, parent, c)) return e;
     *out = c;
     return MPI_SUCCESS;
 }

@@ -19,6 +19,11 @@ struct Group;
 // Inherits the parent's error handler (MPI-4 section 9.3).
 Comm* new_derived_comm(Rank& me, const Comm& parent, Group* group, int my_rank, const ContextId& id);
 
+// MPI_Comm_dup's copy of `parent`'s attributes into the new `c` (the keyvals' copy
+// callbacks). If one fails, the copies already made are deleted (their delete callbacks
+// run, so they hold their keyvals no longer), `c` is released and the failure reported.
+int copy_comm_attributes(CallScope& scope, const Comm& parent, Comm* c);
+
 // A dissemination barrier over `comm` tagged as `kind` (the agreement on a new context).
 int agree_on_new_comm(CallScope& scope, const Comm& comm, colls::CollKind kind);
 

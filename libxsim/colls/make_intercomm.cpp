@@ -147,11 +147,7 @@ int copy_intercomm(CallScope& scope, const Comm& inter, Comm** out) {
     Comm* c = new_derived_comm(me, inter, ref(inter.group), inter.my_rank, id);
     c->remote_group = ref(inter.remote_group);
     c->local = new_derived_comm(me, inter, ref(inter.group), inter.my_rank, derive_context(id.context, kLocal, 0));
-    std::string why;
-    if (int e = copy_attributes(attributes_slot(inter, me), comm_handle(&inter), c->attributes, &why)) {
-        unref(c);
-        return scope.fail(&inter, e, why);
-    }
+    if (int e = copy_comm_attributes(scope, inter, c)) return e;
     *out = c;
     return MPI_SUCCESS;
 }
