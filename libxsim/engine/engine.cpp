@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <stdexcept>
 #include <utility>
 #include <vector>
@@ -280,8 +281,29 @@ void Engine::run_fiber(Rank& rank) {
 }
 
 namespace {
-// Argument vectors up to this many pointers are copied onto the rank's stack (512 bytes).
-constexpr std::size_t kArgvOnStack = 64;
+// Argument vectors (pointers and strings) up to this many bytes are copied onto the rank's
+// stack; longer ones onto the heap.
+constexpr std::size_t kArgvBytesOnStack = 1536;
+
+// Copies argv[0..argc) and its strings into `into` (room for `bytes`, as argv_bytes says),
+// returning the copy, null-terminated like the original.
+char** copy_argv(int argc, char* const* argv, char* into) {
+    auto** copy = reinterpret_cast<char**>(into);
+    char* strings = into + (static_cast<std::size_t>(argc) + 1) * sizeof(char*);
+    for (int i = 0; i < argc; ++i) {
+        const std::size_t length = std::strlen(argv[i]) + 1;
+        copy[i] = static_cast<char*>(std::memcpy(strings, argv[i], length));
+        strings += length;
+    }
+    copy[argc] = nullptr;
+    return copy;
+}
+
+std::size_t argv_bytes(int argc, char* const* argv) {
+    std::size_t bytes = (static_cast<std::size_t>(argc) + 1) * sizeof(char*);
+    for (int i = 0; i < argc; ++i) bytes += std::strlen(argv[i]) + 1;
+    return bytes;
+}
 }  // namespace
 
 void Engine::rank_entry(void* arg) {
@@ -296,15 +318,16 @@ void Engine::rank_entry(void* arg) {
     // application's own code reaches deeper than any of its calls is charged, once. Touching
     // 6 KiB here for every rank cost a page per rank (4 KiB of 9.4 at 2^20 ranks).
     rank.last_exit_ns = engine.compute_clock_ns();
-    // The rank's own argument vector (its pointers; the strings are shared), as each process
-    // has natively: programs rearrange theirs (R's start-up removes the options it has
-    // processed from argv, getopt permutes it), which other ranks must not see. On the
-    // rank's stack while it is short (most are), so it costs no memory once the rank ends.
-    const std::size_t slots = static_cast<std::size_t>(engine.argc_) + 1;
-    std::vector<char*> long_argv;
-    char** argv = slots <= kArgvOnStack ? static_cast<char**>(alloca(slots * sizeof(char*)))
-                                        : (long_argv.resize(slots), long_argv.data());
-    std::copy(engine.argv_, engine.argv_ + slots, argv);
+    // The rank's own argument vector, pointers and strings, as each process has natively:
+    // programs rearrange theirs (R's start-up removes the options it has processed from argv,
+    // getopt permutes it) and write into the strings (strtok on "64x64x64"), which other
+    // ranks must not see. On the rank's stack while it is short (most are), so it costs no
+    // memory once the rank ends.
+    const std::size_t bytes = argv_bytes(engine.argc_, engine.argv_);
+    std::vector<char> long_argv;
+    char* storage = bytes <= kArgvBytesOnStack ? static_cast<char*>(alloca(bytes))
+                                               : (long_argv.resize(bytes), long_argv.data());
+    char** argv = copy_argv(engine.argc_, engine.argv_, storage);
     for (ProgramConstructor construct : engine.constructors_) construct(engine.argc_, argv, engine.envp_);
     const int code = engine.main_(engine.argc_, argv, engine.envp_);
     engine.finish_rank(rank, code);
