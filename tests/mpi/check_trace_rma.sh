@@ -95,6 +95,7 @@ for fid, f in flows.items():
     assert origin in traced, s
     ops[(origin, s["name"], target, s["args"]["bytes"], s["args"]["bytes_fetched"])] += 1
     assert "f" in f and f["f"]["tid"] == origin and f["f"]["ts"] >= s["ts"], f"flow {fid}: no end on the origin: {f}"
+    assert all(e["name"] == s["name"] for e in f.values()), f"flow {fid}: its events' names differ: {f}"
     if target in traced:
         assert "t" in f and f["t"]["tid"] == N + target and s["ts"] <= f["t"]["ts"] <= f["f"]["ts"], f"flow {fid}: {f}"
     else:

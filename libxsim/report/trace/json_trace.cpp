@@ -213,8 +213,8 @@ bool write_json_trace(TraceRecorder& recorder, const std::string& base) {
                 }
                 case RecordType::RmaComplete:
                     if (r.tag != kRmaRemote)  // an MPI_Rput's flow ends where its request completes
-                        event("{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"rma\",\"name\":\"rma\",\"id\":" +
-                              flow_id(r.id) + ",\"ts\":" + us(r.time) + track + "}");
+                        event("{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"rma\",\"name\":" + json_text(rma_name(r.region)) +
+                              ",\"id\":" + flow_id(r.id) + ",\"ts\":" + us(r.time) + track + "}");
                     break;
                 case RecordType::RmaCollectiveEnd:
                     if (!open.empty())
@@ -230,7 +230,10 @@ bool write_json_trace(TraceRecorder& recorder, const std::string& base) {
                 case RecordType::RmaGroupSync: {
                     if (open.empty()) break;
                     std::string group;
-                    for (const int m : comms[r.id].members) group += (group.empty() ? "" : ",") + std::to_string(m);
+                    for (const int m : comms[r.id].members) {
+                        if (!group.empty()) group += ',';
+                        group += std::to_string(m);
+                    }
                     open.back().args += ",\"window\":" + json_text(comms[r.comm].name) + ",\"group\":[" + group + "]";
                     break;
                 }

@@ -152,6 +152,8 @@ void TraceRecorder::on_send(const Rank& sender, const Request& send, const Messa
     r.tag = send.tag;
     r.comm = comm_of(*send.comm, sender);
     if (r.type == RecordType::Isend) open_isends_.insert(&send);
+    // A request of MPI_Rput... that the program freed without waiting: its memory is this one now.
+    if (!open_rma_user_.empty()) open_rma_user_.erase(&send);
     add(*t, r);
 }
 
@@ -190,6 +192,7 @@ void TraceRecorder::on_complete(const Rank& owner, const Request& req) {
                 r.id = it->second.id;
                 r.comm = it->second.window;
                 r.tag = kRmaNonBlocking;
+                r.region = static_cast<std::uint16_t>(it->second.kind);
                 open_rma_user_.erase(it);
                 if (t->tracing) add(*t, r);
                 return;
@@ -361,8 +364,8 @@ void TraceRecorder::on_rma_operation(const Rank& origin, const Comm& window, con
     r.bytes = sent;
     r.request = received;
     r.id = rma_operation_id(m.src, m.seq);
-    open_rma_[&request] = OpenRma{r.id, r.comm, user};
-    if (user) open_rma_user_[user] = OpenRma{r.id, r.comm, user};
+    open_rma_[&request] = OpenRma{r.id, r.comm, user, kind};
+    if (user) open_rma_user_[user] = OpenRma{r.id, r.comm, user, kind};
     add(*t, r);
 }
 
@@ -392,6 +395,7 @@ void TraceRecorder::on_rma_completed(const Rank& origin, const Request& request)
     r.comm = op.window;
     // An MPI_Rput's own request completes it locally (MPI_Wait); a flush, at the target.
     r.tag = op.user ? kRmaRemote : kRmaBlocking;
+    r.region = static_cast<std::uint16_t>(op.kind);
     add(*t, r);
 }
 

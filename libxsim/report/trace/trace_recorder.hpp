@@ -31,7 +31,7 @@ enum class RecordType : std::uint8_t {
     RmaOperation,                 // tag = rma::OperationKind, peer = target (window rank), bytes sent,
                                   // request = bytes fetched, id = matching id (rma_operation_id)
     RmaApplied,                   // at the target: tag = kind, peer = origin (world rank), id (JSON only)
-    RmaComplete,                  // id, comm; tag = RmaCompletion
+    RmaComplete,                  // id, comm; tag = RmaCompletion, region = the operation's kind
     RmaLock,                      // region = EventObserver::RmaLock, peer = target (-1: all), tag = exclusive
     RmaGroupSync,                 // region = EventObserver::RmaGroupSync, comm, id = the group (comms() index)
 };
@@ -180,6 +180,7 @@ private:
         std::uint64_t id;
         std::uint32_t window;
         const Request* user;
+        int kind;
     };
     std::unordered_map<const Request*, OpenRma> open_rma_;
     std::unordered_map<const Request*, OpenRma> open_rma_user_;
