@@ -17,17 +17,29 @@
 #    target's window memory track (tid = N + target) when the target is traced, and an end
 #    "f" back on the origin's track, in time order, with the same id.
 #
-# usage: check_trace_rma.sh [--ranks LIST] <trace_rma exe> <P> <N> ITER
+# With --calls rma (-xsim-trace-calls rma) only one-sided calls are traced: every JSON call
+# event and OTF2 region is one, the operations and their completions in one-sided calls are all
+# there, the completions in MPI_Waitall (of MPI_Rput/MPI_Rget) are not.
+#
+# usage: check_trace_rma.sh [--ranks LIST] [--calls rma] <trace_rma exe> <P> <N> ITER
 set -u -o pipefail
 here=$(cd "$(dirname "$0")" && pwd)
-ranks=""
-if [[ ${1:-} == --ranks ]]; then ranks=$2; shift 2; fi
-[[ $# -eq 4 ]] || { echo "usage: check_trace_rma.sh [--ranks LIST] <exe> <P> <N> ITER" >&2; exit 2; }
+ranks="" calls=""
+while [[ ${1:-} == --* ]]; do
+    case $1 in
+        --ranks) ranks=$2 ;;
+        --calls) calls=$2 ;;
+        *) echo "check_trace_rma: unknown option $1" >&2; exit 2 ;;
+    esac
+    shift 2
+done
+[[ $# -eq 4 ]] || { echo "usage: check_trace_rma.sh [--ranks LIST] [--calls rma] <exe> <P> <N> ITER" >&2; exit 2; }
 exe=$1 procs=$2 nranks=$3 iterations=$4
 dir=$(mktemp -d "${TMPDIR:-/tmp}/xsim_trace_rma.XXXXXX")
 fail() { echo "check_trace_rma: $*; files kept in $dir"; exit 1; }
 filter=""
 [[ -n $ranks ]] && filter="-xsim-trace-ranks $ranks"
+[[ -n $calls ]] && filter="$filter -xsim-trace-calls $calls"
 run() {  # run <name> <xsim options>
     bash "$here/../run_mpi_case.sh" "$exe" "$procs" "$nranks" --timeout 150 --xsim "-xsim-report $dir/$1.report.json $2" \
         -- "$iterations" >"$dir/$1.out" 2>&1 || { cat "$dir/$1.out"; fail "the $1 run failed"; }
@@ -44,9 +56,10 @@ else
     echo "check_trace_rma: otf2-print is not installed; OTF2 read-back skipped"
 fi
 
-/usr/bin/python3 - "$dir" "$procs" "$nranks" "$iterations" "$have_otf2" "$ranks" <<'PY' || fail "the traces are not what the program gives"
+/usr/bin/python3 - "$dir" "$procs" "$nranks" "$iterations" "$have_otf2" "$ranks" "$calls" <<'PY' || fail "the traces are not what the program gives"
 import csv, json, sys, collections, re
 d, P, N, ITER, have_otf2, ranks = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4]), sys.argv[5] == "1", sys.argv[6]
+only_rma = sys.argv[7] == "rma"
 traced = set(range(N))
 if ranks:
     traced = set()
@@ -94,6 +107,9 @@ for fid, f in flows.items():
     origin, target = s["tid"], s["args"]["target"]
     assert origin in traced, s
     ops[(origin, s["name"], target, s["args"]["bytes"], s["args"]["bytes_fetched"])] += 1
+    if only_rma and s["args"]["bytes"] + s["args"]["bytes_fetched"] == 8 and s["name"] in ("MPI_Put", "MPI_Get"):
+        assert "f" not in f, f"flow {fid}: an end in MPI_Waitall, which -xsim-trace-calls rma does not trace: {f}"
+        f["f"] = dict(s, ts=float("inf"))  # for the checks below
     assert "f" in f and f["f"]["tid"] == origin and f["f"]["ts"] >= s["ts"], f"flow {fid}: no end on the origin: {f}"
     assert all(e["name"] == s["name"] for e in f.values()), f"flow {fid}: its events' names differ: {f}"
     if target in traced:
@@ -112,6 +128,9 @@ for r in traced:
     assert calls[(r, "MPI_Win_fence")] == 2 * ITER + ITER and calls[(r, "MPI_Win_lock")] == 2 * ITER, calls
     assert calls[(r, "MPI_Win_create")] == 1 and calls[(r, "MPI_Win_free")] == 1, calls
 assert not any(e["ph"] == "X" and e.get("cat") == "rma" and e["tid"] not in traced for e in events)
+if only_rma:
+    others = [e for e in events if e["ph"] == "X" and e.get("cat") != "rma"]
+    assert not others, f"-xsim-trace-calls rma traced {others[:3]}"
 
 if have_otf2:
     # otf2-print: "NAME  LOCATION  TIME  Key: value, Key: value, ..."
@@ -126,6 +145,9 @@ if have_otf2:
             fields[k.strip()] = v.strip()
         records[int(m.group(2))].append((m.group(1), int(m.group(3)), fields))
     assert set(records) == traced, f"locations {sorted(records)}, expected {sorted(traced)}"
+    rma_calls = {"MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Fetch_and_op", "MPI_Compare_and_swap", "MPI_Rput", "MPI_Rget"}
+    rma_calls |= {"MPI_Win_" + c for c in ("create", "free", "fence", "lock", "unlock", "lock_all", "unlock_all", "flush_all",
+                                           "post", "start", "complete", "wait")}
     num = lambda v: int(v.split()[0]) if v.split()[0].lstrip("-").isdigit() else v.split()[0]
     for r in traced:
         c = collections.Counter(name for name, _, _ in records[r])
@@ -141,6 +163,7 @@ if have_otf2:
         for name, t, f in records[r]:
             if name == "ENTER":
                 stack.append(f["Region"].split('"')[1])
+                assert not only_rma or stack[-1] in rma_calls, f"location {r}: -xsim-trace-calls rma traced {stack[-1]}"
             elif name == "LEAVE":
                 stack.pop()
             elif name.startswith("MPI_COLLECTIVE"):
@@ -171,7 +194,7 @@ if have_otf2:
                                               ("FETCH_AND_ACCUMULATE", right(r), 4, 4): ITER,
                                               ("COMPARE_AND_SWAP", left(r), 8, 4): ITER}), (r, atomic)
         kinds = collections.Counter(name for (_, name) in done)
-        assert kinds["RMA_OP_COMPLETE_BLOCKING"] == 8 * ITER and kinds["RMA_OP_COMPLETE_NON_BLOCKING"] == 2 * ITER \
+        assert kinds["RMA_OP_COMPLETE_BLOCKING"] == 8 * ITER and kinds["RMA_OP_COMPLETE_NON_BLOCKING"] == (0 if only_rma else 2 * ITER) \
             and kinds["RMA_OP_COMPLETE_REMOTE"] == 2 * ITER, (r, kinds)
         assert all(v == 1 for v in done.values()), f"location {r}: an operation completed twice the same way"
         assert len(issued) == 10 * ITER, (r, len(issued))
