@@ -247,9 +247,11 @@ int PMPI_Win_fence(int assertion, MPI_Win win) {
     if (int e = assert_arg(scope, w, assertion)) return e;
     if (!w->locks.empty() || w->locked_all || w->access_epoch_started || w->exposure_epoch_started)
         return window_checks::fail(scope, w, MPI_ERR_RMA_SYNC, "a lock or a general active target epoch is open");
+    rma::observe_collective_begin(scope.engine, scope.rank);
     rma::complete_operations(scope.engine, scope.rank, *w, -1);
     std::string why;
     if (int e = rma::window_barrier(scope.engine, scope.rank, *w, &why)) return window_checks::fail(scope, w, e, why);
+    rma::observe_collective_end(scope.engine, scope.rank, *w, EventObserver::RmaCollective::Fence);
     w->fence_epoch = (assertion & MPI_MODE_NOSUCCEED) == 0;
     return MPI_SUCCESS;
 }

@@ -42,6 +42,7 @@ int create(CallScope& s, const Comm* c, void* base, MPI_Aint size, int disp_unit
     if (int e = checks::pointer(s, c, win, "win")) return e;
     if (size < 0) return s.fail(c, MPI_ERR_SIZE, "negative window size " + std::to_string(size));
     if (disp_unit <= 0) return s.fail(c, MPI_ERR_DISP, "displacement unit " + std::to_string(disp_unit) + " is not positive");
+    rma::observe_collective_begin(s.engine, s.rank);
     Comm* dup = nullptr;
     if (int e = dup_comm(s, *c, &dup)) return e;
     auto* w = new Window;
@@ -60,9 +61,17 @@ int create(CallScope& s, const Comm* c, void* base, MPI_Aint size, int disp_unit
     return MPI_SUCCESS;
 }
 
+// A window's creation as a trace names it: does it allocate the memory?
+EventObserver::RmaCollective created_kind(const Window& w) {
+    return w.flavor == rma::Flavor::Allocate || w.flavor == rma::Flavor::Shared
+               ? EventObserver::RmaCollective::CreateAllocate
+               : EventObserver::RmaCollective::Create;
+}
+
 int finish_creation(CallScope& s, const Comm* c, Window* w, MPI_Win* win) {
     std::string why;
     if (int e = rma::window_barrier(s.engine, s.rank, *w, &why)) return s.fail(c, e, why);
+    rma::observe_collective_end(s.engine, s.rank, *w, created_kind(*w));
     *win = rma::window_handle(w);
     return MPI_SUCCESS;
 }
@@ -197,6 +206,7 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm co
     // may reach another's memory); then the name can go.
     if (int e = rma::window_barrier(scope.engine, scope.rank, *w, &why)) return scope.fail(c, e, why);
     if (spans && me == 0 && shm_unlink(name.c_str()) != 0) unlink(("/tmp" + name).c_str());
+    rma::observe_collective_end(scope.engine, scope.rank, *w, created_kind(*w));
     *static_cast<void**>(baseptr) = w->target->base;
     *win = rma::window_handle(w);
     return MPI_SUCCESS;
@@ -246,10 +256,15 @@ int PMPI_Win_free(MPI_Win* win) {
                                    "the window still has an open epoch (a lock, MPI_Win_start or MPI_Win_post)");
     if (int e = delete_all_attributes(w->attributes, reinterpret_cast<MPI_Comm>(*win)))
         return window_checks::fail(scope, w, e, "an attribute delete callback failed with error " + std::to_string(e));
+    rma::observe_collective_begin(scope.engine, scope.rank);
     rma::complete_operations(scope.engine, scope.rank, *w, -1);
     // Nobody targets this rank once every member is here.
     std::string why;
     if (int e = rma::window_barrier(scope.engine, scope.rank, *w, &why)) return window_checks::fail(scope, w, e, why);
+    rma::observe_collective_end(scope.engine, scope.rank, *w,
+                                w->owns_memory || w->flavor == rma::Flavor::Shared
+                                    ? EventObserver::RmaCollective::FreeDeallocate
+                                    : EventObserver::RmaCollective::Free);
     const std::uint32_t context = w->comm->context;
     rma::unregister_target(scope.engine, context, scope.rank.world);
     rma::forget_window(scope.engine, w);

@@ -5,6 +5,7 @@
 // runs give identical virtual times).
 #pragma once
 #include <cstdint>
+#include <vector>
 
 #include "pdes/sim_time.hpp"
 
@@ -46,6 +47,35 @@ public:
     virtual void on_collective_round(const void* call, std::uint64_t sent, std::uint64_t received) = 0;
     // The part completed at `t`.
     virtual void on_collective_end(const Rank& rank, const void* call, SimTime t) = 0;
+
+    // One-sided communication (rma/). A window is known by its communicator (the duplicate
+    // of the creating one that the window holds); targets are ranks of it.
+    enum class RmaCollective : std::uint8_t { Create, CreateAllocate, Free, FreeDeallocate, Fence };
+    enum class RmaLock : std::uint8_t { Request, Acquire, Release };
+    enum class RmaGroupSync : std::uint8_t { Post, Start, Complete, Wait };
+    // A window's collective (creation, MPI_Win_fence, MPI_Win_free) starts at `t` on `rank`;
+    // it ends at `t` (a created window exists from then on, a freed one no more).
+    virtual void on_rma_collective_begin(const Rank& rank, SimTime t) = 0;
+    virtual void on_rma_collective_end(const Rank& rank, const Comm& window, RmaCollective kind, SimTime t) = 0;
+    // An operation (kind: rma::OperationKind; fetch_and_op: a get-accumulate of one element)
+    // leaves `origin` at its clock as event `m` to `target`, sending `sent` and fetching
+    // `received` bytes; `r` is the window's request, `user` the program's (MPI_Rput...) or null.
+    virtual void on_rma_operation(const Rank& origin, const Comm& window, const Request& r, const Request* user,
+                                  const Message& m, int kind, int target, std::uint64_t sent,
+                                  std::uint64_t received) = 0;
+    // At the target's process: operation `m` changed or read rank `target`'s memory at `t`.
+    virtual void on_rma_applied(const Rank& target, const Message& m, int kind, SimTime t) = 0;
+    // The origin learned at its clock that the window's request `r` completed (a flush,
+    // unlock, fence, MPI_Win_complete or MPI_Win_free waited for it), before it is freed.
+    virtual void on_rma_completed(const Rank& origin, const Request& r) = 0;
+    // A lock on `target` (-1: MPI_Win_lock_all's, on every member) requested, acquired or
+    // released by `origin` at `t`.
+    virtual void on_rma_lock(const Rank& origin, const Comm& window, RmaLock what, int target, bool exclusive,
+                             SimTime t) = 0;
+    // General active target: MPI_Win_post / start (with the group, world ranks) done, or
+    // MPI_Win_complete / wait (their post's / start's group) done, at `t`.
+    virtual void on_rma_group_sync(const Rank& rank, const Comm& window, RmaGroupSync what,
+                                   const std::vector<int>& group, SimTime t) = 0;
 };
 
 }  // namespace xsim

@@ -74,7 +74,7 @@ constexpr OptionSpec kOptions[] = {
      "Chrome/Perfetto trace-event JSON; each real process writes its own ranks' part"},
     {"-xsim-trace-ranks", "LIST", "trace only these world ranks, e.g. 0-63,1024 (default: all)"},
     {"-xsim-trace-window", "T0:T1", "trace only the calls that start in [T0, T1) seconds of virtual time, e.g. 0.5:1 or 2e-3:"},
-    {"-xsim-trace-calls", "KINDS", "trace only these call kinds: p2p, coll, other, all (comma-separated; default all)"},
+    {"-xsim-trace-calls", "KINDS", "trace only these call kinds: p2p, coll, rma, other, all (comma-separated; default all)"},
     {"-xsim-help", nullptr, "print this help and exit"},
 };
 
@@ -325,9 +325,10 @@ unsigned parse_call_kinds(const std::string& option, const std::string& text) {
         const std::string item = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
         if (item == "p2p") kinds |= kTraceP2p;
         else if (item == "coll") kinds |= kTraceColl;
+        else if (item == "rma") kinds |= kTraceRma;
         else if (item == "other") kinds |= kTraceOther;
         else if (item == "all") kinds |= kTraceAllCalls;
-        else throw OptionError(option + ": unknown call kind '" + item + "' (expected p2p, coll, other or all, comma-separated)");
+        else throw OptionError(option + ": unknown call kind '" + item + "' (expected p2p, coll, rma, other or all, comma-separated)");
         if (comma == std::string::npos) break;
         at = comma + 1;
     }

@@ -28,7 +28,8 @@ enum TraceCallKind : unsigned {
     kTraceP2p = 1,    // point-to-point: sends, receives, probes, waits and tests
     kTraceColl = 2,   // collectives, communicator creation, init and finalize
     kTraceOther = 4,  // everything else (MPI_Comm_rank, datatypes, MPI_Wtime, xsim_*)
-    kTraceAllCalls = 7,
+    kTraceRma = 8,    // one-sided: MPI_Put, MPI_Get, accumulates, MPI_Win_* (windows, epochs)
+    kTraceAllCalls = 15,
 };
 
 struct Options {

@@ -204,6 +204,10 @@ Request* start(Engine& engine, Rank& me, Window& w, const Operation& op, int* er
     m->path.settle(now);
     engine.stats().rma_operations++;
     engine.stats().rma_bytes += origin_bytes + head.result_bytes;
+    me.split.call_bytes += origin_bytes + head.result_bytes;  // the call's bytes in -xsim-profile
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_rma_operation(me, *w.comm, *r, user ? *user : nullptr, *m, head.kind, op.target, origin_bytes,
+                                   head.result_bytes);
     engine.emit(m);
     return r;
 }
@@ -376,6 +380,8 @@ void arrive_operation(Engine& engine, Message* m) {
         answer->time = answer->data_done = done + engine.machine().network->latency(rank.world, m->src);
         answer->path.add_latency(answer->time - done);
     }
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_rma_applied(rank, *m, head.kind, done);
     engine.free_message(m);
     engine.emit(answer);
 }

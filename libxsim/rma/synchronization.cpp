@@ -12,6 +12,19 @@
 namespace xsim::rma {
 namespace {
 
+using Lock = EventObserver::RmaLock;
+using GroupSync = EventObserver::RmaGroupSync;
+
+void observe_lock(Engine& engine, const Rank& me, const Window& w, Lock what, int target, bool exclusive) {
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_rma_lock(me, *w.comm, what, target, exclusive, me.clock);
+}
+
+void observe_group_sync(Engine& engine, const Rank& me, const Window& w, GroupSync what, const std::vector<int>& group) {
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_rma_group_sync(me, *w.comm, what, group, me.clock);
+}
+
 // Tags of general active target's notices on the window's own communicator (no user traffic).
 constexpr int kPostTag = 1;
 constexpr int kCompleteTag = 2;
@@ -52,7 +65,21 @@ void complete_operations(Engine& engine, Rank& me, Window& w, int target) {
         return true;
     });
     w.pending.erase(keep, w.pending.end());
-    wait_and_free(engine, me, done);
+    if (done.empty()) return;
+    completion::wait_all(engine, me, done.data(), static_cast<int>(done.size()));
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        for (const Request* r : done) observer->on_rma_completed(me, *r);
+    for (Request* r : done) engine.free_request(r);
+}
+
+void observe_collective_begin(Engine& engine, const Rank& me) {
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_rma_collective_begin(me, me.clock);
+}
+
+void observe_collective_end(Engine& engine, const Rank& me, const Window& w, EventObserver::RmaCollective kind) {
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_rma_collective_end(me, *w.comm, kind, me.clock);
 }
 
 int window_barrier(Engine& engine, Rank& me, Window& w, std::string* why) {
@@ -61,9 +88,11 @@ int window_barrier(Engine& engine, Rank& me, Window& w, std::string* why) {
 
 void lock(Engine& engine, Rank& me, Window& w, int target, bool exclusive, bool announce) {
     if (announce) {
+        observe_lock(engine, me, w, Lock::Request, target, exclusive);
         std::vector<Request*> grant{request_lock(engine, me, w, target, exclusive)};
         wait_and_free(engine, me, grant);
     }
+    observe_lock(engine, me, w, Lock::Acquire, target, exclusive);
     w.locks[target] = HeldLock{exclusive, announce};
 }
 
@@ -72,14 +101,17 @@ void unlock(Engine& engine, Rank& me, Window& w, int target) {
     const HeldLock held = w.locks[target];
     w.locks.erase(target);
     if (held.announced) release_lock(engine, me, w, target, held.exclusive);
+    observe_lock(engine, me, w, Lock::Release, target, held.exclusive);
 }
 
 void lock_all(Engine& engine, Rank& me, Window& w, bool announce) {
     if (announce) {
+        observe_lock(engine, me, w, Lock::Request, -1, false);
         std::vector<Request*> grants;
         for (int t = 0; t < w.comm->size; ++t) grants.push_back(request_lock(engine, me, w, t, false));
         wait_and_free(engine, me, grants);
     }
+    observe_lock(engine, me, w, Lock::Acquire, -1, false);
     w.locked_all = true;
     w.lock_all_announced = announce;
 }
@@ -88,6 +120,7 @@ void unlock_all(Engine& engine, Rank& me, Window& w) {
     complete_operations(engine, me, w, -1);
     if (w.lock_all_announced)
         for (int t = 0; t < w.comm->size; ++t) release_lock(engine, me, w, t, false);
+    observe_lock(engine, me, w, Lock::Release, -1, false);
     w.locked_all = false;
 }
 
@@ -96,6 +129,7 @@ void post(Engine& engine, Rank& me, Window& w, std::vector<int> origins, bool no
     for (int origin : origins) w.completions.push_back(expect(engine, me, w, origin, kCompleteTag));
     if (notify_origins)
         for (int origin : origins) notify(engine, me, w, origin, kPostTag);
+    observe_group_sync(engine, me, w, GroupSync::Post, origins);
     w.exposure_group = std::move(origins);
     w.exposure_epoch_started = true;
 }
@@ -106,6 +140,7 @@ void start(Engine& engine, Rank& me, Window& w, std::vector<int> targets, bool w
         for (int target : targets) posts.push_back(expect(engine, me, w, target, kPostTag));
         wait_and_free(engine, me, posts);
     }
+    observe_group_sync(engine, me, w, GroupSync::Start, targets);
     w.access_group = std::move(targets);
     w.access_epoch_started = true;
 }
@@ -113,12 +148,14 @@ void start(Engine& engine, Rank& me, Window& w, std::vector<int> targets, bool w
 void complete(Engine& engine, Rank& me, Window& w) {
     complete_operations(engine, me, w, -1);
     for (int target : w.access_group) notify(engine, me, w, target, kCompleteTag);
+    observe_group_sync(engine, me, w, GroupSync::Complete, w.access_group);
     w.access_group.clear();
     w.access_epoch_started = false;
 }
 
 void wait(Engine& engine, Rank& me, Window& w) {
     wait_and_free(engine, me, w.completions);
+    observe_group_sync(engine, me, w, GroupSync::Wait, w.exposure_group);
     w.exposure_group.clear();
     w.exposure_epoch_started = false;
 }

@@ -18,6 +18,11 @@ namespace xsim::rma {
 // are complete, and forgets them.
 void complete_operations(Engine& engine, Rank& me, Window& w, int target);
 
+// What a trace sees of a window's collectives (creation, MPI_Win_fence, MPI_Win_free): their
+// start and end on `me` at its clock (nothing unless -xsim-trace).
+void observe_collective_begin(Engine& engine, const Rank& me);
+void observe_collective_end(Engine& engine, const Rank& me, const Window& w, EventObserver::RmaCollective kind);
+
 // A barrier over the window's group (MPI_Win_fence, creation and MPI_Win_free). Returns an
 // MPI error class; *why says what the ranks disagreed about.
 int window_barrier(Engine& engine, Rank& me, Window& w, std::string* why);

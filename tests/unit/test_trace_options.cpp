@@ -97,6 +97,11 @@ TEST(TraceOptions, CallKinds) {
     EXPECT_EQ(parse_call_kinds("-xsim-trace-calls", "p2p"), static_cast<unsigned>(kTraceP2p));
     EXPECT_EQ(parse_call_kinds("-xsim-trace-calls", "coll,other"), static_cast<unsigned>(kTraceColl | kTraceOther));
     EXPECT_EQ(parse_call_kinds("-xsim-trace-calls", "all"), static_cast<unsigned>(kTraceAllCalls));
+    EXPECT_EQ(parse_call_kinds("-xsim-trace-calls", "rma"), static_cast<unsigned>(kTraceRma));
+    EXPECT_EQ(parse_call_kinds("-xsim-trace-calls", "p2p,rma"), static_cast<unsigned>(kTraceP2p | kTraceRma));
+    EXPECT_EQ(parse_call_kinds("-xsim-trace-calls", "p2p,coll,rma,other"), static_cast<unsigned>(kTraceAllCalls));
+    EXPECT_TRUE(mentions(refusal({"-xsim-trace", "t.json", "-xsim-trace-calls", "one-sided"}),
+                         "(expected p2p, coll, rma, other or all, comma-separated)"));
     EXPECT_TRUE(mentions(refusal({"-xsim-trace", "t.json", "-xsim-trace-calls", "p2p,io"}), "unknown call kind 'io'"));
     EXPECT_TRUE(mentions(refusal({"-xsim-trace", "t.json", "-xsim-trace-calls", "p2p,"}), "unknown call kind ''"));
 }

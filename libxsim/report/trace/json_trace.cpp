@@ -39,7 +39,25 @@ std::string json_text(const std::string& s) {
 
 const char* category(const std::string& call) {
     const unsigned kind = trace_call_kind(call.c_str());
-    return kind == kTraceP2p ? "p2p" : kind == kTraceColl ? "coll" : "other";
+    return kind == kTraceP2p ? "p2p" : kind == kTraceColl ? "coll" : kind == kTraceRma ? "rma" : "other";
+}
+
+// rma::OperationKind as the flows of one-sided operations name them.
+const char* rma_name(std::int32_t kind) {
+    static const char* const kNames[] = {"MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Get_accumulate",
+                                         "MPI_Compare_and_swap"};
+    return kind >= 0 && kind < 5 ? kNames[kind] : "one-sided operation";
+}
+
+const char* rma_collective_name(std::uint16_t kind) {
+    switch (static_cast<EventObserver::RmaCollective>(kind)) {
+        case EventObserver::RmaCollective::Create: return "create";
+        case EventObserver::RmaCollective::CreateAllocate: return "create and allocate";
+        case EventObserver::RmaCollective::Free: return "free";
+        case EventObserver::RmaCollective::FreeDeallocate: return "free and deallocate";
+        case EventObserver::RmaCollective::Fence: return "fence";
+    }
+    return "";
 }
 
 // What an open call's complete event will say besides its name and times.
@@ -91,6 +109,10 @@ bool write_json_trace(TraceRecorder& recorder, const std::string& base) {
     };
     // Track names: a "process" per node, a "thread" per rank.
     std::set<int> nodes;
+    // A rank that other ranks' one-sided operations reached also has a track for its window
+    // memory (tid = world size + rank), where each operation shows as it is applied.
+    const int world_size = engine.world_size();
+    auto memory_track = [&](int world) { return world_size + world; };
     for (const RankTrace& t : recorder.ranks()) {
         const int node = engine.machine().node_of(t.world);
         if (nodes.insert(node).second)
@@ -98,6 +120,13 @@ bool write_json_trace(TraceRecorder& recorder, const std::string& base) {
                   ",\"args\":{\"name\":\"node " + std::to_string(node) + "\"}}");
         event("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + std::to_string(node) +
               ",\"tid\":" + std::to_string(t.world) + ",\"args\":{\"name\":\"rank " + std::to_string(t.world) + "\"}}");
+        for (const Record& r : t.records)
+            if (r.type == RecordType::RmaApplied) {
+                event("{\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + std::to_string(node) +
+                      ",\"tid\":" + std::to_string(memory_track(t.world)) + ",\"args\":{\"name\":\"rank " +
+                      std::to_string(t.world) + " window memory\"}}");
+                break;
+            }
     }
     for (const RankTrace& t : recorder.ranks()) {
         const std::string track = ",\"pid\":" + std::to_string(engine.machine().node_of(t.world)) +
@@ -159,10 +188,62 @@ bool write_json_trace(TraceRecorder& recorder, const std::string& base) {
                                             ",\"bytes_received\":" + std::to_string(r.id);
                     }
                     break;
+                // One-sided: a flow per operation from its call at the origin ("s"), through the
+                // target's window memory track where it is applied ("t"), to the origin's call
+                // that learned it completed ("f"); the id is the same in every process's part.
+                case RecordType::RmaOperation:
+                    if (!open.empty() && open.back().messages++ == 0)
+                        open.back().args += ",\"bytes\":" + std::to_string(r.bytes) + ",\"bytes_fetched\":" +
+                                            std::to_string(r.request) + ",\"target\":" + std::to_string(r.peer) +
+                                            ",\"window\":" + json_text(comms[r.comm].name);
+                    event("{\"ph\":\"s\",\"cat\":\"rma\",\"name\":" + json_text(rma_name(r.tag)) + ",\"id\":" +
+                          flow_id(r.id) + ",\"ts\":" + us(r.time) + track + ",\"args\":{\"bytes\":" +
+                          std::to_string(r.bytes) + ",\"bytes_fetched\":" + std::to_string(r.request) +
+                          ",\"target\":" + std::to_string(r.peer) + "}}");
+                    break;
+                case RecordType::RmaApplied: {
+                    const std::string memory = ",\"pid\":" + std::to_string(engine.machine().node_of(t.world)) +
+                                               ",\"tid\":" + std::to_string(memory_track(t.world));
+                    event("{\"ph\":\"i\",\"s\":\"t\",\"cat\":\"rma\",\"name\":" +
+                          json_text(std::string(rma_name(r.tag)) + " applied") + ",\"ts\":" + us(r.time) + memory +
+                          ",\"args\":{\"origin\":" + std::to_string(r.peer) + "}}");
+                    event("{\"ph\":\"t\",\"cat\":\"rma\",\"name\":" + json_text(rma_name(r.tag)) + ",\"id\":" +
+                          flow_id(r.id) + ",\"ts\":" + us(r.time) + memory + "}");
+                    break;
+                }
+                case RecordType::RmaComplete:
+                    if (r.tag != kRmaRemote)  // an MPI_Rput's flow ends where its request completes
+                        event("{\"ph\":\"f\",\"bp\":\"e\",\"cat\":\"rma\",\"name\":" + json_text(rma_name(r.region)) +
+                              ",\"id\":" + flow_id(r.id) + ",\"ts\":" + us(r.time) + track + "}");
+                    break;
+                case RecordType::RmaCollectiveEnd:
+                    if (!open.empty())
+                        open.back().args += ",\"window\":" + json_text(comms[r.comm].name) + ",\"window_collective\":" +
+                                            json_text(rma_collective_name(r.region));
+                    break;
+                case RecordType::RmaLock:
+                    if (!open.empty() && static_cast<EventObserver::RmaLock>(r.region) != EventObserver::RmaLock::Request)
+                        open.back().args += ",\"window\":" + json_text(comms[r.comm].name) + ",\"lock_target\":" +
+                                            std::to_string(r.peer) + ",\"lock\":" +
+                                            (r.tag ? "\"exclusive\"" : "\"shared\"");
+                    break;
+                case RecordType::RmaGroupSync: {
+                    if (open.empty()) break;
+                    std::string group;
+                    for (const int m : comms[r.id].members) {
+                        if (!group.empty()) group += ',';
+                        group += std::to_string(m);
+                    }
+                    open.back().args += ",\"window\":" + json_text(comms[r.comm].name) + ",\"group\":[" + group + "]";
+                    break;
+                }
                 case RecordType::IsendComplete:
                 case RecordType::IrecvRequest:
                 case RecordType::CollectiveBegin:
-                case RecordType::NbcRequest: break;
+                case RecordType::NbcRequest:
+                case RecordType::RmaCollectiveBegin:
+                case RecordType::RmaWinCreate:
+                case RecordType::RmaWinDestroy: break;
             }
         }
     }

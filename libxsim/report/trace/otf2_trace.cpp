@@ -162,11 +162,57 @@ struct Reader {
 };
 
 // A communicator as process 0 tells them apart: kind, context, size and members.
+// A window's communicator and a general active target group are told apart from the rest.
 std::string comm_key(const CommInfo& c) {
     std::uint64_t hash = 1469598103934665603ull;
     for (const int m : c.members) hash = (hash ^ static_cast<std::uint64_t>(m)) * 1099511628211ull;
     return std::to_string(static_cast<int>(c.kind)) + ":" + std::to_string(c.context) + ":" +
-           std::to_string(c.members.size()) + ":" + std::to_string(hash);
+           std::to_string(c.members.size()) + ":" + std::to_string(hash) + (c.window ? ":w" : "") +
+           (c.group_only ? ":g" : "");
+}
+
+// What a CommInfo is in the global definitions (sent to process 0 with it).
+enum CommFlags : std::uint64_t { kCommWindow = 1, kCommGroupOnly = 2 };
+std::uint64_t comm_flags(const CommInfo& c) {
+    return (c.window ? std::uint64_t{kCommWindow} : 0) | (c.group_only ? std::uint64_t{kCommGroupOnly} : 0);
+}
+
+// The OTF2 events a record becomes: one, but none for the target side of an operation
+// (OTF2 records one-sided operations at their origin only).
+std::uint64_t event_count(const RankTrace& t) {
+    std::uint64_t n = 0;
+    for (const Record& r : t.records) n += r.type != RecordType::RmaApplied;
+    return n;
+}
+
+// The RmaWin of each global communicator that is a window (by its key), numbered from 0 as
+// write_global_definitions numbers them.
+std::vector<OTF2_RmaWinRef> window_refs(const std::vector<std::string>& comm_keys) {
+    std::vector<OTF2_RmaWinRef> refs;
+    OTF2_RmaWinRef next = 0;
+    for (const std::string& key : comm_keys)
+        refs.push_back(key.size() >= 2 && key.compare(key.size() - 2, 2, ":w") == 0 ? next++ : OTF2_UNDEFINED_RMA_WIN);
+    return refs;
+}
+
+OTF2_CollectiveOp rma_collective_op(int kind) {
+    switch (static_cast<EventObserver::RmaCollective>(kind)) {
+        case EventObserver::RmaCollective::Create: return OTF2_COLLECTIVE_OP_CREATE_HANDLE;
+        case EventObserver::RmaCollective::CreateAllocate: return OTF2_COLLECTIVE_OP_CREATE_HANDLE_AND_ALLOCATE;
+        case EventObserver::RmaCollective::Free: return OTF2_COLLECTIVE_OP_DESTROY_HANDLE;
+        case EventObserver::RmaCollective::FreeDeallocate: return OTF2_COLLECTIVE_OP_DESTROY_HANDLE_AND_DEALLOCATE;
+        case EventObserver::RmaCollective::Fence: return OTF2_COLLECTIVE_OP_BARRIER;
+    }
+    return OTF2_COLLECTIVE_OP_BARRIER;
+}
+
+// rma::OperationKind: Put, Get, Accumulate, GetAccumulate, CompareAndSwap.
+OTF2_RmaAtomicType rma_atomic_type(int kind) {
+    switch (kind) {
+        case 2: return OTF2_RMA_ATOMIC_TYPE_ACCUMULATE;
+        case 3: return OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE;
+        default: return OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP;
+    }
 }
 
 // Gathers every process's `mine` at process 0 (in process order there).
@@ -235,6 +281,7 @@ OTF2_CollectiveOp collective_op(int kind) {
 OTF2_RegionRole region_role(const std::string& name) {
     const unsigned kind = trace_call_kind(name.c_str());
     if (kind == kTraceP2p) return OTF2_REGION_ROLE_POINT2POINT;
+    if (kind == kTraceRma) return OTF2_REGION_ROLE_RMA;
     if (kind != kTraceColl) return OTF2_REGION_ROLE_FUNCTION;
     if (name == "MPI_Barrier" || name == "MPI_Ibarrier") return OTF2_REGION_ROLE_BARRIER;
     if (name == "MPI_Bcast" || name == "MPI_Scatter" || name == "MPI_Scatterv") return OTF2_REGION_ROLE_COLL_ONE2ALL;
@@ -277,7 +324,12 @@ void write_global_definitions(OTF2_Archive* archive, Engine& engine, const std::
     };
     std::vector<Location> locations;
     std::uint64_t trace_length = 0;
-    std::map<std::string, std::pair<std::string, std::vector<std::uint64_t>>> comms;  // key -> name, members
+    struct CommDef {
+        std::string name;
+        std::uint64_t flags;
+        std::vector<std::uint64_t> members;
+    };
+    std::map<std::string, CommDef> comms;  // by key
     for (const std::string& part : parts) {
         Reader in{part.data(), part.data() + part.size()};
         trace_length = std::max(trace_length, in.u64());
@@ -292,10 +344,11 @@ void write_global_definitions(OTF2_Archive* archive, Engine& engine, const std::
         for (std::uint64_t i = 0; i < n_comms; ++i) {
             std::string key = in.text();
             std::string name = in.text();
+            const std::uint64_t flags = in.u64();
             const std::uint64_t size = in.u64();
             std::vector<std::uint64_t> members(size);
             for (auto& m : members) m = in.u64();
-            comms.try_emplace(std::move(key), std::move(name), std::move(members));
+            comms.try_emplace(std::move(key), CommDef{std::move(name), flags, std::move(members)});
         }
     }
     std::sort(locations.begin(), locations.end(), [](const Location& a, const Location& b) { return a.world < b.world; });
@@ -337,6 +390,7 @@ void write_global_definitions(OTF2_Archive* archive, Engine& engine, const std::
     }
     // Groups: the MPI ranks (location id = world rank), WORLD, SELF, then each communicator.
     const auto world_size = static_cast<std::uint64_t>(engine.world_size());
+    OTF2_RmaWinRef next_window = 0;
     std::vector<std::uint64_t> all(world_size);
     for (std::uint64_t i = 0; i < world_size; ++i) all[i] = i;
     check(OTF2_GlobalDefWriter_WriteGroup(w, 0, string(""), OTF2_GROUP_TYPE_COMM_LOCATIONS, OTF2_PARADIGM_MPI,
@@ -353,21 +407,28 @@ void write_global_definitions(OTF2_Archive* archive, Engine& engine, const std::
     check(OTF2_GlobalDefWriter_WriteComm(w, 1, string("MPI_COMM_SELF"), 2, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
           "WriteComm", ok);
     for (std::size_t i = 0; i < defs.comm_keys.size(); ++i) {
-        const auto& [name, members] = comms[defs.comm_keys[i]];
+        const auto& [name, flags, members] = comms[defs.comm_keys[i]];
         const auto group = static_cast<OTF2_GroupRef>(3 + i);
         check(OTF2_GlobalDefWriter_WriteGroup(w, group, string(name), OTF2_GROUP_TYPE_COMM_GROUP, OTF2_PARADIGM_MPI,
                                               OTF2_GROUP_FLAG_NONE, static_cast<uint32_t>(members.size()),
                                               members.data()),
               "WriteGroup", ok);
-        check(OTF2_GlobalDefWriter_WriteComm(w, static_cast<OTF2_CommRef>(2 + i), string(name), group,
-                                             OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
+        if (flags & kCommGroupOnly) continue;  // a group of MPI_Win_post/start (RmaGroupSync)
+        const auto comm = static_cast<OTF2_CommRef>(2 + i);
+        check(OTF2_GlobalDefWriter_WriteComm(w, comm, string(name), group, OTF2_UNDEFINED_COMM, OTF2_COMM_FLAG_NONE),
               "WriteComm", ok);
+        // A window: an RmaWin over its communicator, numbered from 0 in the order of the
+        // communicators (window_refs).
+        if (flags & kCommWindow)
+            check(OTF2_GlobalDefWriter_WriteRmaWin(w, next_window++, string(name), comm,
+                                                   OTF2_RMA_WIN_FLAG_CREATE_DESTROY_EVENTS),
+                  "WriteRmaWin", ok);
     }
 }
 
 // One location's events, in time order.
 void write_events(OTF2_EvtWriter* w, RankTrace& t, const std::vector<OTF2_RegionRef>& region_ids,
-                  const std::vector<OTF2_CommRef>& comm_ids, bool& ok) {
+                  const std::vector<OTF2_CommRef>& comm_ids, const std::vector<OTF2_RmaWinRef>& win_ids, bool& ok) {
     std::stable_sort(t.records.begin(), t.records.end(), [](const Record& a, const Record& b) { return a.time < b.time; });
     for (const Record& r : t.records) {
         const auto time = static_cast<OTF2_TimeStamp>(r.time);
@@ -398,6 +459,59 @@ void write_events(OTF2_EvtWriter* w, RankTrace& t, const std::vector<OTF2_Region
                 e = OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, time, collective_op(r.region), comm_ids[r.comm],
                                                     r.peer < 0 ? OTF2_UNDEFINED_UINT32 : peer, r.bytes, r.id);
                 break;
+            // One-sided: win_ids holds the window's RmaWin (write_global_definitions).
+            case RecordType::RmaCollectiveBegin: e = OTF2_EvtWriter_RmaCollectiveBegin(w, nullptr, time); break;
+            case RecordType::RmaCollectiveEnd:
+                e = OTF2_EvtWriter_RmaCollectiveEnd(w, nullptr, time, rma_collective_op(r.region),
+                                                    OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY,
+                                                    win_ids[r.comm], OTF2_UNDEFINED_UINT32, 0, 0);
+                break;
+            case RecordType::RmaWinCreate: e = OTF2_EvtWriter_RmaWinCreate(w, nullptr, time, win_ids[r.comm]); break;
+            case RecordType::RmaWinDestroy: e = OTF2_EvtWriter_RmaWinDestroy(w, nullptr, time, win_ids[r.comm]); break;
+            case RecordType::RmaOperation:
+                if (r.tag == 0)
+                    e = OTF2_EvtWriter_RmaPut(w, nullptr, time, win_ids[r.comm], peer, r.bytes, r.id);
+                else if (r.tag == 1)
+                    e = OTF2_EvtWriter_RmaGet(w, nullptr, time, win_ids[r.comm], peer, r.request, r.id);
+                else
+                    e = OTF2_EvtWriter_RmaAtomic(w, nullptr, time, win_ids[r.comm], peer, rma_atomic_type(r.tag), r.bytes,
+                                                 r.request, r.id);
+                break;
+            case RecordType::RmaApplied: break;  // the JSON trace's; OTF2 has no target-side record
+            case RecordType::RmaComplete:
+                e = r.tag == kRmaNonBlocking ? OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, nullptr, time, win_ids[r.comm], r.id)
+                    : r.tag == kRmaRemote    ? OTF2_EvtWriter_RmaOpCompleteRemote(w, nullptr, time, win_ids[r.comm], r.id)
+                                             : OTF2_EvtWriter_RmaOpCompleteBlocking(w, nullptr, time, win_ids[r.comm], r.id);
+                break;
+            case RecordType::RmaLock: {
+                // MPI_Win_lock_all: every member, remote and lock id undefined.
+                const std::uint32_t remote = r.peer < 0 ? OTF2_UNDEFINED_UINT32 : peer;
+                const OTF2_LockType type = r.tag ? OTF2_LOCK_EXCLUSIVE : OTF2_LOCK_SHARED;
+                switch (static_cast<EventObserver::RmaLock>(r.region)) {
+                    case EventObserver::RmaLock::Request:
+                        e = OTF2_EvtWriter_RmaRequestLock(w, nullptr, time, win_ids[r.comm], remote, remote, type);
+                        break;
+                    case EventObserver::RmaLock::Acquire:
+                        e = OTF2_EvtWriter_RmaAcquireLock(w, nullptr, time, win_ids[r.comm], remote, remote, type);
+                        break;
+                    case EventObserver::RmaLock::Release:
+                        e = OTF2_EvtWriter_RmaReleaseLock(w, nullptr, time, win_ids[r.comm], remote, remote);
+                        break;
+                }
+                break;
+            }
+            case RecordType::RmaGroupSync: {
+                // Post and start open an epoch with their group; complete and wait close it and
+                // its memory operations.
+                const auto what = static_cast<EventObserver::RmaGroupSync>(r.region);
+                const OTF2_RmaSyncLevel level = what == EventObserver::RmaGroupSync::Post ||
+                                                        what == EventObserver::RmaGroupSync::Start
+                                                    ? OTF2_RMA_SYNC_LEVEL_PROCESS
+                                                    : OTF2_RMA_SYNC_LEVEL_PROCESS | OTF2_RMA_SYNC_LEVEL_MEMORY;
+                e = OTF2_EvtWriter_RmaGroupSync(w, nullptr, time, level, win_ids[r.comm],
+                                                static_cast<OTF2_GroupRef>(comm_ids[r.id] + 1));
+                break;
+            }
         }
         if (!check(e, "event writing", ok)) return;
     }
@@ -420,7 +534,7 @@ bool write_otf2_trace(TraceRecorder& recorder, const std::string& path) {
     mine.u64(recorder.ranks().size());
     for (const RankTrace& t : recorder.ranks()) {
         mine.u64(static_cast<std::uint64_t>(t.world));
-        mine.u64(t.records.size());
+        mine.u64(event_count(t));
     }
     mine.u64(recorder.regions().size());
     for (const std::string& name : recorder.regions()) mine.text(name);
@@ -429,6 +543,7 @@ bool write_otf2_trace(TraceRecorder& recorder, const std::string& path) {
     for (std::size_t i = 2; i < comms.size(); ++i) {
         mine.text(comm_key(comms[i]));
         mine.text(comms[i].name);
+        mine.u64(comm_flags(comms[i]));
         mine.u64(comms[i].members.size());
         for (const int m : comms[i].members) mine.u64(static_cast<std::uint64_t>(m));
     }
@@ -452,6 +567,7 @@ bool write_otf2_trace(TraceRecorder& recorder, const std::string& path) {
             for (std::uint64_t i = 0; i < n_comms; ++i) {
                 std::string key = in.text();
                 in.text();
+                in.u64();  // flags
                 const std::uint64_t size = in.u64();
                 for (std::uint64_t m = 0; m < size; ++m) in.u64();
                 if (seen.insert(key).second) keys.push_back(key);
@@ -473,9 +589,14 @@ bool write_otf2_trace(TraceRecorder& recorder, const std::string& path) {
         region_ids.push_back(static_cast<OTF2_RegionRef>(
             std::lower_bound(defs.regions.begin(), defs.regions.end(), name) - defs.regions.begin()));
     std::vector<OTF2_CommRef> comm_ids{0, 1};
-    for (std::size_t i = 2; i < comms.size(); ++i)
-        comm_ids.push_back(static_cast<OTF2_CommRef>(
-            2 + (std::find(defs.comm_keys.begin(), defs.comm_keys.end(), comm_key(comms[i])) - defs.comm_keys.begin())));
+    const std::vector<OTF2_RmaWinRef> global_windows = window_refs(defs.comm_keys);
+    std::vector<OTF2_RmaWinRef> win_ids{OTF2_UNDEFINED_RMA_WIN, OTF2_UNDEFINED_RMA_WIN};
+    for (std::size_t i = 2; i < comms.size(); ++i) {
+        const auto global = static_cast<std::size_t>(
+            std::find(defs.comm_keys.begin(), defs.comm_keys.end(), comm_key(comms[i])) - defs.comm_keys.begin());
+        comm_ids.push_back(static_cast<OTF2_CommRef>(2 + global));
+        win_ids.push_back(global_windows[global]);
+    }
 
     // The archive: FILE.otf2, FILE.def and FILE/ where FILE.otf2 was asked for.
     const std::string stem = path.substr(0, path.size() - 5);
@@ -507,7 +628,7 @@ bool write_otf2_trace(TraceRecorder& recorder, const std::string& path) {
             check(OTF2_ERROR_INVALID, "GetEvtWriter", ok);
             break;
         }
-        write_events(w, t, region_ids, comm_ids, ok);
+        write_events(w, t, region_ids, comm_ids, win_ids, ok);
         check(OTF2_Archive_CloseEvtWriter(archive, w), "CloseEvtWriter", ok);
         std::vector<Record>().swap(t.records);
     }

@@ -26,6 +26,11 @@ bool ends_with(const std::string& s, const char* suffix) {
 unsigned trace_call_kind(const char* call) {
     if (!starts_with(call, "MPI_")) return kTraceOther;  // xsim_compute, clock reads
     if (call_kind(call) == CallKind::Collective) return kTraceColl;
+    if (starts_with(call + 4, "Win_")) return kTraceRma;
+    static const char* const kRma[] = {"Put", "Get", "Accumulate", "Get_accumulate", "Fetch_and_op",
+                                       "Compare_and_swap", "Rput", "Rget", "Raccumulate", "Rget_accumulate"};
+    for (const char* p : kRma)
+        if (std::strcmp(call + 4, p) == 0) return kTraceRma;
     static const char* const kP2p[] = {"Send",  "Recv",   "Isend", "Irecv",   "Ssend",  "Issend", "Bsend",
                                        "Ibsend", "Rsend", "Irsend", "Sendrecv", "Isendrecv", "Probe", "Iprobe",
                                        "Mprobe", "Improbe", "Mrecv", "Imrecv", "Wait", "Test", "Start",
@@ -97,7 +102,9 @@ void TraceRecorder::on_enter(const Rank& rank, const char* call) {
     if (!t) return;
     if (rank.split.depth == 1) {  // an outermost call: does it pass the filters?
         const long long now = rank.clock;
-        t->tracing = now >= begin_ps_ && (end_ps_ < 0 || now < end_ps_) && (trace_call_kind(call) & calls_);
+        const unsigned kind = trace_call_kind(call);
+        t->tracing = now >= begin_ps_ && (end_ps_ < 0 || now < end_ps_) && (kind & calls_);
+        t->rma_call = kind == kTraceRma;
         t->depth = 0;
         t->skipped = 0;
     }
@@ -134,7 +141,7 @@ void TraceRecorder::on_leave(const Rank& rank) {
 void TraceRecorder::on_send(const Rank& sender, const Request& send, const Message& m) {
     if (m.signature != 0) return;  // a collective's message: part of its collective record
     RankTrace* t = traced(sender);
-    if (!t || !t->tracing || !send.comm) return;
+    if (!t || !t->tracing || t->rma_call || !send.comm) return;  // rma: general active target's notices
     Record r;
     r.type = blocking_point_to_point(sender.split.call) ? RecordType::Send : RecordType::Isend;
     r.time = send.posted_at;
@@ -145,13 +152,20 @@ void TraceRecorder::on_send(const Rank& sender, const Request& send, const Messa
     r.tag = send.tag;
     r.comm = comm_of(*send.comm, sender);
     if (r.type == RecordType::Isend) open_isends_.insert(&send);
+    // A request of MPI_Rput... that the program freed without waiting: its memory is this one now.
+    if (!open_rma_user_.empty()) open_rma_user_.erase(&send);
     add(*t, r);
 }
 
 void TraceRecorder::on_receive_posted(const Rank& receiver, const Request& recv) {
     if (!recv.comm || recv.context != recv.comm->context) return;  // a collective's receive
     RankTrace* t = traced(receiver);
-    if (!t || !t->tracing || blocking_point_to_point(receiver.split.call)) return;
+    if (!t) return;
+    if (t->rma_call) {  // a notice of general active target, matched later
+        internal_receives_.insert(&recv);
+        return;
+    }
+    if (!t->tracing || blocking_point_to_point(receiver.split.call)) return;
     Record r;
     r.type = RecordType::IrecvRequest;
     r.time = recv.posted_at;
@@ -162,6 +176,7 @@ void TraceRecorder::on_receive_posted(const Rank& receiver, const Request& recv)
 
 void TraceRecorder::on_match(const Rank& receiver, const Request& recv, const Message& m) {
     if (m.signature != 0 || !traced(receiver)) return;
+    if (!internal_receives_.empty() && internal_receives_.erase(&recv) > 0) return;
     matched_[&recv] = message_id(m.src, m.seq);
 }
 
@@ -169,6 +184,19 @@ void TraceRecorder::on_complete(const Rank& owner, const Request& req) {
     RankTrace* t = traced(owner);
     if (!t) return;
     if (req.kind == RequestKind::Send) {
+        if (!open_rma_user_.empty())
+            if (auto it = open_rma_user_.find(&req); it != open_rma_user_.end()) {
+                Record r;
+                r.type = RecordType::RmaComplete;
+                r.time = owner.clock;
+                r.id = it->second.id;
+                r.comm = it->second.window;
+                r.tag = kRmaNonBlocking;
+                r.region = static_cast<std::uint16_t>(it->second.kind);
+                open_rma_user_.erase(it);
+                if (t->tracing) add(*t, r);
+                return;
+            }
         if (open_isends_.erase(&req) == 0 || !t->tracing) return;
         Record r;
         r.type = RecordType::IsendComplete;
@@ -217,7 +245,7 @@ void TraceRecorder::on_complete(const Rank& owner, const Request& req) {
 void TraceRecorder::on_collective_begin(const Rank& rank, const void* call, const Request& request, const Comm& comm,
                                         int kind, int root, bool nonblocking, SimTime time) {
     RankTrace* t = traced(rank);
-    if (!t || !t->tracing) return;
+    if (!t || !t->tracing || t->rma_call) return;  // rma: a window's barrier is its RmaCollective record
     OpenCollective open{t, comm_of(comm, rank), kind, root};
     Record r;
     r.type = RecordType::CollectiveBegin;
@@ -261,6 +289,141 @@ void TraceRecorder::on_collective_end(const Rank&, const void* call, SimTime tim
     r.id = c.received;
     add(*c.rank, r);
     collectives_.erase(it);
+}
+
+std::uint32_t TraceRecorder::window_of(const Comm& window, const Rank& rank) {
+    const std::uint32_t index = comm_of(window, rank);
+    CommInfo& info = comms_[index];
+    if (!info.window) {
+        info.window = true;
+        if (info.name == "communicator " + std::to_string(info.context)) info.name = "window " + std::to_string(info.context);
+    }
+    return index;
+}
+
+std::uint32_t TraceRecorder::group_of(const std::vector<int>& members) {
+    std::string key;
+    for (const int m : members) key += std::to_string(m) + ",";
+    if (auto it = group_index_.find(key); it != group_index_.end()) return it->second;
+    CommInfo info;
+    info.group_only = true;
+    info.name = "window group";
+    info.members = members;
+    comms_.push_back(std::move(info));
+    const auto index = static_cast<std::uint32_t>(comms_.size() - 1);
+    group_index_.emplace(std::move(key), index);
+    return index;
+}
+
+void TraceRecorder::on_rma_collective_begin(const Rank& rank, SimTime time) {
+    if (RankTrace* t = traced(rank)) t->rma_begin = time;
+}
+
+// The begin is written with its end, so that a creation that failed half-way leaves no
+// collective open.
+void TraceRecorder::on_rma_collective_end(const Rank& rank, const Comm& window, RmaCollective kind, SimTime time) {
+    RankTrace* t = traced(rank);
+    if (!t) return;
+    const SimTime begin = t->rma_begin < 0 ? time : t->rma_begin;
+    t->rma_begin = -1;
+    if (!t->tracing) return;
+    const std::uint32_t w = window_of(window, rank);
+    Record r;
+    r.comm = w;
+    r.type = RecordType::RmaCollectiveBegin;
+    r.time = begin;
+    add(*t, r);
+    const bool created = kind == RmaCollective::Create || kind == RmaCollective::CreateAllocate;
+    if (created) {  // the window exists from here on: its collective end names it
+        r.type = RecordType::RmaWinCreate;
+        r.time = time;
+        add(*t, r);
+    }
+    r.type = RecordType::RmaCollectiveEnd;
+    r.time = time;
+    r.region = static_cast<std::uint16_t>(kind);
+    add(*t, r);
+    if (kind == RmaCollective::Free || kind == RmaCollective::FreeDeallocate) {
+        r.type = RecordType::RmaWinDestroy;
+        r.region = 0;
+        add(*t, r);
+    }
+}
+
+void TraceRecorder::on_rma_operation(const Rank& origin, const Comm& window, const Request& request,
+                                     const Request* user, const Message& m, int kind, int target, std::uint64_t sent,
+                                     std::uint64_t received) {
+    RankTrace* t = traced(origin);
+    if (!t || !t->tracing) return;
+    Record r;
+    r.type = RecordType::RmaOperation;
+    r.time = origin.clock;
+    r.comm = window_of(window, origin);
+    r.peer = target;
+    r.tag = kind;
+    r.bytes = sent;
+    r.request = received;
+    r.id = rma_operation_id(m.src, m.seq);
+    open_rma_[&request] = OpenRma{r.id, r.comm, user, kind};
+    if (user) open_rma_user_[user] = OpenRma{r.id, r.comm, user, kind};
+    add(*t, r);
+}
+
+void TraceRecorder::on_rma_applied(const Rank& target, const Message& m, int kind, SimTime time) {
+    RankTrace* t = traced(target);
+    if (!t || time < begin_ps_ || (end_ps_ >= 0 && time >= end_ps_) || !(calls_ & kTraceRma)) return;
+    Record r;
+    r.type = RecordType::RmaApplied;
+    r.time = time;
+    r.peer = m.src;
+    r.tag = kind;
+    r.id = rma_operation_id(m.src, m.seq);
+    add(*t, r);
+}
+
+void TraceRecorder::on_rma_completed(const Rank& origin, const Request& request) {
+    auto it = open_rma_.find(&request);
+    if (it == open_rma_.end()) return;
+    const OpenRma op = it->second;
+    open_rma_.erase(it);
+    RankTrace* t = traced(origin);
+    if (!t || !t->tracing) return;
+    Record r;
+    r.type = RecordType::RmaComplete;
+    r.time = origin.clock;
+    r.id = op.id;
+    r.comm = op.window;
+    // An MPI_Rput's own request completes it locally (MPI_Wait); a flush, at the target.
+    r.tag = op.user ? kRmaRemote : kRmaBlocking;
+    r.region = static_cast<std::uint16_t>(op.kind);
+    add(*t, r);
+}
+
+void TraceRecorder::on_rma_lock(const Rank& origin, const Comm& window, RmaLock what, int target, bool exclusive,
+                                SimTime time) {
+    RankTrace* t = traced(origin);
+    if (!t || !t->tracing) return;
+    Record r;
+    r.type = RecordType::RmaLock;
+    r.time = time;
+    r.comm = window_of(window, origin);
+    r.region = static_cast<std::uint16_t>(what);
+    r.peer = target;
+    r.tag = exclusive ? 1 : 0;
+    add(*t, r);
+}
+
+void TraceRecorder::on_rma_group_sync(const Rank& rank, const Comm& window, RmaGroupSync what,
+                                      const std::vector<int>& group, SimTime time) {
+    RankTrace* t = traced(rank);
+    if (!t || !t->tracing) return;
+    Record r;
+    r.type = RecordType::RmaGroupSync;
+    r.time = time;
+    r.comm = window_of(window, rank);
+    r.region = static_cast<std::uint16_t>(what);
+    r.id = group_of(group);
+    add(*t, r);
 }
 
 void TraceRecorder::close_open_calls() {

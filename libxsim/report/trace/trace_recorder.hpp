@@ -24,6 +24,23 @@ enum class RecordType : std::uint8_t {
     CollectiveEnd,                // region = colls::CollKind, peer = root (-1: none), comm, bytes sent, id = bytes received
     NbcRequest,                   // a nonblocking collective started: request
     NbcComplete,                  // the owner saw it complete: as CollectiveEnd, plus request
+    // One-sided communication: `comm` is the window's communicator (CommInfo::window).
+    RmaCollectiveBegin,
+    RmaCollectiveEnd,             // region = EventObserver::RmaCollective, comm
+    RmaWinCreate, RmaWinDestroy,  // comm
+    RmaOperation,                 // tag = rma::OperationKind, peer = target (window rank), bytes sent,
+                                  // request = bytes fetched, id = matching id (rma_operation_id)
+    RmaApplied,                   // at the target: tag = kind, peer = origin (world rank), id (JSON only)
+    RmaComplete,                  // id, comm; tag = RmaCompletion, region = the operation's kind
+    RmaLock,                      // region = EventObserver::RmaLock, peer = target (-1: all), tag = exclusive
+    RmaGroupSync,                 // region = EventObserver::RmaGroupSync, comm, id = the group (comms() index)
+};
+
+// How the origin learned an operation completed (RmaComplete's tag).
+enum RmaCompletion : std::int32_t {
+    kRmaBlocking = 0,     // a flush, unlock, fence, MPI_Win_complete or MPI_Win_free waited for it
+    kRmaNonBlocking = 1,  // MPI_Wait/MPI_Test returned the request of MPI_Rput...
+    kRmaRemote = 2,       // a flush completed at the target an MPI_Rput... whose request completes apart
 };
 
 struct Record {
@@ -44,11 +61,17 @@ inline std::uint64_t message_id(std::int32_t src, std::uint32_t seq) {
     return ((static_cast<std::uint64_t>(src) << 32) | seq) + 1;
 }
 
+// A one-sided operation's id in both files: its event's (message_id), as a JSON flow id
+// across processes and as OTF2's matching id of its completion.
+inline std::uint64_t rma_operation_id(std::int32_t src, std::uint32_t seq) { return message_id(src, seq); }
+
 struct CommInfo {
     enum class Kind : std::uint8_t { World, Self, Derived } kind = Kind::Derived;
     std::uint32_t context = 0;
     std::string name;
     std::vector<int> members;     // world ranks in communicator order (Derived)
+    bool window = false;          // a window's communicator: also an OTF2 RmaWin
+    bool group_only = false;      // a group of general active target (MPI_Win_post/start): no communicator
 };
 
 struct RankTrace {
@@ -59,6 +82,8 @@ struct RankTrace {
     int depth = 0;                // open traced calls
     int skipped = 0;              // calls nested deeper than kMaxDepth (not recorded)
     bool tracing = false;         // the current outermost call passed the filters
+    bool rma_call = false;        // the current outermost call is one-sided (its messages are not user traffic)
+    SimTime rma_begin = -1;       // an open window collective's start
 };
 
 // What a name is for -xsim-trace-calls (TraceCallKind).
@@ -80,6 +105,16 @@ public:
                              int root, bool nonblocking, SimTime t) override;
     void on_collective_round(const void* call, std::uint64_t sent, std::uint64_t received) override;
     void on_collective_end(const Rank& rank, const void* call, SimTime t) override;
+    void on_rma_collective_begin(const Rank& rank, SimTime t) override;
+    void on_rma_collective_end(const Rank& rank, const Comm& window, RmaCollective kind, SimTime t) override;
+    void on_rma_operation(const Rank& origin, const Comm& window, const Request& r, const Request* user,
+                          const Message& m, int kind, int target, std::uint64_t sent, std::uint64_t received) override;
+    void on_rma_applied(const Rank& target, const Message& m, int kind, SimTime t) override;
+    void on_rma_completed(const Rank& origin, const Request& r) override;
+    void on_rma_lock(const Rank& origin, const Comm& window, RmaLock what, int target, bool exclusive,
+                     SimTime t) override;
+    void on_rma_group_sync(const Rank& rank, const Comm& window, RmaGroupSync what, const std::vector<int>& group,
+                           SimTime t) override;
 
     // After the run: closes calls left open (a rank that ended inside one) at its clock.
     void close_open_calls();
@@ -96,6 +131,8 @@ private:
     }
     std::uint16_t region_of(const char* call);
     std::uint32_t comm_of(const Comm& comm, const Rank& rank);
+    std::uint32_t window_of(const Comm& window, const Rank& rank);
+    std::uint32_t group_of(const std::vector<int>& members);
     void add(RankTrace& t, const Record& r) { t.records.push_back(r); }
 
     struct OpenCollective {
@@ -137,6 +174,18 @@ private:
     std::unordered_map<const void*, OpenCollective> collectives_;
     // Nonblocking collectives that ended, until their owner's wait or test returns them.
     std::unordered_map<const Request*, OpenCollective> ended_nonblocking_;
+    // One-sided operations recorded at their origin, until it learns they completed: by the
+    // window's request, and by the program's request of MPI_Rput and the like.
+    struct OpenRma {
+        std::uint64_t id;
+        std::uint32_t window;
+        const Request* user;
+        int kind;
+    };
+    std::unordered_map<const Request*, OpenRma> open_rma_;
+    std::unordered_map<const Request*, OpenRma> open_rma_user_;
+    std::unordered_set<const Request*> internal_receives_;   // receives of MPI_Win_post/start's notices
+    std::unordered_map<std::string, std::uint32_t> group_index_;  // general active target groups
 };
 
 // Start-up checks, before the run (all processes call it; process 0 decides, the others
