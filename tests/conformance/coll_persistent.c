@@ -489,7 +489,7 @@ int main(int argc, char** argv) {
     teardown(&c);
 
     /* Periodic from 3 ranks: below, a rank would be both neighbors of another, and Open MPI
-     * 4.1's neighbor all-to-alls mix up the two blocks of such a pair. */
+     * 4.1's blocking and persistent neighbor all-to-alls then disagree natively. */
     dims[0] = t.size;
     periods[0] = t.size >= 3;
     MPI_Cart_create(MPI_COMM_WORLD, 1, dims, periods, 0, &ring);
