@@ -97,7 +97,8 @@ def persistent_collective_flags():
     for d in dirs:
         path = os.path.join(d, "mpi-ext.h")
         if os.path.exists(path) and "OMPI_HAVE_MPI_EXT_PCOLLREQ" in open(path).read():
-            return ["-include", "mpi.h", "-include", "mpi-ext.h"] + ["-DMPI_%s_init=MPIX_%s_init" % (c, c) for c in PERSISTENT_COLLECTIVES]
+            names = ["-DMPI_%s_init=MPIX_%s_init" % (c, c) for c in PERSISTENT_COLLECTIVES]
+            return ["-include", "mpi.h", "-include", "mpi-ext.h"] + names
     return []
 
 

@@ -1,12 +1,13 @@
 // MPI collective bindings, blocking, nonblocking (MPI_Ibcast, ...) and persistent
-// (MPIX_Bcast_init, ...: persistent_collective.hpp): validate
-// (communicator, root, counts, datatypes, op, buffers, MPI_IN_PLACE where the standard
-// allows it, a send buffer that is not the receive buffer), return early when no data moves, then run the collective (colls::run picks
-// the algorithm) or start it (colls::start, the same algorithm driven by its messages'
-// completions; the request is returned at once). Arguments that MPI calls significant
-// only at the root are checked only there. Every helper takes `how` (pcoll::Call): the
-// blocking call, the nonblocking one and its MPI_Request*, or the persistent init (whose
-// checks are the nonblocking call's; dispatch defines what each MPI_Start runs).
+// (MPIX_Bcast_init, ...: persistent_collective.hpp): validate (communicator, root, counts,
+// datatypes, op, buffers, MPI_IN_PLACE where the standard allows it, a send buffer that is
+// not the receive buffer), return early when no data moves, then run the collective
+// (colls::run picks the algorithm) or start it (colls::start, the same algorithm driven by
+// its messages' completions; the request is returned at once). Arguments that MPI calls
+// significant only at the root are checked only there. Every helper takes `how`
+// (pcoll::Call): the blocking call, the nonblocking one and its MPI_Request*, or the
+// persistent init (whose checks are the nonblocking call's; dispatch defines what each
+// MPI_Start runs).
 #include <mpi.h>
 #if defined(__has_include)
 #if __has_include(<mpi-ext.h>)
@@ -252,7 +253,8 @@ int nothing_moves(CallScope& s, const Comm* c, CollKind kind, const pcoll::Call&
     if (how.form == pcoll::Form::Nonblocking)
         *how.request = request_handle(colls::start_empty(s.engine, s.rank, *c, kind));
     else if (how.form == pcoll::Form::PersistentInit)
-        *how.request = pcoll::persistent_request(s, *c, kind, 0, new pcoll::EmptyDefinition(pcoll::own_comm(s.rank, *c)));
+        *how.request =
+            pcoll::persistent_request(s, *c, kind, 0, new pcoll::EmptyDefinition(pcoll::own_comm(s.rank, *c)));
     return MPI_SUCCESS;
 }
 
@@ -275,8 +277,8 @@ int reduction(CallScope& s, const Comm* c, const void* sendbuf, void* recvbuf, i
     return MPI_SUCCESS;
 }
 
-int reduce_or_scan(const char* call, const Collective<ReduceArgs>& table, const void* sendbuf, void* recvbuf,
-                   int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, const pcoll::Call& how) {
+int reduce_or_scan(const char* call, const Collective<ReduceArgs>& table, const void* sendbuf, void* recvbuf, int count,
+                   MPI_Datatype type, MPI_Op op, MPI_Comm comm, const pcoll::Call& how) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     ReduceArgs a;
@@ -377,8 +379,7 @@ struct InPlaceCopy {
 
 // Only blocks whose data moves (-xsim-payload, by block size as colls/call_payload.hpp
 // decides all-to-alls) are copied; the others keep their size and point at offset 0.
-void pack_receive_buffer(const PayloadPolicy& payload, const Blocks& recv, int size, InPlaceCopy* copy,
-                         Blocks* send);
+void pack_receive_buffer(const PayloadPolicy& payload, const Blocks& recv, int size, InPlaceCopy* copy, Blocks* send);
 
 void refresh(Engine& engine, const Comm& c, AlltoallArgs& a, InPlaceCopy& copy) {
     if (copy.counts.empty()) return;  // the call's send buffer was not MPI_IN_PLACE
@@ -509,8 +510,7 @@ int barrier(const char* call, MPI_Comm comm, const pcoll::Call& how) {
     return dispatch(scope, c, barrier_table(), 0, BarrierArgs{}, how);
 }
 
-int bcast(const char* call, void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm,
-          const pcoll::Call& how) {
+int bcast(const char* call, void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, const pcoll::Call& how) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     BcastArgs a;
@@ -569,7 +569,9 @@ extern "C" {
 XSIM_MPI_ALIAS(Barrier)
 int PMPI_Barrier(MPI_Comm comm) { return barrier("MPI_Barrier", comm, pcoll::Call{}); }
 XSIM_MPI_ALIAS(Ibarrier)
-int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) { return barrier("MPI_Ibarrier", comm, pcoll::nonblocking(request)); }
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+    return barrier("MPI_Ibarrier", comm, pcoll::nonblocking(request));
+}
 
 XSIM_MPI_ALIAS(Bcast)
 int PMPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
@@ -597,7 +599,8 @@ int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype t
 XSIM_MPI_ALIAS(Iallreduce)
 int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                     MPI_Request* request) {
-    return reduce_or_scan("MPI_Iallreduce", allreduce_table(), sendbuf, recvbuf, count, type, op, comm, pcoll::nonblocking(request));
+    return reduce_or_scan("MPI_Iallreduce", allreduce_table(), sendbuf, recvbuf, count, type, op, comm,
+                          pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Scan)
 int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
@@ -606,7 +609,8 @@ int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, 
 XSIM_MPI_ALIAS(Iscan)
 int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                MPI_Request* request) {
-    return reduce_or_scan("MPI_Iscan", scan_table(), sendbuf, recvbuf, count, type, op, comm, pcoll::nonblocking(request));
+    return reduce_or_scan("MPI_Iscan", scan_table(), sendbuf, recvbuf, count, type, op, comm,
+                          pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Exscan)
 int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
@@ -615,7 +619,8 @@ int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type
 XSIM_MPI_ALIAS(Iexscan)
 int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                  MPI_Request* request) {
-    return reduce_or_scan("MPI_Iexscan", exscan_table(), sendbuf, recvbuf, count, type, op, comm, pcoll::nonblocking(request));
+    return reduce_or_scan("MPI_Iexscan", exscan_table(), sendbuf, recvbuf, count, type, op, comm,
+                          pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Gather)
@@ -682,8 +687,8 @@ int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, v
 XSIM_MPI_ALIAS(Allgatherv)
 int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                     const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-    return allgather("MPI_Allgatherv", allgatherv_table(), sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                     displs, recvtype, comm, pcoll::Call{});
+    return allgather("MPI_Allgatherv", allgatherv_table(), sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+                     recvtype, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Iallgatherv)
 int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
@@ -701,8 +706,8 @@ int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, voi
 XSIM_MPI_ALIAS(Ialltoall)
 int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-    return alltoall("MPI_Ialltoall", alltoall_table(), sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr,
-                    recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr, comm, pcoll::nonblocking(request));
+    return alltoall("MPI_Ialltoall", alltoall_table(), sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr, recvbuf,
+                    recvcount, nullptr, nullptr, recvtype, nullptr, comm, pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Alltoallv)
 int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
@@ -714,8 +719,8 @@ XSIM_MPI_ALIAS(Ialltoallv)
 int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                     void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request* request) {
-    return alltoall("MPI_Ialltoallv", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr, recvbuf,
-                    0, recvcounts, rdispls, recvtype, nullptr, comm, pcoll::nonblocking(request));
+    return alltoall("MPI_Ialltoallv", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr, recvbuf, 0,
+                    recvcounts, rdispls, recvtype, nullptr, comm, pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Alltoallw)
 int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
@@ -728,15 +733,15 @@ XSIM_MPI_ALIAS(Ialltoallw)
 int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
                     void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                     MPI_Comm comm, MPI_Request* request) {
-    return alltoall("MPI_Ialltoallw", alltoallw_table(), sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL,
-                    sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, pcoll::nonblocking(request));
+    return alltoall("MPI_Ialltoallw", alltoallw_table(), sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes,
+                    recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Reduce_scatter)
 int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
                         MPI_Comm comm) {
-    return reduce_scatter("MPI_Reduce_scatter", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op,
-                          comm, pcoll::Call{});
+    return reduce_scatter("MPI_Reduce_scatter", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op, comm,
+                          pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Ireduce_scatter)
 int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
@@ -757,116 +762,125 @@ int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount
                           nullptr, type, op, comm, pcoll::nonblocking(request));
 }
 
-
 // Persistent collectives (persistent_collective.hpp): the nonblocking call's checks at
 // the init, its collective at every MPI_Start.
 XSIM_MPIX_ALIAS(Barrier_init)
-int PMPIX_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) { return barrier("MPIX_Barrier_init", comm, pcoll::persistent(request, info)); }
+int PMPIX_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return barrier("MPIX_Barrier_init", comm, pcoll::persistent(request, info));
+}
 
 XSIM_MPIX_ALIAS(Bcast_init)
-int PMPIX_Bcast_init(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+int PMPIX_Bcast_init(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request* request) {
     return bcast("MPIX_Bcast_init", buf, count, type, root, comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Reduce_init)
-int PMPIX_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
-                 MPI_Info info, MPI_Request* request) {
+int PMPIX_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     return reduce("MPIX_Reduce_init", sendbuf, recvbuf, count, type, op, root, comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Allreduce_init)
 int PMPIX_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                    MPI_Info info, MPI_Request* request) {
-    return reduce_or_scan("MPIX_Allreduce_init", allreduce_table(), sendbuf, recvbuf, count, type, op, comm, pcoll::persistent(request, info));
+                         MPI_Info info, MPI_Request* request) {
+    return reduce_or_scan("MPIX_Allreduce_init", allreduce_table(), sendbuf, recvbuf, count, type, op, comm,
+                          pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Scan_init)
 int PMPIX_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-               MPI_Info info, MPI_Request* request) {
-    return reduce_or_scan("MPIX_Scan_init", scan_table(), sendbuf, recvbuf, count, type, op, comm, pcoll::persistent(request, info));
+                    MPI_Info info, MPI_Request* request) {
+    return reduce_or_scan("MPIX_Scan_init", scan_table(), sendbuf, recvbuf, count, type, op, comm,
+                          pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Exscan_init)
 int PMPIX_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                 MPI_Info info, MPI_Request* request) {
-    return reduce_or_scan("MPIX_Exscan_init", exscan_table(), sendbuf, recvbuf, count, type, op, comm, pcoll::persistent(request, info));
+                      MPI_Info info, MPI_Request* request) {
+    return reduce_or_scan("MPIX_Exscan_init", exscan_table(), sendbuf, recvbuf, count, type, op, comm,
+                          pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Gather_init)
 int PMPIX_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                 MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-    return rooted("MPIX_Gather_init", gather_table(), recvbuf, recvcount, recvtype, nullptr, nullptr, sendbuf, sendcount,
-                  sendtype, root, comm, pcoll::persistent(request, info));
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return rooted("MPIX_Gather_init", gather_table(), recvbuf, recvcount, recvtype, nullptr, nullptr, sendbuf,
+                  sendcount, sendtype, root, comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Gatherv_init)
 int PMPIX_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+                       const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request* request) {
     return rooted("MPIX_Gatherv_init", gatherv_table(), recvbuf, 0, recvtype, recvcounts, displs, sendbuf, sendcount,
                   sendtype, root, comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Scatter_init)
 int PMPIX_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-    return rooted("MPIX_Scatter_init", scatter_table(), sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount,
-                  recvtype, root, comm, pcoll::persistent(request, info));
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return rooted("MPIX_Scatter_init", scatter_table(), sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf,
+                  recvcount, recvtype, root, comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Scatterv_init)
 int PMPIX_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
-                   void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+                        void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request* request) {
     return rooted("MPIX_Scatterv_init", scatterv_table(), sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount,
                   recvtype, root, comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Allgather_init)
 int PMPIX_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-    return allgather("MPIX_Allgather_init", allgather_table(), sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
-                     nullptr, recvtype, comm, pcoll::persistent(request, info));
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return allgather("MPIX_Allgather_init", allgather_table(), sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     nullptr, nullptr, recvtype, comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Allgatherv_init)
-int PMPIX_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
-                     const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+int PMPIX_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Info info, MPI_Request* request) {
     return allgather("MPIX_Allgatherv_init", allgatherv_table(), sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
                      displs, recvtype, comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Alltoall_init)
 int PMPIX_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                   MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     return alltoall("MPIX_Alltoall_init", alltoall_table(), sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr,
                     recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr, comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Alltoallv_init)
 int PMPIX_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
-                    MPI_Info info, MPI_Request* request) {
-    return alltoall("MPIX_Alltoallv_init", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr, recvbuf,
-                    0, recvcounts, rdispls, recvtype, nullptr, comm, pcoll::persistent(request, info));
+                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return alltoall("MPIX_Alltoallv_init", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr,
+                    recvbuf, 0, recvcounts, rdispls, recvtype, nullptr, comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Alltoallw_init)
-int PMPIX_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
-                    void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
-                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+int PMPIX_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                         const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     return alltoall("MPIX_Alltoallw_init", alltoallw_table(), sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL,
-                    sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, pcoll::persistent(request, info));
+                    sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm,
+                    pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Reduce_scatter_init)
 int PMPIX_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
-                         MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+                              MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     return reduce_scatter("MPIX_Reduce_scatter_init", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op,
                           comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Reduce_scatter_block_init)
 int PMPIX_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
-                               MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+                                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
     return reduce_scatter("MPIX_Reduce_scatter_block_init", reduce_scatter_block_table(), sendbuf, recvbuf, recvcount,
                           nullptr, type, op, comm, pcoll::persistent(request, info));
 }

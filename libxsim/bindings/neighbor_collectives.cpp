@@ -212,8 +212,9 @@ int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
 XSIM_MPI_ALIAS(Ineighbor_allgather)
 int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-    return neighbor_allgather("MPI_Ineighbor_allgather", neighbor_allgather_table(), Form::Uniform, sendbuf,
-                              sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm, pcoll::nonblocking(request));
+    return neighbor_allgather("MPI_Ineighbor_allgather", neighbor_allgather_table(), Form::Uniform, sendbuf, sendcount,
+                              sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm,
+                              pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Ineighbor_allgatherv)
@@ -251,49 +252,52 @@ int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const 
                              recvtypes, comm, pcoll::nonblocking(request));
 }
 
-
 // Persistent forms (persistent_collective.hpp): the nonblocking call's checks at the init,
 // its schedule at every MPI_Start.
 XSIM_MPIX_ALIAS(Neighbor_allgather_init)
-int PMPIX_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+int PMPIX_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request* request) {
     return neighbor_allgather("MPIX_Neighbor_allgather_init", neighbor_allgather_table(), Form::Uniform, sendbuf,
-                              sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm, pcoll::persistent(request, info));
+                              sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm,
+                              pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Neighbor_allgatherv_init)
 int PMPIX_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
-                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
-                              MPI_Info info, MPI_Request* request) {
+                                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request* request) {
     return neighbor_allgather("MPIX_Neighbor_allgatherv_init", neighbor_allgatherv_table(), Form::V, sendbuf, sendcount,
-                              sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm, pcoll::persistent(request, info));
+                              sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
+                              pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Neighbor_alltoall_init)
-int PMPIX_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
-                            MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-    return neighbor_alltoall("MPIX_Neighbor_alltoall_init", neighbor_alltoall_table(), Form::Uniform, sendbuf, sendcount,
-                             nullptr, nullptr, sendtype, nullptr, recvbuf, recvcount, nullptr, nullptr, recvtype,
-                             nullptr, comm, pcoll::persistent(request, info));
+int PMPIX_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request* request) {
+    return neighbor_alltoall("MPIX_Neighbor_alltoall_init", neighbor_alltoall_table(), Form::Uniform, sendbuf,
+                             sendcount, nullptr, nullptr, sendtype, nullptr, recvbuf, recvcount, nullptr, nullptr,
+                             recvtype, nullptr, comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Neighbor_alltoallv_init)
-int PMPIX_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
-                             void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
-                             MPI_Comm comm, MPI_Info info, MPI_Request* request) {
-    return neighbor_alltoall("MPIX_Neighbor_alltoallv_init", neighbor_alltoallv_table(), Form::V, sendbuf, 0, sendcounts,
-                             sdispls, sendtype, nullptr, recvbuf, 0, recvcounts, rdispls, recvtype, nullptr, comm,
-                             pcoll::persistent(request, info));
+int PMPIX_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return neighbor_alltoall("MPIX_Neighbor_alltoallv_init", neighbor_alltoallv_table(), Form::V, sendbuf, 0,
+                             sendcounts, sdispls, sendtype, nullptr, recvbuf, 0, recvcounts, rdispls, recvtype, nullptr,
+                             comm, pcoll::persistent(request, info));
 }
 
 XSIM_MPIX_ALIAS(Neighbor_alltoallw_init)
 int PMPIX_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
-                             const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
-                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
-                             MPI_Info info, MPI_Request* request) {
-    return neighbor_alltoall("MPIX_Neighbor_alltoallw_init", neighbor_alltoallw_table(), Form::W, sendbuf, 0, sendcounts,
-                             sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL,
-                             recvtypes, comm, pcoll::persistent(request, info));
+                                  const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                  MPI_Info info, MPI_Request* request) {
+    return neighbor_alltoall("MPIX_Neighbor_alltoallw_init", neighbor_alltoallw_table(), Form::W, sendbuf, 0,
+                             sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0, recvcounts, rdispls,
+                             MPI_DATATYPE_NULL, recvtypes, comm, pcoll::persistent(request, info));
 }
 
 }  // extern "C"

@@ -3,7 +3,8 @@
 
 usage: generate_bindings.py CALLS_DEF OUTPUT_CPP [NM LIBMPI_MPIFH]
 
-For every call of CALLS_DEF (X, or MPIX_X for Open MPI's extensions: mpix_x_ calling MPIX_X): a function mpi_x_ taking Fortran arguments (all by reference,
+For every call of CALLS_DEF (X, or MPIX_X for Open MPI's extensions, which become mpix_x_
+calling MPIX_X, and so on): a function mpi_x_ taking Fortran arguments (all by reference,
 IERROR last, hidden CHARACTER lengths after it) that converts them and calls the C binding
 MPI_X, plus the other gfortran manglings (mpi_x__, mpi_x, MPI_X) and the pmpi_ forms as
 aliases, and ompi_x_f, which Open MPI's Fortran 2008 bindings (`use mpi_f08`,

@@ -106,7 +106,8 @@ static void fill(call_t* c, int coll, int start) {
 static void prepare(call_t* c, int coll) {
     const int me = c->rank, ip = c->inplace && inplace_allowed(c, coll);
     if (coll == BCAST && me == root_of(c, coll)) memcpy(c->out, c->in, (size_t)c->n * sizeof(int));
-    if (ip && (coll == GATHER || coll == ALLGATHER)) memcpy(c->out + (long)me * c->blk, c->in, (size_t)c->blk * sizeof(int));
+    if (ip && (coll == GATHER || coll == ALLGATHER))
+        memcpy(c->out + (long)me * c->blk, c->in, (size_t)c->blk * sizeof(int));
     if (ip && (coll == GATHERV || coll == ALLGATHERV))
         memcpy(c->out + c->displs[me], c->in, (size_t)c->counts[me] * sizeof(int));
 }
@@ -442,7 +443,7 @@ static void errors(conf_t* t) {
         CONF_EXPECT_CLASS(t, MPI_ERR_REQUEST, MPI_Startall(1, two));
         CONF_EXPECT_CLASS(t, MPI_ERR_REQUEST, MPI_Startall(2, two));
         CONF_EXPECT_CLASS(t, MPI_ERR_REQUEST, MPI_Request_free(&req));
-        CONF_CHECK(t, req != MPI_REQUEST_NULL, "MPI_Request_free of an active persistent collective cleared the handle");
+        CONF_CHECK(t, req != MPI_REQUEST_NULL, "MPI_Request_free of an active persistent collective cleared it");
         CONF_EXPECT_CLASS(t, MPI_ERR_REQUEST, MPI_Cancel(&req));
     }
     CONF_CALL(t, MPI_Wait(&req, MPI_STATUS_IGNORE));
