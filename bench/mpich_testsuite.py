@@ -30,7 +30,9 @@ Output, one line per case: DIR NAME RANKS ARGS  PASS | FAIL (native pass|fail) |
 The last line counts them. Details of every case go to WORK/results.json.
 
 Usage: bench/mpich_testsuite.py SRCDIR [--build DIR] [--work DIR] [--dirs attr,coll,...]
-                                [--timeout S]
+                                [--timeout S] [--only PREFIX,...]
+--only keeps the programs whose names start with one of the prefixes (--dirs coll --only p_:
+the persistent collectives, whose MPI-4 names are mapped to Open MPI's MPIX_ ones with -D).
 --dirs names top-level directories (errors, f77, ...) or subdirectories (errors/io).
 Default directories: attr coll comm datatype errhan group info init pt2pt topo (those of the
 first run; rma, io, basic, errors, f77 and f90 run with --dirs; spawn, threads and the C++ and
@@ -80,6 +82,26 @@ def sh(cmd, **kw):
     return subprocess.run(cmd, capture_output=True, text=True, **kw)
 
 
+# MPI-4's persistent collectives, which Open MPI 4.1 has as MPIX_<Coll>_init in <mpi-ext.h>
+# (coll/p_*.c call the MPI-4 names): mapped with -D when the extension is there.
+PERSISTENT_COLLECTIVES = ["Barrier", "Bcast", "Reduce", "Allreduce", "Gather", "Gatherv", "Scatter", "Scatterv",
+                          "Allgather", "Allgatherv", "Alltoall", "Alltoallv", "Alltoallw", "Reduce_scatter",
+                          "Reduce_scatter_block", "Scan", "Exscan", "Neighbor_allgather", "Neighbor_allgatherv",
+                          "Neighbor_alltoall", "Neighbor_alltoallv", "Neighbor_alltoallw"]
+
+
+def persistent_collective_flags():
+    """-include mpi.h and mpi-ext.h, and -DMPI_X_init=MPIX_X_init for each, if mpicc's MPI has Open MPI's
+    persistent collectives extension; else nothing (the p_ tests then fail to build)."""
+    dirs = sh(["mpicc", "--showme:incdirs"]).stdout.split()
+    for d in dirs:
+        path = os.path.join(d, "mpi-ext.h")
+        if os.path.exists(path) and "OMPI_HAVE_MPI_EXT_PCOLLREQ" in open(path).read():
+            names = ["-DMPI_%s_init=MPIX_%s_init" % (c, c) for c in PERSISTENT_COLLECTIVES]
+            return ["-include", "mpi.h", "-include", "mpi-ext.h"] + names
+    return []
+
+
 def prepare(src, work):
     """The suite's headers completed, and libmtest.a (MTest, dtpools, the main of run())."""
     inc = os.path.join(src, "include")
@@ -90,7 +112,7 @@ def prepare(src, work):
         with open(path, "w") as f:
             f.write(text)
     flags = ["-O1", "-w", "-I" + os.path.join(work, "include"), "-I" + inc,
-             "-I" + os.path.join(src, "dtpools", "include")]
+             "-I" + os.path.join(src, "dtpools", "include")] + persistent_collective_flags()
     lib = os.path.join(work, "libmtest.a")
     if os.path.exists(lib):
         return flags, lib
@@ -304,6 +326,7 @@ def main():
     ap.add_argument("--work", default="/tmp/xsim-mpich-tests")
     ap.add_argument("--dirs", default=DEFAULT_DIRS)
     ap.add_argument("--timeout", type=int, default=120)
+    ap.add_argument("--only", default="", help="run only the programs whose names start with one of these (a,b,...)")
     o = ap.parse_args()
     src = o.srcdir if os.path.exists(os.path.join(o.srcdir, "util", "mtest.c")) else os.path.join(o.srcdir, "test", "mpi")
     if not os.path.exists(os.path.join(src, "util", "mtest.c")):
@@ -321,6 +344,8 @@ def main():
     gen = prepare_fortran(src, work) if any(is_fortran(d) or d == "errors" for d in dirs) else None
     root = lambda d: gen if is_fortran(d) else src
     cases = [c for d in dirs for c in cases_of(root, d)]
+    if o.only:
+        cases = [c for c in cases if c[1].startswith(tuple(o.only.split(",")))]
     programs = sorted({(d, n) for d, n, _, _ in cases})
     with concurrent.futures.ThreadPoolExecutor(os.cpu_count() or 2) as pool:
         built = dict(zip(programs, pool.map(lambda p: build(root(p[0]), work, flags, lib, xsim_lib, *p), programs)))

@@ -1,11 +1,19 @@
-// MPI collective bindings, blocking and nonblocking (MPI_Ibcast, ...): validate
-// (communicator, root, counts, datatypes, op, buffers, MPI_IN_PLACE where the standard
-// allows it, a send buffer that is not the receive buffer), return early when no data moves, then run the collective (colls::run picks
-// the algorithm) or start it (colls::start, the same algorithm driven by its messages'
-// completions; the request is returned at once). Arguments that MPI calls significant
-// only at the root are checked only there. Every helper takes `request`: null for the
-// blocking call, the user's MPI_Request* for the nonblocking one.
+// MPI collective bindings, blocking, nonblocking (MPI_Ibcast, ...) and persistent
+// (MPIX_Bcast_init, ...: persistent_collective.hpp): validate (communicator, root, counts,
+// datatypes, op, buffers, MPI_IN_PLACE where the standard allows it, a send buffer that is
+// not the receive buffer), return early when no data moves, then run the collective
+// (colls::run picks the algorithm) or start it (colls::start, the same algorithm driven by
+// its messages' completions; the request is returned at once). Arguments that MPI calls
+// significant only at the root are checked only there. Every helper takes `how`
+// (pcoll::Call): the blocking call, the nonblocking one and its MPI_Request*, or the
+// persistent init (whose checks are the nonblocking call's; dispatch defines what each
+// MPI_Start runs).
 #include <mpi.h>
+#if defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI: the MPIX_*_init declarations these definitions must match
+#endif
+#endif
 
 #include <climits>
 #include <string>
@@ -16,6 +24,7 @@
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/copied_arrays.hpp"
 #include "libxsim/bindings/held_handles.hpp"
+#include "libxsim/bindings/persistent_collective.hpp"
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/bindings/reduction_ops.hpp"
 #include "libxsim/colls/collective_call.hpp"
@@ -195,13 +204,41 @@ template <class Args, class Keep>
     return request_handle(colls::start(table, s.engine, s.rank, *c, root, own, std::move(kept)));
 }
 
-// Blocking (request null): runs the collective. Nonblocking: start_nonblocking.
+// What a persistent collective refreshes before each start: nothing, but for an
+// all-to-all with MPI_IN_PLACE, the copy of the receive buffer it sends from (the buffer's
+// contents may change between starts).
+struct InPlaceCopy;
+template <class Args, class Keep>
+void refresh(Engine&, const Comm&, Args&, Keep&) {}
+void refresh(Engine& engine, const Comm& c, AlltoallArgs& a, InPlaceCopy& copy);
+
+// Persistent init: the definition of what every start runs (persistent_collective.hpp),
+// with copies of the caller's arrays and holds on the datatypes and op, like
+// start_nonblocking's, for the life of the request.
+template <class Args, class Keep>
+[[gnu::noinline]] MPI_Request define_persistent(CallScope& s, const Comm* c, const Collective<Args>& table, int root,
+                                                const Args& args, Keep&& keep) {
+    using Kept = std::remove_reference_t<Keep>;
+    auto* d = new pcoll::DefinitionOf<Args, Kept>(
+        pcoll::own_comm(s.rank, *c), table, root, args, std::move(keep),
+        [](Engine& engine, const Comm& own, Args& a, Kept& k) { refresh(engine, own, a, k); });
+    copy_arrays(d->arrays(), *c, d->args());
+    hold(d->handles(), *c, d->args());
+    return pcoll::persistent_request(s, *c, table.kind, root, d);
+}
+
+// Blocking: runs the collective. Nonblocking: start_nonblocking. Persistent init:
+// define_persistent.
 template <class Args, class Keep = NothingKept>
 int dispatch(CallScope& s, const Comm* c, const Collective<Args>& table, int root, const Args& args,
-             MPI_Request* request, Keep&& keep = {}) {
+             const pcoll::Call& how, Keep&& keep = {}) {
     if (c->is_inter()) root = 0;  // MPI_ROOT, MPI_PROC_NULL or a remote rank: not one signature
-    if (request) {
-        *request = start_nonblocking(s, c, table, root, args, std::forward<Keep>(keep));
+    if (how.form == pcoll::Form::Nonblocking) {
+        *how.request = start_nonblocking(s, c, table, root, args, std::forward<Keep>(keep));
+        return MPI_SUCCESS;
+    }
+    if (how.form == pcoll::Form::PersistentInit) {
+        *how.request = define_persistent(s, c, table, root, args, std::forward<Keep>(keep));
         return MPI_SUCCESS;
     }
     std::string why;
@@ -210,15 +247,15 @@ int dispatch(CallScope& s, const Comm* c, const Collective<Args>& table, int roo
 }
 
 // A call in which no data moves on any rank: nothing to do (no message, no sequence
-// number: every rank knows). A nonblocking call still returns a request, complete.
-int nothing_moves(CallScope& s, const Comm* c, CollKind kind, MPI_Request* request) {
-    if (request) *request = request_handle(colls::start_empty(s.engine, s.rank, *c, kind));
+// number: every rank knows). A nonblocking call still returns a request, complete; a
+// persistent one a request whose every start completes at once.
+int nothing_moves(CallScope& s, const Comm* c, CollKind kind, const pcoll::Call& how) {
+    if (how.form == pcoll::Form::Nonblocking)
+        *how.request = request_handle(colls::start_empty(s.engine, s.rank, *c, kind));
+    else if (how.form == pcoll::Form::PersistentInit)
+        *how.request =
+            pcoll::persistent_request(s, *c, kind, 0, new pcoll::EmptyDefinition(pcoll::own_comm(s.rank, *c)));
     return MPI_SUCCESS;
-}
-
-// The nonblocking forms need somewhere to return the request.
-int request_pointer(CallScope& s, const Comm* c, MPI_Request* request, bool nonblocking) {
-    return nonblocking ? checks::pointer(s, c, request, "request") : MPI_SUCCESS;
 }
 
 // The checks shared by Reduce, Allreduce, Scan and Exscan; fills *a except root.
@@ -240,35 +277,35 @@ int reduction(CallScope& s, const Comm* c, const void* sendbuf, void* recvbuf, i
     return MPI_SUCCESS;
 }
 
-int reduce_or_scan(const char* call, const Collective<ReduceArgs>& table, const void* sendbuf, void* recvbuf,
-                   int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm, MPI_Request* request, bool nonblocking) {
+int reduce_or_scan(const char* call, const Collective<ReduceArgs>& table, const void* sendbuf, void* recvbuf, int count,
+                   MPI_Datatype type, MPI_Op op, MPI_Comm comm, const pcoll::Call& how) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     ReduceArgs a;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    if (int e = pcoll::check_request(scope, c, how)) return e;
     if (c->is_inter()) {
         if (table.kind != CollKind::Allreduce) return refuse_inter(scope, c);  // no scans across groups
         if (int e = not_in_place(scope, c, sendbuf, kIntercommCall)) return e;
         if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, true, &a)) return e;
         if (int e = not_aliased(scope, c, sendbuf, recvbuf, nullptr, a.bytes > 0 && count > 1)) return e;
-        return dispatch(scope, c, table, 0, a, request);
+        return dispatch(scope, c, table, 0, a, how);
     }
     if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, true, &a)) return e;
     if (int e = not_aliased(scope, c, sendbuf, recvbuf, nullptr, a.bytes > 0 && count > 1)) return e;
-    if (a.bytes == 0) return nothing_moves(scope, c, table.kind, request);
-    return dispatch(scope, c, table, 0, a, request);
+    if (a.bytes == 0) return nothing_moves(scope, c, table.kind, how);
+    return dispatch(scope, c, table, 0, a, how);
 }
 
 // Gather and Scatter: `rooted` is the root's many-block buffer, `own` this rank's block
 // (MPI_IN_PLACE allowed at the root only).
 int rooted(const char* call, const Collective<RootedArgs>& table, const void* rooted_buf, int rooted_count,
            MPI_Datatype rooted_type, const int* counts, const int* displs, const void* own_buf, int own_count,
-           MPI_Datatype own_type, int root, MPI_Comm comm, MPI_Request* request, bool nonblocking) {
+           MPI_Datatype own_type, int root, MPI_Comm comm, const pcoll::Call& how) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    if (int e = pcoll::check_request(scope, c, how)) return e;
     RootedArgs a;
     a.root = root;
     // The v forms by their kind, not by a null array (a null one is an error, MPI_ERR_ARG).
@@ -283,7 +320,7 @@ int rooted(const char* call, const Collective<RootedArgs>& table, const void* ro
             if (int e = not_in_place(scope, c, own_buf, kIntercommCall)) return e;
             if (int e = block(scope, c, own_buf, own_count, own_type, &a.mine)) return e;
         }
-        return dispatch(scope, c, table, root, a, request);
+        return dispatch(scope, c, table, root, a, how);
     }
     if (int e = root_in_range(scope, c, root)) return e;
     const bool at_root = c->rank_of(scope.rank) == root;
@@ -301,17 +338,17 @@ int rooted(const char* call, const Collective<RootedArgs>& table, const void* ro
         if (int e = not_aliased(scope, c, own_buf, rooted_buf, a.blocks.at(root), a.mine.bytes > 0)) return e;
     // Equal blocks, all empty: every rank knows. (With counts, only the root knows.)
     if (table.kind != CollKind::Gatherv && table.kind != CollKind::Scatterv && a.mine.bytes == 0)
-        return nothing_moves(scope, c, table.kind, request);
-    return dispatch(scope, c, table, root, a, request);
+        return nothing_moves(scope, c, table.kind, how);
+    return dispatch(scope, c, table, root, a, how);
 }
 
 int allgather(const char* call, const Collective<AllgatherArgs>& table, const void* sendbuf, int sendcount,
               MPI_Datatype sendtype, void* recvbuf, int recvcount, const int* counts, const int* displs,
-              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request, bool nonblocking) {
+              MPI_Datatype recvtype, MPI_Comm comm, const pcoll::Call& how) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    if (int e = pcoll::check_request(scope, c, how)) return e;
     if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
     AllgatherArgs a;
     const bool variable = table.kind == CollKind::Allgatherv;  // not a null counts array: that is an error
@@ -321,7 +358,7 @@ int allgather(const char* call, const Collective<AllgatherArgs>& table, const vo
         if (int e = block(scope, c, sendbuf, sendcount, sendtype, &a.mine)) return e;
         if (a.mine.count > 0 && c->size > INT_MAX / a.mine.count)
             return scope.fail(c, MPI_ERR_COUNT, "the group's blocks exceed INT_MAX elements");
-        return dispatch(scope, c, table, 0, a, request);
+        return dispatch(scope, c, table, 0, a, how);
     }
     if (int e = many_blocks(scope, c, recvbuf, recvcount, counts, displs, recvtype, variable, &a.recv)) return e;
     const int me = c->rank_of(scope.rank);
@@ -329,8 +366,8 @@ int allgather(const char* call, const Collective<AllgatherArgs>& table, const vo
     if (a.in_place) a.mine = a.recv.block(me);
     else if (int e = block(scope, c, sendbuf, sendcount, sendtype, &a.mine)) return e;
     if (int e = not_aliased(scope, c, sendbuf, recvbuf, a.recv.at(me), a.mine.bytes > 0)) return e;
-    if (!variable && a.recv.bytes_of(0) == 0) return nothing_moves(scope, c, table.kind, request);
-    return dispatch(scope, c, table, 0, a, request);
+    if (!variable && a.recv.bytes_of(0) == 0) return nothing_moves(scope, c, table.kind, how);
+    return dispatch(scope, c, table, 0, a, how);
 }
 
 // All-to-all: with MPI_IN_PLACE the data to send is packed aside first (what the rank
@@ -342,6 +379,13 @@ struct InPlaceCopy {
 
 // Only blocks whose data moves (-xsim-payload, by block size as colls/call_payload.hpp
 // decides all-to-alls) are copied; the others keep their size and point at offset 0.
+void pack_receive_buffer(const PayloadPolicy& payload, const Blocks& recv, int size, InPlaceCopy* copy, Blocks* send);
+
+void refresh(Engine& engine, const Comm& c, AlltoallArgs& a, InPlaceCopy& copy) {
+    if (copy.counts.empty()) return;  // the call's send buffer was not MPI_IN_PLACE
+    pack_receive_buffer(engine.options().payload, a.recv, c.size, &copy, &a.send);
+}
+
 void pack_receive_buffer(const PayloadPolicy& payload, const Blocks& recv, int size, InPlaceCopy* copy,
                          Blocks* send) {
     std::uint64_t total = 0;
@@ -364,11 +408,11 @@ void pack_receive_buffer(const PayloadPolicy& payload, const Blocks& recv, int s
 int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void* sendbuf, int sendcount,
              const int* sendcounts, const int* sdispls, MPI_Datatype sendtype, const MPI_Datatype* sendtypes,
              void* recvbuf, int recvcount, const int* recvcounts, const int* rdispls, MPI_Datatype recvtype,
-             const MPI_Datatype* recvtypes, MPI_Comm comm, MPI_Request* request, bool nonblocking) {
+             const MPI_Datatype* recvtypes, MPI_Comm comm, const pcoll::Call& how) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    if (int e = pcoll::check_request(scope, c, how)) return e;
     if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
     AlltoallArgs a;
     // By kind: a null counts, displacements or datatypes array is an error (MPI_ERR_ARG).
@@ -394,7 +438,7 @@ int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void
         if (int e = not_in_place(scope, c, sendbuf, kIntercommCall)) return e;
         if (int e = describe(recvbuf, recvcount, recvcounts, rdispls, recvtype, recvtypes, &a.recv)) return e;
         if (int e = describe(sendbuf, sendcount, sendcounts, sdispls, sendtype, sendtypes, &a.send)) return e;
-        return dispatch(scope, c, table, 0, a, request);
+        return dispatch(scope, c, table, 0, a, how);
     }
     if (int e = describe(recvbuf, recvcount, recvcounts, rdispls, recvtype, recvtypes, &a.recv)) return e;
     InPlaceCopy copy;
@@ -405,17 +449,17 @@ int alltoall(const char* call, const Collective<AlltoallArgs>& table, const void
         for (int i = 0; i < c->size && !moves; ++i) moves = a.send.bytes_of(i) > 0;
         if (int e = not_aliased(scope, c, sendbuf, recvbuf, nullptr, moves)) return e;
     }
-    if (!variable && a.recv.bytes_of(0) == 0) return nothing_moves(scope, c, table.kind, request);
-    return dispatch(scope, c, table, 0, a, request, std::move(copy));
+    if (!variable && a.recv.bytes_of(0) == 0) return nothing_moves(scope, c, table.kind, how);
+    return dispatch(scope, c, table, 0, a, how, std::move(copy));
 }
 
 int reduce_scatter(const char* call, const Collective<ReduceScatterArgs>& table, const void* sendbuf, void* recvbuf,
                    int block_count, const int* counts, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
-                   MPI_Request* request, bool nonblocking) {
+                   const pcoll::Call& how) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    if (int e = pcoll::check_request(scope, c, how)) return e;
     if (int e = not_in_place(scope, c, recvbuf, "the receive buffer")) return e;
     ReduceScatterArgs a;
     std::vector<std::int64_t> offsets;
@@ -448,52 +492,51 @@ int reduce_scatter(const char* call, const Collective<ReduceScatterArgs>& table,
     a.bytes = in.bytes;
     if (c->is_inter()) {  // counts describe the local group; both groups reduce `total` elements
         if (int e = not_in_place(scope, c, sendbuf, kIntercommCall)) return e;
-        return dispatch(scope, c, table, 0, a, request, std::move(offsets));
+        return dispatch(scope, c, table, 0, a, how, std::move(offsets));
     }
-    if (in.bytes == 0) return nothing_moves(scope, c, table.kind, request);
-    return dispatch(scope, c, table, 0, a, request, std::move(offsets));
+    if (in.bytes == 0) return nothing_moves(scope, c, table.kind, how);
+    return dispatch(scope, c, table, 0, a, how, std::move(offsets));
 }
 
 }  // namespace
 
 namespace {
 
-int barrier(const char* call, MPI_Comm comm, MPI_Request* request, bool nonblocking) {
+int barrier(const char* call, MPI_Comm comm, const pcoll::Call& how) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
-    return dispatch(scope, c, barrier_table(), 0, BarrierArgs{}, request);
+    if (int e = pcoll::check_request(scope, c, how)) return e;
+    return dispatch(scope, c, barrier_table(), 0, BarrierArgs{}, how);
 }
 
-int bcast(const char* call, void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request,
-          bool nonblocking) {
+int bcast(const char* call, void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, const pcoll::Call& how) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     BcastArgs a;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    if (int e = pcoll::check_request(scope, c, how)) return e;
     if (c->is_inter()) {
         if (int e = inter_root_in_range(scope, c, root)) return e;
         if (root != MPI_PROC_NULL)  // the buffer of the root group's other members is not significant
             if (int e = block(scope, c, buf, count, type, &a.data)) return e;
         a.root = root;
-        return dispatch(scope, c, bcast_table(), root, a, request);
+        return dispatch(scope, c, bcast_table(), root, a, how);
     }
     if (int e = root_in_range(scope, c, root)) return e;
     if (int e = block(scope, c, buf, count, type, &a.data)) return e;
-    if (a.data.bytes == 0) return nothing_moves(scope, c, CollKind::Bcast, request);
+    if (a.data.bytes == 0) return nothing_moves(scope, c, CollKind::Bcast, how);
     a.root = root;
-    return dispatch(scope, c, bcast_table(), root, a, request);
+    return dispatch(scope, c, bcast_table(), root, a, how);
 }
 
 int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
-           MPI_Comm comm, MPI_Request* request, bool nonblocking) {
+           MPI_Comm comm, const pcoll::Call& how) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     ReduceArgs a;
     if (int e = checks::comm(scope, comm, &c)) return e;
-    if (int e = request_pointer(scope, c, request, nonblocking)) return e;
+    if (int e = pcoll::check_request(scope, c, how)) return e;
     if (c->is_inter()) {
         if (int e = inter_root_in_range(scope, c, root)) return e;
         // The root receives (recvbuf), the other group sends (sendbuf), the root's group
@@ -505,7 +548,7 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
                 return e;
         }
         a.root = root;
-        return dispatch(scope, c, reduce_table(), root, a, request);
+        return dispatch(scope, c, reduce_table(), root, a, how);
     }
     if (int e = root_in_range(scope, c, root)) return e;
     const bool at_root = c->rank_of(scope.rank) == root;
@@ -514,9 +557,9 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
     if (int e = reduction(scope, c, sendbuf, recvbuf, count, type, op, at_root, &a)) return e;
     if (at_root)
         if (int e = not_aliased(scope, c, sendbuf, recvbuf, nullptr, a.bytes > 0 && count > 1)) return e;
-    if (a.bytes == 0) return nothing_moves(scope, c, CollKind::Reduce, request);
+    if (a.bytes == 0) return nothing_moves(scope, c, CollKind::Reduce, how);
     a.root = root;
-    return dispatch(scope, c, reduce_table(), root, a, request);
+    return dispatch(scope, c, reduce_table(), root, a, how);
 }
 
 }  // namespace
@@ -524,194 +567,322 @@ int reduce(const char* call, const void* sendbuf, void* recvbuf, int count, MPI_
 extern "C" {
 
 XSIM_MPI_ALIAS(Barrier)
-int PMPI_Barrier(MPI_Comm comm) { return barrier("MPI_Barrier", comm, nullptr, false); }
+int PMPI_Barrier(MPI_Comm comm) { return barrier("MPI_Barrier", comm, pcoll::Call{}); }
 XSIM_MPI_ALIAS(Ibarrier)
-int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) { return barrier("MPI_Ibarrier", comm, request, true); }
+int PMPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+    return barrier("MPI_Ibarrier", comm, pcoll::nonblocking(request));
+}
 
 XSIM_MPI_ALIAS(Bcast)
 int PMPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-    return bcast("MPI_Bcast", buf, count, type, root, comm, nullptr, false);
+    return bcast("MPI_Bcast", buf, count, type, root, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Ibcast)
 int PMPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request) {
-    return bcast("MPI_Ibcast", buf, count, type, root, comm, request, true);
+    return bcast("MPI_Ibcast", buf, count, type, root, comm, pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Reduce)
 int PMPI_Reduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm) {
-    return reduce("MPI_Reduce", sendbuf, recvbuf, count, type, op, root, comm, nullptr, false);
+    return reduce("MPI_Reduce", sendbuf, recvbuf, count, type, op, root, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Ireduce)
 int PMPI_Ireduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm,
                  MPI_Request* request) {
-    return reduce("MPI_Ireduce", sendbuf, recvbuf, count, type, op, root, comm, request, true);
+    return reduce("MPI_Ireduce", sendbuf, recvbuf, count, type, op, root, comm, pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Allreduce)
 int PMPI_Allreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    return reduce_or_scan("MPI_Allreduce", allreduce_table(), sendbuf, recvbuf, count, type, op, comm, nullptr, false);
+    return reduce_or_scan("MPI_Allreduce", allreduce_table(), sendbuf, recvbuf, count, type, op, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Iallreduce)
 int PMPI_Iallreduce(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                     MPI_Request* request) {
-    return reduce_or_scan("MPI_Iallreduce", allreduce_table(), sendbuf, recvbuf, count, type, op, comm, request, true);
+    return reduce_or_scan("MPI_Iallreduce", allreduce_table(), sendbuf, recvbuf, count, type, op, comm,
+                          pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Scan)
 int PMPI_Scan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    return reduce_or_scan("MPI_Scan", scan_table(), sendbuf, recvbuf, count, type, op, comm, nullptr, false);
+    return reduce_or_scan("MPI_Scan", scan_table(), sendbuf, recvbuf, count, type, op, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Iscan)
 int PMPI_Iscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                MPI_Request* request) {
-    return reduce_or_scan("MPI_Iscan", scan_table(), sendbuf, recvbuf, count, type, op, comm, request, true);
+    return reduce_or_scan("MPI_Iscan", scan_table(), sendbuf, recvbuf, count, type, op, comm,
+                          pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Exscan)
 int PMPI_Exscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm) {
-    return reduce_or_scan("MPI_Exscan", exscan_table(), sendbuf, recvbuf, count, type, op, comm, nullptr, false);
+    return reduce_or_scan("MPI_Exscan", exscan_table(), sendbuf, recvbuf, count, type, op, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Iexscan)
 int PMPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
                  MPI_Request* request) {
-    return reduce_or_scan("MPI_Iexscan", exscan_table(), sendbuf, recvbuf, count, type, op, comm, request, true);
+    return reduce_or_scan("MPI_Iexscan", exscan_table(), sendbuf, recvbuf, count, type, op, comm,
+                          pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Gather)
 int PMPI_Gather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                 MPI_Datatype recvtype, int root, MPI_Comm comm) {
     return rooted("MPI_Gather", gather_table(), recvbuf, recvcount, recvtype, nullptr, nullptr, sendbuf, sendcount,
-                  sendtype, root, comm, nullptr, false);
+                  sendtype, root, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Igather)
 int PMPI_Igather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
     return rooted("MPI_Igather", gather_table(), recvbuf, recvcount, recvtype, nullptr, nullptr, sendbuf, sendcount,
-                  sendtype, root, comm, request, true);
+                  sendtype, root, comm, pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Gatherv)
 int PMPI_Gatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                  const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm) {
     return rooted("MPI_Gatherv", gatherv_table(), recvbuf, 0, recvtype, recvcounts, displs, sendbuf, sendcount,
-                  sendtype, root, comm, nullptr, false);
+                  sendtype, root, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Igatherv)
 int PMPI_Igatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                   const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
     return rooted("MPI_Igatherv", gatherv_table(), recvbuf, 0, recvtype, recvcounts, displs, sendbuf, sendcount,
-                  sendtype, root, comm, request, true);
+                  sendtype, root, comm, pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Scatter)
 int PMPI_Scatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                  MPI_Datatype recvtype, int root, MPI_Comm comm) {
     return rooted("MPI_Scatter", scatter_table(), sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount,
-                  recvtype, root, comm, nullptr, false);
+                  recvtype, root, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Iscatter)
 int PMPI_Iscatter(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
     return rooted("MPI_Iscatter", scatter_table(), sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf, recvcount,
-                  recvtype, root, comm, request, true);
+                  recvtype, root, comm, pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Scatterv)
 int PMPI_Scatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype, void* recvbuf,
                   int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm) {
     return rooted("MPI_Scatterv", scatterv_table(), sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount,
-                  recvtype, root, comm, nullptr, false);
+                  recvtype, root, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Iscatterv)
 int PMPI_Iscatterv(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
                    void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Request* request) {
     return rooted("MPI_Iscatterv", scatterv_table(), sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount,
-                  recvtype, root, comm, request, true);
+                  recvtype, root, comm, pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Allgather)
 int PMPI_Allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm) {
     return allgather("MPI_Allgather", allgather_table(), sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
-                     nullptr, recvtype, comm, nullptr, false);
+                     nullptr, recvtype, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Iallgather)
 int PMPI_Iallgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                     MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
     return allgather("MPI_Iallgather", allgather_table(), sendbuf, sendcount, sendtype, recvbuf, recvcount, nullptr,
-                     nullptr, recvtype, comm, request, true);
+                     nullptr, recvtype, comm, pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Allgatherv)
 int PMPI_Allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                     const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
-    return allgather("MPI_Allgatherv", allgatherv_table(), sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                     displs, recvtype, comm, nullptr, false);
+    return allgather("MPI_Allgatherv", allgatherv_table(), sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts, displs,
+                     recvtype, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Iallgatherv)
 int PMPI_Iallgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
                      const int displs[], MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
     return allgather("MPI_Iallgatherv", allgatherv_table(), sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
-                     displs, recvtype, comm, request, true);
+                     displs, recvtype, comm, pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Alltoall)
 int PMPI_Alltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                   MPI_Datatype recvtype, MPI_Comm comm) {
     return alltoall("MPI_Alltoall", alltoall_table(), sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr, recvbuf,
-                    recvcount, nullptr, nullptr, recvtype, nullptr, comm, nullptr, false);
+                    recvcount, nullptr, nullptr, recvtype, nullptr, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Ialltoall)
 int PMPI_Ialltoall(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                    MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-    return alltoall("MPI_Ialltoall", alltoall_table(), sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr,
-                    recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr, comm, request, true);
+    return alltoall("MPI_Ialltoall", alltoall_table(), sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr, recvbuf,
+                    recvcount, nullptr, nullptr, recvtype, nullptr, comm, pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Alltoallv)
 int PMPI_Alltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                    void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm) {
     return alltoall("MPI_Alltoallv", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr, recvbuf, 0,
-                    recvcounts, rdispls, recvtype, nullptr, comm, nullptr, false);
+                    recvcounts, rdispls, recvtype, nullptr, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Ialltoallv)
 int PMPI_Ialltoallv(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
                     void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype, MPI_Comm comm,
                     MPI_Request* request) {
-    return alltoall("MPI_Ialltoallv", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr, recvbuf,
-                    0, recvcounts, rdispls, recvtype, nullptr, comm, request, true);
+    return alltoall("MPI_Ialltoallv", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr, recvbuf, 0,
+                    recvcounts, rdispls, recvtype, nullptr, comm, pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Alltoallw)
 int PMPI_Alltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
                    void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                    MPI_Comm comm) {
     return alltoall("MPI_Alltoallw", alltoallw_table(), sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes,
-                    recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, nullptr, false);
+                    recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Ialltoallw)
 int PMPI_Ialltoallw(const void* sendbuf, const int sendcounts[], const int sdispls[], const MPI_Datatype sendtypes[],
                     void* recvbuf, const int recvcounts[], const int rdispls[], const MPI_Datatype recvtypes[],
                     MPI_Comm comm, MPI_Request* request) {
-    return alltoall("MPI_Ialltoallw", alltoallw_table(), sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL,
-                    sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, request, true);
+    return alltoall("MPI_Ialltoallw", alltoallw_table(), sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes,
+                    recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm, pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Reduce_scatter)
 int PMPI_Reduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
                         MPI_Comm comm) {
-    return reduce_scatter("MPI_Reduce_scatter", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op,
-                          comm, nullptr, false);
+    return reduce_scatter("MPI_Reduce_scatter", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op, comm,
+                          pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Ireduce_scatter)
 int PMPI_Ireduce_scatter(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
                          MPI_Comm comm, MPI_Request* request) {
     return reduce_scatter("MPI_Ireduce_scatter", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op,
-                          comm, request, true);
+                          comm, pcoll::nonblocking(request));
 }
 XSIM_MPI_ALIAS(Reduce_scatter_block)
 int PMPI_Reduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
                               MPI_Comm comm) {
     return reduce_scatter("MPI_Reduce_scatter_block", reduce_scatter_block_table(), sendbuf, recvbuf, recvcount,
-                          nullptr, type, op, comm, nullptr, false);
+                          nullptr, type, op, comm, pcoll::Call{});
 }
 XSIM_MPI_ALIAS(Ireduce_scatter_block)
 int PMPI_Ireduce_scatter_block(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
                                MPI_Comm comm, MPI_Request* request) {
     return reduce_scatter("MPI_Ireduce_scatter_block", reduce_scatter_block_table(), sendbuf, recvbuf, recvcount,
-                          nullptr, type, op, comm, request, true);
+                          nullptr, type, op, comm, pcoll::nonblocking(request));
+}
+
+// Persistent collectives (persistent_collective.hpp): the nonblocking call's checks at
+// the init, its collective at every MPI_Start.
+XSIM_MPIX_ALIAS(Barrier_init)
+int PMPIX_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return barrier("MPIX_Barrier_init", comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Bcast_init)
+int PMPIX_Bcast_init(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Info info,
+                     MPI_Request* request) {
+    return bcast("MPIX_Bcast_init", buf, count, type, root, comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Reduce_init)
+int PMPIX_Reduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return reduce("MPIX_Reduce_init", sendbuf, recvbuf, count, type, op, root, comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Allreduce_init)
+int PMPIX_Allreduce_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                         MPI_Info info, MPI_Request* request) {
+    return reduce_or_scan("MPIX_Allreduce_init", allreduce_table(), sendbuf, recvbuf, count, type, op, comm,
+                          pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Scan_init)
+int PMPIX_Scan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                    MPI_Info info, MPI_Request* request) {
+    return reduce_or_scan("MPIX_Scan_init", scan_table(), sendbuf, recvbuf, count, type, op, comm,
+                          pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Exscan_init)
+int PMPIX_Exscan_init(const void* sendbuf, void* recvbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                      MPI_Info info, MPI_Request* request) {
+    return reduce_or_scan("MPIX_Exscan_init", exscan_table(), sendbuf, recvbuf, count, type, op, comm,
+                          pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Gather_init)
+int PMPIX_Gather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                      MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return rooted("MPIX_Gather_init", gather_table(), recvbuf, recvcount, recvtype, nullptr, nullptr, sendbuf,
+                  sendcount, sendtype, root, comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Gatherv_init)
+int PMPIX_Gatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, const int recvcounts[],
+                       const int displs[], MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                       MPI_Request* request) {
+    return rooted("MPIX_Gatherv_init", gatherv_table(), recvbuf, 0, recvtype, recvcounts, displs, sendbuf, sendcount,
+                  sendtype, root, comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Scatter_init)
+int PMPIX_Scatter_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                       MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return rooted("MPIX_Scatter_init", scatter_table(), sendbuf, sendcount, sendtype, nullptr, nullptr, recvbuf,
+                  recvcount, recvtype, root, comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Scatterv_init)
+int PMPIX_Scatterv_init(const void* sendbuf, const int sendcounts[], const int displs[], MPI_Datatype sendtype,
+                        void* recvbuf, int recvcount, MPI_Datatype recvtype, int root, MPI_Comm comm, MPI_Info info,
+                        MPI_Request* request) {
+    return rooted("MPIX_Scatterv_init", scatterv_table(), sendbuf, 0, sendtype, sendcounts, displs, recvbuf, recvcount,
+                  recvtype, root, comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Allgather_init)
+int PMPIX_Allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                         MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return allgather("MPIX_Allgather_init", allgather_table(), sendbuf, sendcount, sendtype, recvbuf, recvcount,
+                     nullptr, nullptr, recvtype, comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Allgatherv_init)
+int PMPIX_Allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                          const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                          MPI_Info info, MPI_Request* request) {
+    return allgather("MPIX_Allgatherv_init", allgatherv_table(), sendbuf, sendcount, sendtype, recvbuf, 0, recvcounts,
+                     displs, recvtype, comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Alltoall_init)
+int PMPIX_Alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
+                        MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return alltoall("MPIX_Alltoall_init", alltoall_table(), sendbuf, sendcount, nullptr, nullptr, sendtype, nullptr,
+                    recvbuf, recvcount, nullptr, nullptr, recvtype, nullptr, comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Alltoallv_init)
+int PMPIX_Alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[], MPI_Datatype sendtype,
+                         void* recvbuf, const int recvcounts[], const int rdispls[], MPI_Datatype recvtype,
+                         MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return alltoall("MPIX_Alltoallv_init", alltoallv_table(), sendbuf, 0, sendcounts, sdispls, sendtype, nullptr,
+                    recvbuf, 0, recvcounts, rdispls, recvtype, nullptr, comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Alltoallw_init)
+int PMPIX_Alltoallw_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                         const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[], const int rdispls[],
+                         const MPI_Datatype recvtypes[], MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return alltoall("MPIX_Alltoallw_init", alltoallw_table(), sendbuf, 0, sendcounts, sdispls, MPI_DATATYPE_NULL,
+                    sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL, recvtypes, comm,
+                    pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Reduce_scatter_init)
+int PMPIX_Reduce_scatter_init(const void* sendbuf, void* recvbuf, const int recvcounts[], MPI_Datatype type, MPI_Op op,
+                              MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return reduce_scatter("MPIX_Reduce_scatter_init", reduce_scatter_table(), sendbuf, recvbuf, 0, recvcounts, type, op,
+                          comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Reduce_scatter_block_init)
+int PMPIX_Reduce_scatter_block_init(const void* sendbuf, void* recvbuf, int recvcount, MPI_Datatype type, MPI_Op op,
+                                    MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return reduce_scatter("MPIX_Reduce_scatter_block_init", reduce_scatter_block_table(), sendbuf, recvbuf, recvcount,
+                          nullptr, type, op, comm, pcoll::persistent(request, info));
 }
 
 }  // extern "C"

@@ -259,6 +259,12 @@ int PMPI_Request_free(MPI_Request* request) {
     if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
     Request* r = resolve_request(*request);
     if (!r || r->owner != &scope.rank) return scope.fail(nullptr, MPI_ERR_REQUEST, "invalid request handle");
+    // Freeing the request of a collective in progress is erroneous (MPI-4.0 section 6.12);
+    // an active persistent collective's is refused, as Open MPI does, and stays usable.
+    if (r->kind == RequestKind::Collective && r->persistent && r->active)
+        return scope.fail(r->comm, MPI_ERR_REQUEST,
+                          "the persistent collective request is active: complete it (MPI_Wait, MPI_Test) before "
+                          "MPI_Request_free");
     *request = MPI_REQUEST_NULL;
     // A complete generalized request's free_fn runs now (else at MPI_Grequest_complete).
     if (grequest::is_generalized(r) && r->known) {

@@ -1,18 +1,24 @@
-// Neighbor collectives: MPI_(I)neighbor_allgather(v) and MPI_(I)neighbor_alltoall(v, w) on a
+// Neighbor collectives: MPI_(I)neighbor_allgather(v) and MPI_(I)neighbor_alltoall(v, w), and
+// their persistent forms MPIX_Neighbor_..._init, on a
 // communicator with a topology (MPI_ERR_TOPOLOGY otherwise). Validate the buffers over the
 // rank's in- and out-degree, then run the schedule of colls/neighbor_linear.cpp with the
 // rank's neighbor plan (topo::neighbor_plan). There is no early return for empty calls:
 // counts need only agree between neighbors, so no rank knows that nothing moves anywhere,
 // and every rank takes part in every call (empty blocks are skipped).
 #include <mpi.h>
+#if defined(__has_include)
+#if __has_include(<mpi-ext.h>)
+#include <mpi-ext.h>  // Open MPI: the MPIX_*_init declarations these definitions must match
+#endif
+#endif
 
-#include <cstring>
 #include <memory>
 #include <string>
 
 #include "libxsim/bindings/checks.hpp"
 #include "libxsim/bindings/copied_arrays.hpp"
 #include "libxsim/bindings/held_handles.hpp"
+#include "libxsim/bindings/persistent_collective.hpp"
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/colls/collective_call.hpp"
 #include "libxsim/colls/entry.hpp"
@@ -27,13 +33,6 @@ int any_topology(CallScope& s, const Comm* c, const Topology** out) {
     *out = c->topology.get();
     if (*out) return MPI_SUCCESS;
     return s.fail(c, MPI_ERR_TOPOLOGY, "neighbor collectives need a communicator with a process topology");
-}
-
-// The nonblocking forms (MPI_Ineighbor_...) need somewhere to return the request; the
-// blocking ones pass none.
-int nonblocking_request(CallScope& s, const Comm* c, MPI_Request* request, const char* call) {
-    if (std::strncmp(call, "MPI_I", 5) != 0) return MPI_SUCCESS;
-    return checks::pointer(s, c, request, "request");
 }
 
 int not_in_place(CallScope& s, const Comm* c, const void* buf) {
@@ -79,21 +78,32 @@ int blocks(CallScope& s, const Comm* c, Form form, const void* buf, int n, int c
     return MPI_SUCCESS;
 }
 
-// Blocking (request null): runs the collective. Nonblocking: starts it and returns its
-// request; the arguments' copy keeps the plan, the caller keeps its buffers until
-// completion, as MPI requires, the request owns copies of its arrays (copied_arrays.hpp)
-// and holds the derived datatypes they use (held_handles.hpp: MPI_Type_free may come first).
+// Blocking: runs the collective. Nonblocking: starts it and returns its request; the
+// arguments' copy keeps the plan, the caller keeps its buffers until completion, as MPI
+// requires, the request owns copies of its arrays (copied_arrays.hpp) and holds the derived
+// datatypes they use (held_handles.hpp: MPI_Type_free may come first). Persistent init: the
+// same copies and holds in the definition each MPI_Start runs (persistent_collective.hpp).
 int dispatch(CallScope& s, const Comm* c, const Collective<NeighborArgs>& table, const NeighborArgs& a,
-             MPI_Request* request) {
-    if (request) {
+             const pcoll::Call& how) {
+    if (how.form != pcoll::Form::Blocking) {
+        auto keep = [&](NeighborArgs& own, CopiedArrays& arrays, HeldHandles& handles) {
+            if (!own.allgather) arrays.copy(own.send, own.plan->outdegree);
+            arrays.copy(own.recv, own.plan->indegree);
+            if (own.allgather) handles.type(own.mine.type);
+            else handles.blocks(own.send, own.plan->outdegree);
+            handles.blocks(own.recv, own.plan->indegree);
+        };
+        if (how.form == pcoll::Form::PersistentInit) {
+            auto* d = new pcoll::DefinitionOf<NeighborArgs, NothingKept>(pcoll::own_comm(s.rank, *c), table, 0, a,
+                                                                         NothingKept{}, nullptr);
+            keep(d->args(), d->arrays(), d->handles());
+            *how.request = pcoll::persistent_request(s, *c, table.kind, 0, d);
+            return MPI_SUCCESS;
+        }
         NeighborArgs own = a;
         KeptWithHandles<CopiedArrays> kept;
-        if (!own.allgather) kept.keep.copy(own.send, own.plan->outdegree);
-        kept.keep.copy(own.recv, own.plan->indegree);
-        if (own.allgather) kept.handles.type(own.mine.type);
-        else kept.handles.blocks(own.send, own.plan->outdegree);
-        kept.handles.blocks(own.recv, own.plan->indegree);
-        *request = request_handle(colls::start(table, s.engine, s.rank, *c, 0, own, std::move(kept)));
+        keep(own, kept.keep, kept.handles);
+        *how.request = request_handle(colls::start(table, s.engine, s.rank, *c, 0, own, std::move(kept)));
         return MPI_SUCCESS;
     }
     std::string why;
@@ -102,13 +112,13 @@ int dispatch(CallScope& s, const Comm* c, const Collective<NeighborArgs>& table,
 }
 
 // What every neighbor collective checks first: the communicator, its topology, the
-// request (nonblocking forms), no MPI_IN_PLACE; then the rank's neighbor plan.
-int prologue(CallScope& scope, MPI_Comm comm, MPI_Request* request, const void* sendbuf, const void* recvbuf,
+// request (nonblocking and persistent forms) and info (persistent), no MPI_IN_PLACE; then the rank's neighbor plan.
+int prologue(CallScope& scope, MPI_Comm comm, const pcoll::Call& how, const void* sendbuf, const void* recvbuf,
              const Comm** c, NeighborArgs* a) {
     const Topology* t = nullptr;
     if (int e = checks::comm(scope, comm, c)) return e;
     if (int e = any_topology(scope, *c, &t)) return e;
-    if (int e = nonblocking_request(scope, *c, request, scope.call)) return e;
+    if (int e = pcoll::check_request(scope, *c, how)) return e;
     if (int e = not_in_place(scope, *c, sendbuf)) return e;
     if (int e = not_in_place(scope, *c, recvbuf)) return e;
     a->plan = std::make_shared<const topo::NeighborPlan>(topo::neighbor_plan(*t, (*c)->rank_of(scope.rank)));
@@ -117,11 +127,11 @@ int prologue(CallScope& scope, MPI_Comm comm, MPI_Request* request, const void* 
 
 int neighbor_allgather(const char* call, const Collective<NeighborArgs>& table, Form form, const void* sendbuf,
                        int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount, const int* recvcounts,
-                       const int* displs, MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
+                       const int* displs, MPI_Datatype recvtype, MPI_Comm comm, const pcoll::Call& how) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     NeighborArgs a;
-    if (int e = prologue(scope, comm, request, sendbuf, recvbuf, &c, &a)) return e;
+    if (int e = prologue(scope, comm, how, sendbuf, recvbuf, &c, &a)) return e;
     const topo::NeighborPlan& plan = *a.plan;
     a.allgather = true;
     Blocks mine;
@@ -132,18 +142,18 @@ int neighbor_allgather(const char* call, const Collective<NeighborArgs>& table, 
     if (int e =
             blocks(scope, c, form, recvbuf, plan.indegree, recvcount, recvcounts, displs, recvtype, nullptr, &a.recv))
         return e;
-    return dispatch(scope, c, table, a, request);
+    return dispatch(scope, c, table, a, how);
 }
 
 int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, Form form, const void* sendbuf,
                       int sendcount, const int* sendcounts, const void* sdispls, MPI_Datatype sendtype,
                       const MPI_Datatype* sendtypes, void* recvbuf, int recvcount, const int* recvcounts,
                       const void* rdispls, MPI_Datatype recvtype, const MPI_Datatype* recvtypes, MPI_Comm comm,
-                      MPI_Request* request) {
+                      const pcoll::Call& how) {
     XSIM_BEGIN_INITIALIZED(call);
     const Comm* c = nullptr;
     NeighborArgs a;
-    if (int e = prologue(scope, comm, request, sendbuf, recvbuf, &c, &a)) return e;
+    if (int e = prologue(scope, comm, how, sendbuf, recvbuf, &c, &a)) return e;
     const topo::NeighborPlan& plan = *a.plan;
     if (int e = blocks(scope, c, form, sendbuf, plan.outdegree, sendcount, sendcounts, sdispls, sendtype, sendtypes,
                        &a.send))
@@ -151,7 +161,7 @@ int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, F
     if (int e = blocks(scope, c, form, recvbuf, plan.indegree, recvcount, recvcounts, rdispls, recvtype, recvtypes,
                        &a.recv))
         return e;
-    return dispatch(scope, c, table, a, request);
+    return dispatch(scope, c, table, a, how);
 }
 
 }  // namespace
@@ -162,14 +172,14 @@ XSIM_MPI_ALIAS(Neighbor_allgather)
 int PMPI_Neighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                             MPI_Datatype recvtype, MPI_Comm comm) {
     return neighbor_allgather("MPI_Neighbor_allgather", neighbor_allgather_table(), Form::Uniform, sendbuf, sendcount,
-                              sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm, nullptr);
+                              sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm, pcoll::Call{});
 }
 
 XSIM_MPI_ALIAS(Neighbor_allgatherv)
 int PMPI_Neighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
                              const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm) {
     return neighbor_allgather("MPI_Neighbor_allgatherv", neighbor_allgatherv_table(), Form::V, sendbuf, sendcount,
-                              sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm, nullptr);
+                              sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm, pcoll::Call{});
 }
 
 XSIM_MPI_ALIAS(Neighbor_alltoall)
@@ -177,7 +187,7 @@ int PMPI_Neighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype send
                            MPI_Datatype recvtype, MPI_Comm comm) {
     return neighbor_alltoall("MPI_Neighbor_alltoall", neighbor_alltoall_table(), Form::Uniform, sendbuf, sendcount,
                              nullptr, nullptr, sendtype, nullptr, recvbuf, recvcount, nullptr, nullptr, recvtype,
-                             nullptr, comm, nullptr);
+                             nullptr, comm, pcoll::Call{});
 }
 
 XSIM_MPI_ALIAS(Neighbor_alltoallv)
@@ -186,7 +196,7 @@ int PMPI_Neighbor_alltoallv(const void* sendbuf, const int sendcounts[], const i
                             MPI_Comm comm) {
     return neighbor_alltoall("MPI_Neighbor_alltoallv", neighbor_alltoallv_table(), Form::V, sendbuf, 0, sendcounts,
                              sdispls, sendtype, nullptr, recvbuf, 0, recvcounts, rdispls, recvtype, nullptr, comm,
-                             nullptr);
+                             pcoll::Call{});
 }
 
 XSIM_MPI_ALIAS(Neighbor_alltoallw)
@@ -195,15 +205,16 @@ int PMPI_Neighbor_alltoallw(const void* sendbuf, const int sendcounts[], const M
                             const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm) {
     return neighbor_alltoall("MPI_Neighbor_alltoallw", neighbor_alltoallw_table(), Form::W, sendbuf, 0, sendcounts,
                              sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL,
-                             recvtypes, comm, nullptr);
+                             recvtypes, comm, pcoll::Call{});
 }
 
 // Nonblocking forms: the same schedule, driven by its messages' completions.
 XSIM_MPI_ALIAS(Ineighbor_allgather)
 int PMPI_Ineighbor_allgather(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf, int recvcount,
                              MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
-    return neighbor_allgather("MPI_Ineighbor_allgather", neighbor_allgather_table(), Form::Uniform, sendbuf,
-                              sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm, request);
+    return neighbor_allgather("MPI_Ineighbor_allgather", neighbor_allgather_table(), Form::Uniform, sendbuf, sendcount,
+                              sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm,
+                              pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Ineighbor_allgatherv)
@@ -211,7 +222,7 @@ int PMPI_Ineighbor_allgatherv(const void* sendbuf, int sendcount, MPI_Datatype s
                               const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
                               MPI_Request* request) {
     return neighbor_allgather("MPI_Ineighbor_allgatherv", neighbor_allgatherv_table(), Form::V, sendbuf, sendcount,
-                              sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm, request);
+                              sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm, pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Ineighbor_alltoall)
@@ -219,7 +230,7 @@ int PMPI_Ineighbor_alltoall(const void* sendbuf, int sendcount, MPI_Datatype sen
                             MPI_Datatype recvtype, MPI_Comm comm, MPI_Request* request) {
     return neighbor_alltoall("MPI_Ineighbor_alltoall", neighbor_alltoall_table(), Form::Uniform, sendbuf, sendcount,
                              nullptr, nullptr, sendtype, nullptr, recvbuf, recvcount, nullptr, nullptr, recvtype,
-                             nullptr, comm, request);
+                             nullptr, comm, pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Ineighbor_alltoallv)
@@ -228,7 +239,7 @@ int PMPI_Ineighbor_alltoallv(const void* sendbuf, const int sendcounts[], const 
                              MPI_Comm comm, MPI_Request* request) {
     return neighbor_alltoall("MPI_Ineighbor_alltoallv", neighbor_alltoallv_table(), Form::V, sendbuf, 0, sendcounts,
                              sdispls, sendtype, nullptr, recvbuf, 0, recvcounts, rdispls, recvtype, nullptr, comm,
-                             request);
+                             pcoll::nonblocking(request));
 }
 
 XSIM_MPI_ALIAS(Ineighbor_alltoallw)
@@ -238,7 +249,55 @@ int PMPI_Ineighbor_alltoallw(const void* sendbuf, const int sendcounts[], const 
                              MPI_Request* request) {
     return neighbor_alltoall("MPI_Ineighbor_alltoallw", neighbor_alltoallw_table(), Form::W, sendbuf, 0, sendcounts,
                              sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0, recvcounts, rdispls, MPI_DATATYPE_NULL,
-                             recvtypes, comm, request);
+                             recvtypes, comm, pcoll::nonblocking(request));
+}
+
+// Persistent forms (persistent_collective.hpp): the nonblocking call's checks at the init,
+// its schedule at every MPI_Start.
+XSIM_MPIX_ALIAS(Neighbor_allgather_init)
+int PMPIX_Neighbor_allgather_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                  int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request* request) {
+    return neighbor_allgather("MPIX_Neighbor_allgather_init", neighbor_allgather_table(), Form::Uniform, sendbuf,
+                              sendcount, sendtype, recvbuf, recvcount, nullptr, nullptr, recvtype, comm,
+                              pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Neighbor_allgatherv_init)
+int PMPIX_Neighbor_allgatherv_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                   const int recvcounts[], const int displs[], MPI_Datatype recvtype, MPI_Comm comm,
+                                   MPI_Info info, MPI_Request* request) {
+    return neighbor_allgather("MPIX_Neighbor_allgatherv_init", neighbor_allgatherv_table(), Form::V, sendbuf, sendcount,
+                              sendtype, recvbuf, 0, recvcounts, displs, recvtype, comm,
+                              pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Neighbor_alltoall_init)
+int PMPIX_Neighbor_alltoall_init(const void* sendbuf, int sendcount, MPI_Datatype sendtype, void* recvbuf,
+                                 int recvcount, MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info,
+                                 MPI_Request* request) {
+    return neighbor_alltoall("MPIX_Neighbor_alltoall_init", neighbor_alltoall_table(), Form::Uniform, sendbuf,
+                             sendcount, nullptr, nullptr, sendtype, nullptr, recvbuf, recvcount, nullptr, nullptr,
+                             recvtype, nullptr, comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Neighbor_alltoallv_init)
+int PMPIX_Neighbor_alltoallv_init(const void* sendbuf, const int sendcounts[], const int sdispls[],
+                                  MPI_Datatype sendtype, void* recvbuf, const int recvcounts[], const int rdispls[],
+                                  MPI_Datatype recvtype, MPI_Comm comm, MPI_Info info, MPI_Request* request) {
+    return neighbor_alltoall("MPIX_Neighbor_alltoallv_init", neighbor_alltoallv_table(), Form::V, sendbuf, 0,
+                             sendcounts, sdispls, sendtype, nullptr, recvbuf, 0, recvcounts, rdispls, recvtype, nullptr,
+                             comm, pcoll::persistent(request, info));
+}
+
+XSIM_MPIX_ALIAS(Neighbor_alltoallw_init)
+int PMPIX_Neighbor_alltoallw_init(const void* sendbuf, const int sendcounts[], const MPI_Aint sdispls[],
+                                  const MPI_Datatype sendtypes[], void* recvbuf, const int recvcounts[],
+                                  const MPI_Aint rdispls[], const MPI_Datatype recvtypes[], MPI_Comm comm,
+                                  MPI_Info info, MPI_Request* request) {
+    return neighbor_alltoall("MPIX_Neighbor_alltoallw_init", neighbor_alltoallw_table(), Form::W, sendbuf, 0,
+                             sendcounts, sdispls, MPI_DATATYPE_NULL, sendtypes, recvbuf, 0, recvcounts, rdispls,
+                             MPI_DATATYPE_NULL, recvtypes, comm, pcoll::persistent(request, info));
 }
 
 }  // extern "C"

@@ -1,12 +1,14 @@
 // Persistent requests: MPI_Send_init and friends check their arguments once and create
 // an inactive request; MPI_Start / MPI_Startall run it again and again (the same request
 // object, so completion and freeing work as for any request); a completed persistent
-// request becomes inactive, and waiting on it then returns an empty status at once.
+// request becomes inactive, and waiting on it then returns an empty status at once. The
+// persistent collectives (MPIX_<Coll>_init) start here too: persistent_collective.hpp.
 #include <mpi.h>
 
 #include <string>
 
 #include "libxsim/bindings/checks.hpp"
+#include "libxsim/bindings/persistent_collective.hpp"
 #include "libxsim/bindings/post.hpp"
 #include "libxsim/bindings/profiling_alias.hpp"
 
@@ -40,6 +42,10 @@ int startable(CallScope& s, MPI_Request handle, const char* where, Request** out
 }
 
 int start(CallScope& s, Request* r) {
+    if (r->kind == RequestKind::Collective) {  // MPIX_<Coll>_init
+        static_cast<pcoll::Definition*>(r->collective)->start(s.engine, s.rank, r);
+        return MPI_SUCCESS;
+    }
     post::Operation op;
     op.comm = r->comm;
     op.data = p2p::Buffer{r->buf, r->count, r->type, r->bytes};

@@ -10,3 +10,5 @@
 
 #define XSIM_MPI_ALIAS_PRAGMA(text) _Pragma(#text)
 #define XSIM_MPI_ALIAS(name) XSIM_MPI_ALIAS_PRAGMA(weak MPI_##name = PMPI_##name)
+// Open MPI's extensions (MPIX_X, profiled as PMPIX_X: <mpi-ext.h>).
+#define XSIM_MPIX_ALIAS(name) XSIM_MPI_ALIAS_PRAGMA(weak MPIX_##name = PMPIX_##name)

@@ -22,12 +22,31 @@ Request* collective_request(Engine& engine, Rank& me, const Comm& comm, std::uin
     return r;
 }
 
+// A persistent request started again: active and undecided, posted now. Its owner, its
+// communicator (the application's, whose collective context names it in a deadlock
+// report) and its target (the definition) stay.
+Request* restarted(Rank& me, Request* r, std::uint32_t signature) {
+    r->active = true;
+    r->known = false;
+    r->in_wait = false;
+    r->status_error = MPI_SUCCESS;
+    r->done_time = 0;
+    r->posted_at = me.clock;
+    r->wait_kind = WaitKind::None;
+    r->cause_rank = -1;
+    r->cause_time = 0;
+    r->tag = static_cast<int>(signature);
+    r->nonblocking_collective = signature_nonblocking(signature);
+    return r;
+}
+
 }  // namespace
 
-CollectiveCall::CollectiveCall(Engine& engine, Rank& me, const Comm& comm, CollKind kind, int root, CallForm form)
+CollectiveCall::CollectiveCall(Engine& engine, Rank& me, const Comm& comm, CollKind kind, int root, CallForm form,
+                               Request* again)
     : ctx_(engine, me, comm, kind, root, form),
-      request_(collective_request(engine, me, comm, ctx_.signature)) {
-    request_->collective = this;
+      request_(again ? restarted(me, again, ctx_.signature) : collective_request(engine, me, comm, ctx_.signature)) {
+    if (!again) request_->collective = this;
     ctx_.told_of_completions = true;  // child_decided()
     path_ = me.path;
     path_.settle(ctx_.now);
@@ -133,6 +152,14 @@ Request* start_empty(Engine& engine, Rank& me, const Comm& comm, CollKind kind) 
     r->path = me.path;
     r->path.settle(me.clock);
     return r;
+}
+
+void start_empty_again(Rank& me, Request* r) {
+    restarted(me, r, static_cast<std::uint32_t>(r->tag));
+    r->known = true;
+    r->done_time = me.clock;
+    r->path = me.path;
+    r->path.settle(me.clock);
 }
 
 }  // namespace xsim::colls

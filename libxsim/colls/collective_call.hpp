@@ -6,6 +6,9 @@
 //    point into) and runs the steps to the end of their first round on the caller's fiber.
 //    The call progresses in virtual time independently of its owner, as if offloaded to
 //    the NIC; it goes with the request (MPI_Wait/Test*, MPI_Request_free).
+//  - Persistent collectives (MPIX_<Coll>_init, bindings/persistent_collective.hpp): each
+//    MPI_Start makes a new call that drives the persistent request again (start_again()),
+//    which its definition owns; the request then belongs to the definition, not the call.
 //  - Blocking calls (colls::run) are driven the same way while the rank waits once for the
 //    whole call: one fiber switch per call instead of one per round, and the same virtual
 //    times (a round starts when the previous one completed, as on a waiting fiber).
@@ -55,7 +58,9 @@ public:
     static void operator delete(void* block, std::size_t bytes) { frame_release(block, bytes); }
 
 protected:
-    CollectiveCall(Engine& engine, Rank& me, const Comm& comm, CollKind kind, int root, CallForm form);
+    // `again`: an inactive persistent request to drive (start_again), else a new one.
+    CollectiveCall(Engine& engine, Rank& me, const Comm& comm, CollKind kind, int root, CallForm form,
+                   Request* again = nullptr);
     // Runs the steps until a round waits for undecided messages, or to the end.
     void advance();
 
@@ -80,8 +85,8 @@ template <class Args, class Keep>
 class CollectiveCallOf final : public CollectiveCall {
 public:
     CollectiveCallOf(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& comm, int root,
-                    const Args& args, Keep&& keep, CallForm form = CallForm::Nonblocking)
-        : CollectiveCall(engine, me, comm, table.kind, root, form), args_(args), keep_(std::move(keep)) {
+                    const Args& args, Keep&& keep, CallForm form = CallForm::Nonblocking, Request* again = nullptr)
+        : CollectiveCall(engine, me, comm, table.kind, root, form, again), args_(args), keep_(std::move(keep)) {
         ArenaScope in_arena(arena_);
         const CallPayload decided = ctx_.comm.is_inter() ? intercomm_payload(ctx_) : call_payload(ctx_, args_);
         ctx_.payload = decided.any;
@@ -115,5 +120,22 @@ Request* start(const Collective<Args>& table, Engine& engine, Rank& me, const Co
 
 // A request of a nonblocking collective that moves no data (zero counts): complete now.
 Request* start_empty(Engine& engine, Rank& me, const Comm& comm, CollKind kind);
+
+// Starts one rank's part of a persistent collective again into `request` (inactive,
+// RequestKind::Collective, owned by the persistent definition, which owns the returned
+// call too and deletes it before the next start or with the request). `args` must stay
+// valid until the call is deleted (the definition keeps them). The messages go on
+// `comm`, the definition's own communicator, whose call numbers count the starts.
+template <class Args>
+CollectiveCall* start_again(const Collective<Args>& table, Engine& engine, Rank& me, const Comm& comm, int root,
+                            const Args& args, Request* request) {
+    auto* call = new CollectiveCallOf<Args, NothingKept>(table, engine, me, comm, root, args, NothingKept{},
+                                                         CallForm::Nonblocking, request);
+    call->begin();
+    return call;
+}
+
+// The persistent form of start_empty: `request` is complete now.
+void start_empty_again(Rank& me, Request* request);
 
 }  // namespace xsim::colls

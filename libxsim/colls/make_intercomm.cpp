@@ -154,6 +154,19 @@ int copy_intercomm(CallScope& scope, const Comm& inter, Comm** out) {
 
 }  // namespace
 
+Comm* private_copy(Rank& me, const Comm& comm, std::uint64_t derivation) {
+    const ContextId id = derive_context(comm.context, creation_counter(me, comm)++, derivation);
+    if (!comm.is_inter()) {
+        Comm* c = new_derived_comm(me, comm, comm_group(comm, me), comm.rank_of(me), id);
+        c->topology = comm.topology;
+        return c;
+    }
+    Comm* c = new_derived_comm(me, comm, ref(comm.group), comm.my_rank, id);
+    c->remote_group = ref(comm.remote_group);
+    c->local = new_derived_comm(me, comm, ref(comm.group), comm.my_rank, derive_context(id.context, kLocal, 0));
+    return c;
+}
+
 int dup_intercomm(CallScope& scope, const Comm& inter, Comm** out) {
     *out = nullptr;
     std::string why;

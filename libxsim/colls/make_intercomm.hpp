@@ -3,6 +3,8 @@
 // Point-to-point on an intercommunicator names ranks of the remote group (Comm::remote_group);
 // its collectives are in intercomm_collectives.hpp.
 #pragma once
+#include <cstdint>
+
 #include "libxsim/engine/call_scope.hpp"
 
 namespace xsim {
@@ -33,6 +35,12 @@ int split_intercomm(CallScope& scope, const Comm& inter, int color, int key, Com
 // group, the same at every member of that group; the result joins it to the group the
 // other side passed (null for non-members, or when either group is empty).
 int create_intercomm_from(CallScope& scope, const Comm& inter, Group& group, Comm** out);
+
+// The caller's copy of `comm`, an intra- or intercommunicator (its groups, topology and
+// error handler, not its attributes), under a context derived from comm's creation counter
+// and `derivation`, made without any message: for what a collective call makes alike on every
+// member (the own communicator of a persistent collective, bindings/persistent_collective.hpp).
+Comm* private_copy(Rank& me, const Comm& comm, std::uint64_t derivation);
 
 // Collective over both groups: the intracommunicator of both groups, the group that
 // passed high = false first (ties: the group of the lower leader world rank first).

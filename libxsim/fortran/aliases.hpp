@@ -14,3 +14,14 @@
     XSIM_FORTRAN_ALIAS(mpi_##lower##_, pmpi_##lower)      \
     XSIM_FORTRAN_ALIAS(mpi_##lower##_, PMPI_##UPPER)      \
     XSIM_FORTRAN_ALIAS(mpi_##lower##_, ompi_##lower##_f)
+
+// The same for a hand-written entry point of Open MPI's MPIX_ extension, mpix_<lower>_.
+#define XSIM_FORTRAN_X_ALIASES(lower, UPPER)                \
+    XSIM_FORTRAN_ALIAS(mpix_##lower##_, mpix_##lower##__)   \
+    XSIM_FORTRAN_ALIAS(mpix_##lower##_, mpix_##lower)       \
+    XSIM_FORTRAN_ALIAS(mpix_##lower##_, MPIX_##UPPER)       \
+    XSIM_FORTRAN_ALIAS(mpix_##lower##_, pmpix_##lower##_)   \
+    XSIM_FORTRAN_ALIAS(mpix_##lower##_, pmpix_##lower##__)  \
+    XSIM_FORTRAN_ALIAS(mpix_##lower##_, pmpix_##lower)      \
+    XSIM_FORTRAN_ALIAS(mpix_##lower##_, PMPIX_##UPPER)      \
+    XSIM_FORTRAN_ALIAS(mpix_##lower##_, ompix_##lower##_f)

@@ -3,7 +3,8 @@
 
 usage: generate_bindings.py CALLS_DEF OUTPUT_CPP [NM LIBMPI_MPIFH]
 
-For every call of CALLS_DEF: a function mpi_x_ taking Fortran arguments (all by reference,
+For every call of CALLS_DEF (X, or MPIX_X for Open MPI's extensions, which become mpix_x_
+calling MPIX_X, and so on): a function mpi_x_ taking Fortran arguments (all by reference,
 IERROR last, hidden CHARACTER lengths after it) that converts them and calls the C binding
 MPI_X, plus the other gfortran manglings (mpi_x__, mpi_x, MPI_X) and the pmpi_ forms as
 aliases, and ompi_x_f, which Open MPI's Fortran 2008 bindings (`use mpi_f08`,
@@ -25,6 +26,8 @@ HAND_WRITTEN = {
     "attr_put", "type_set_attr", "type_get_attr", "grequest_start", "win_get_attr", "win_create_keyval",
     "win_set_attr", "win_create_errhandler", "file_create_errhandler",
 }
+# ... and of Open MPI's MPIX_ extension (persistent collectives: alltoallw.cpp).
+HAND_WRITTEN_X = {"alltoallw_init", "neighbor_alltoallw_init"}
 
 NULLS = {"comm": "MPI_COMM_NULL", "group": "MPI_GROUP_NULL", "type": "MPI_DATATYPE_NULL", "op": "MPI_OP_NULL",
          "info": "MPI_INFO_NULL", "errhandler": "MPI_ERRHANDLER_NULL", "request": "MPI_REQUEST_NULL",
@@ -146,25 +149,35 @@ def convert(i, kind):
     return a
 
 
-def manglings(lower):
-    """Every name gfortran (and g77's second underscore) may call, with the pmpi_ forms."""
+def manglings(lower, prefix="mpi"):
+    """Every name gfortran (and g77's second underscore) may call, with the pmpi_ forms
+    (prefix mpi, or mpix for Open MPI's extensions)."""
     names = []
-    for prefix in ("mpi_", "pmpi_"):
-        base = prefix + lower
+    for p in (prefix + "_", "p" + prefix + "_"):
+        base = p + lower
         names += [base + "__", base, base.upper()]
     return names
 
 
+def split_name(name):
+    """calls.def's name: X (MPI_X) or MPIX_X (Open MPI's extension) -> (prefix, X)."""
+    return ("mpix", name[len("MPIX_"):]) if name.startswith("MPIX_") else ("mpi", name)
+
+
 def binding(name, kinds, removed):
+    prefix, name = split_name(name)
     lower = name.lower()
+    entry = f"{prefix}_{lower}_"
     args = [convert(i, k) for i, k in enumerate(kinds)]
     params = [p for a in args for p in a.params] + ["MPI_Fint* ierror"] + [h for a in args for h in a.hidden]
     out = []
-    c_name = f"PMPI_{name}"  # as Open MPI does: a C PMPI tool does not count Fortran calls twice
-    if removed:  # MPI-1 names mpi.h refuses to let us call: declared under another name
-        c_name = f"xsim_c_{name}"
-        out.append(f'extern "C" int {c_name}({", ".join(a.c_type for a in args)}) __asm__("PMPI_{name}");')
-    out.append(f'extern "C" void mpi_{lower}_({", ".join(params)}) {{')
+    c_name = f"P{prefix.upper()}_{name}"  # as Open MPI does: a C PMPI tool does not count Fortran calls twice
+    # MPI-1 names mpi.h refuses to let us call, and the extensions, which mpi.h does not
+    # declare (<mpi-ext.h> does, when there is one): declared here under another name.
+    if removed or prefix == "mpix":
+        c_name = f"xsim_c_{prefix}_{name}"
+        out.append(f'extern "C" int {c_name}({", ".join(a.c_type for a in args)}) __asm__("P{prefix.upper()}_{name}");')
+    out.append(f'extern "C" void {entry}({", ".join(params)}) {{')
     for a in args:
         out += ["    " + s for s in a.setup]
     outputs = [a.i for a in args if a.kind in ("str*", "str*?")]
@@ -179,27 +192,28 @@ def binding(name, kinds, removed):
         if a.kind == "str*?" and len(flags) != 1:
             raise SystemExit(f"generate_bindings.py: {name}: str*? needs exactly one bool* result")
         out += ["    " + s.replace("{found}", flags[0]) if a.kind == "str*?" else "    " + s for s in a.after]
-    out = [line.replace("{call}", "MPI_" + name.upper()) for line in out]
+    out = [line.replace("{call}", prefix.upper() + "_" + name.upper()) for line in out]
     out.append("}")
-    for alias in manglings(lower):
-        out.append(f'extern "C" decltype(mpi_{lower}_) {alias} __attribute__((alias("mpi_{lower}_")));')
-    out.append(f'extern "C" decltype(mpi_{lower}_) pmpi_{lower}_ __attribute__((alias("mpi_{lower}_")));')
-    out += f08_entry(lower, args, params)
+    for alias in manglings(lower, prefix):
+        out.append(f'extern "C" decltype({entry}) {alias} __attribute__((alias("{entry}")));')
+    out.append(f'extern "C" decltype({entry}) p{entry} __attribute__((alias("{entry}")));')
+    out += f08_entry(lower, args, params, prefix)
     return out
 
 
-def f08_entry(lower, args, params):
-    """ompi_x_f, what `use mpi_f08` calls: mpi_x_ itself, unless the call has CHARACTER
-    arguments, whose lengths the Fortran 2008 bindings pass as INTEGER (4-byte) values where
-    gfortran passes size_t: those get a function that widens them."""
+def f08_entry(lower, args, params, prefix="mpi"):
+    """ompi_x_f (ompix_x_f), what `use mpi_f08` calls: mpi_x_ itself, unless the call has
+    CHARACTER arguments, whose lengths the Fortran 2008 bindings pass as INTEGER (4-byte)
+    values where gfortran passes size_t: those get a function that widens them."""
     hidden = [h for a in args for h in a.hidden]
     if not hidden:
-        return [f'extern "C" decltype(mpi_{lower}_) ompi_{lower}_f __attribute__((alias("mpi_{lower}_")));']
+        entry = f"{prefix}_{lower}_"
+        return [f'extern "C" decltype({entry}) o{prefix}_{lower}_f __attribute__((alias("{entry}")));']
     narrow = [p.replace("std::size_t ", "int ") for p in params]
     names = [p.split()[-1] for p in params]
     forwarded = [f"static_cast<std::size_t>({n})" if p.startswith("int ") else n for p, n in zip(narrow, names)]
-    return [f'extern "C" void ompi_{lower}_f({", ".join(narrow)}) {{',
-            f'    mpi_{lower}_({", ".join(forwarded)});',
+    return [f'extern "C" void o{prefix}_{lower}_f({", ".join(narrow)}) {{',
+            f'    {prefix}_{lower}_({", ".join(forwarded)});',
             "}"]
 
 
@@ -257,10 +271,13 @@ def main():
            '#pragma GCC diagnostic ignored "-Wdeprecated-declarations"', "", "#include <cstddef>", "#include <string>", "",
            '#include "libxsim/fortran/convert.hpp"', "", "using namespace xsim;", ""]
     covered = set(HAND_WRITTEN)
+    covered_x = set(HAND_WRITTEN_X)  # the mpix_ ones
     for name, kinds, removed, number in calls:
-        if name.lower() in covered:
+        prefix, base = split_name(name)
+        done = covered_x if prefix == "mpix" else covered
+        if base.lower() in done:
             raise SystemExit(f"{sys.argv[1]}:{number}: {name} is listed twice (or also written by hand)")
-        covered.add(name.lower())
+        done.add(base.lower())
         out += binding(name, kinds, removed) + [""]
     for name, target, number in same:
         if name.lower() in covered or target.lower() not in covered or target.lower() in HAND_WRITTEN:
@@ -286,7 +303,7 @@ def main():
                 exported.add((m.group(1), m.group(2)))
         out.append("// Every other Fortran entry point of Open MPI's libmpi_mpifh.so stops the run.")
         for prefix, lower in sorted(exported):
-            if prefix == "mpix" or lower not in covered:
+            if lower not in (covered_x if prefix == "mpix" else covered):
                 sizeof = sizeof_entry(lower) if prefix == "mpi" else None
                 out += sizeof if sizeof else stub(prefix, lower)
     text = "\n".join(out) + "\n"

@@ -1,6 +1,8 @@
 # Writes OUTPUT: a weak stub for every MPI_* function declared in MPI_HEADER, and for every
 # MPIX_* function of EXTENSION_HEADERS (a ;-list, maybe empty: Open MPI's persistent
-# collectives MPIX_*_init, which would otherwise reach the real library with xsim's handles),
+# collectives MPIX_*_init, all implemented now by bindings/collectives.cpp and
+# neighbor_collectives.cpp; a later header's new ones would otherwise reach the real library
+# with xsim's handles),
 # under its PMPI_ (PMPIX_) name, with the MPI_ name a weak alias of it
 # (bindings/profiling_alias.hpp). An implemented call replaces the stub's PMPI_X with its
 # strong definition; its own weak MPI_X alias wins over the stub's because the stubs come last

@@ -1,19 +1,20 @@
 #!/usr/bin/env bash
 # usage: check_symbols.sh LIBXSIM_SO SOURCE_DIR
-# 1. Every MPI_X that libxsim.so exports is a weak alias of its PMPI_X (same address), so a
-#    PMPI tool's MPI_X wraps the simulation and its PMPI_X call reaches it.
+# 1. Every MPI_X (and Open MPI extension MPIX_X) that libxsim.so exports is a weak alias of
+#    its PMPI_X (PMPIX_X; same address), so a PMPI tool's MPI_X wraps the simulation and its
+#    PMPI_X call reaches it.
 # 2. Below the bindings (libxsim/{engine,mpi,p2p,colls,report,rank_state,runtime}) no code
 #    calls a PMPI_ function by name: that name is xsim's own binding now; the real library is
 #    reached through real_mpi (libxsim/mpi/real_mpi.hpp).
 set -u -o pipefail
 lib=$1 src=$2
 fail=0
-nm -D --defined-only "$lib" | awk '$3 ~ /^P?MPI_[A-Z][a-z]/ { print $3, $1, $2 }' | sort | awk '
+nm -D --defined-only "$lib" | awk '$3 ~ /^P?MPIX?_[A-Z][a-z]/ { print $3, $1, $2 }' | sort | awk '
     { addr[$1] = $2; kind[$1] = $3 }
     END {
         n = 0
         for (s in addr) {
-            if (s !~ /^MPI_/) continue
+            if (s !~ /^MPIX?_/) continue
             ++n
             p = "P" s
             if (!(p in addr)) { print "FAIL " s " has no " p; bad = 1 }
