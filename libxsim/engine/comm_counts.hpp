@@ -1,6 +1,6 @@
 // -xsim-commmatrix: messages and bytes sent from each entity to each other entity, counted by
 // p2p::start_send for every message (user point-to-point and the messages of collectives'
-// algorithms). The entity is the world rank up to the limit (-xsim-commmatrix-limit, default
+// algorithms) and by rma/operations.cpp where one-sided data moves. The entity is the world rank up to the limit (-xsim-commmatrix-limit, default
 // 4,096), else the node of the machine model, else contiguous groups of nodes, whichever is
 // the finest level with at most `limit` entities. Each process counts only its own senders:
 // memory O(distinct pairs) <= O(local senders x entities), one hash entry per pair.

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "libxsim/engine/comm_counts.hpp"
 #include "libxsim/engine/payload.hpp"
 #include "libxsim/engine/rank_buffer.hpp"
 #include "libxsim/mpi/datatype.hpp"
@@ -205,6 +206,10 @@ Request* start(Engine& engine, Rank& me, Window& w, const Operation& op, int* er
     engine.stats().rma_operations++;
     engine.stats().rma_bytes += origin_bytes + head.result_bytes;
     me.split.call_bytes += origin_bytes + head.result_bytes;  // the call's bytes in -xsim-profile
+    // The matrix counts where data moves: here what goes to the target (a get's data is
+    // counted by the target's process when it answers).
+    if (CommCounts* matrix = engine.comm_matrix(); matrix && origin_bytes) [[unlikely]]
+        matrix->count(me.world, target_world, origin_bytes);
     if (EventObserver* observer = engine.observer()) [[unlikely]]
         observer->on_rma_operation(me, *w.comm, *r, user ? *user : nullptr, *m, head.kind, op.target, origin_bytes,
                                    head.result_bytes);
@@ -367,6 +372,8 @@ void arrive_operation(Engine& engine, Message* m) {
     answer->path = m->path;
     extend_path(answer->path, m->transfer.latency, m->transfer.serialization, head.data_bytes, done);
     if (head.result_bytes) {
+        if (CommCounts* matrix = engine.comm_matrix()) [[unlikely]]
+            matrix->count(rank.world, m->src, head.result_bytes);
         answer->bytes = head.result_bytes;
         acquire_payload(answer);
         apply(engine, rank, t, head, blocks, data, answer->payload, m);
