@@ -314,6 +314,8 @@ void Engine::finish_rank(Rank& rank, int exit_code) {
     // What the rank's code registered to run at exit (atexit, destructors of its function-local
     // statics: runtime/exit_interposition.cpp) runs now, still as application code on its own
     // globals, as its own process's exit would run it.
+    if (suspend_guard_) [[unlikely]]
+        suspend_guard_(*this, rank, "exit");
     if (rank.phase != MpiPhase::Initialized) libc_state_.run_exit_handlers(local_index(rank));
     inside_xsim_ = true;
     if (rank.phase == MpiPhase::Initialized) {
@@ -414,6 +416,8 @@ Event Engine::run_event(Rank& rank, SimTime t) {
 }
 
 void Engine::block(Rank& rank) {
+    if (suspend_guard_) [[unlikely]]
+        suspend_guard_(*this, rank, rank.current_call);
     rank.state = RankState::Blocked;
     note_suspend_depth(rank);
     rank.fiber.suspend();
@@ -425,6 +429,8 @@ void Engine::catch_up(Rank& rank) {
     const bool earlier_pending = queue_.maybe_pending_before(run_event(rank, rank.clock));
     const bool beyond_window = loop_ && rank.clock >= loop_->window_end();
     if (!earlier_pending && !beyond_window) return;
+    if (suspend_guard_) [[unlikely]]
+        suspend_guard_(*this, rank, rank.current_call);
     schedule_run(rank, rank.clock);
     rank.state = RankState::Ready;
     note_suspend_depth(rank);
