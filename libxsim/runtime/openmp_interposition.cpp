@@ -18,8 +18,12 @@
 //    than one thread is active (omp_get_active_level() > 0, asked only then) ends the run
 //    with a message naming the rank and the call: another rank switched in would swap the
 //    globals under the workers. MPI calls that complete without suspending (MPI_Comm_rank,
-//    MPI_Wtime, MPI_Isend, ... from `omp master`) run as usual. One-thread regions (and
-//    nested, inactive ones) suspend as before;
+//    MPI_Wtime, MPI_Isend, ... from `omp master`) run as usual. A rank in a one-thread
+//    region (libgomp's active level 0) suspends as before, and its region is no longer
+//    watched (other ranks run meanwhile, and open regions of their own; libgomp then sees
+//    theirs nested in the suspended one: omp_get_level counts it);
+//  - the privatized image is pinned (rank_state/privatization.hpp): loading another rank's
+//    globals for whatever reason (a callback acting for another rank) ends the run;
 //  - libgomp may start threads (pthread_create called from libgomp): they run a trampoline
 //    that registers the thread's CPU clock for the region's charge. Any other thread a rank
 //    starts (std::thread, pthread_create from the program or another library, libgomp outside
@@ -111,6 +115,7 @@ struct OpenMpTeams : LayerState {
     std::vector<std::pair<pid_t, std::int64_t>> start, end;  // workers' CPU ns
     int (*active_level)() = nullptr;  // libgomp's omp_get_active_level
     int legacy_depth = 0;             // open *_start calls, when the region is a pre-4.9 pair
+    std::uint64_t generation = 0;     // counts regions opened and detached
 };
 
 std::string format_seconds(SimTime t) {
@@ -119,10 +124,23 @@ std::string format_seconds(SimTime t) {
     return text;
 }
 
+// Stops watching the open region: it has one thread and its rank suspends, so other ranks
+// run meanwhile (and open regions of their own). The rank's scope then closes nothing.
+void detach_region(Engine& engine, OpenMpTeams& t) {
+    t.open.store(false, std::memory_order_release);
+    engine.set_suspend_guard(nullptr);
+    engine.privatization().set_pinned(false);
+    t.legacy_depth = 0;
+    ++t.generation;
+}
+
 void guard_suspend(Engine& engine, Rank& rank, const char* call) {
     OpenMpTeams& t = layer_state<OpenMpTeams>(engine);
     if (!t.active_level) t.active_level = reinterpret_cast<int (*)()>(dlsym(RTLD_DEFAULT, "omp_get_active_level"));
-    if (t.active_level && t.active_level() == 0) return;  // a team of one thread: nothing runs beside the rank
+    if (t.active_level && t.active_level() == 0) {  // a team of one thread: nothing runs beside the rank
+        detach_region(engine, t);
+        return;
+    }
     engine.abort_run(1, "simulated rank " + std::to_string(rank.world) + " called " +
                             (call ? call : "an MPI function") + " inside an OpenMP parallel region with worker "
                             "threads (entered through " + t.entry + ") at virtual time " +
@@ -140,13 +158,14 @@ void read_master_and_workers(Engine& engine, OpenMpTeams& t, std::vector<std::pa
     after = engine.compute_clock_ns();
 }
 
-// Opens `rank`'s region (the outermost one on the simulation thread); false when the caller
-// is not a rank's own code, or a region is already open (nested: the outer one accounts).
-bool open_region(const char* entry) {
+// Opens `rank`'s region (the outermost one on the simulation thread) and returns its
+// generation; 0 when the caller is not a rank's own code, or a region is already open
+// (nested: the outer one accounts).
+std::uint64_t open_region(const char* entry) {
     Rank* rank = application_rank();
-    if (!rank) return false;
+    if (!rank) return 0;
     OpenMpTeams& t = layer_state<OpenMpTeams>(*g_engine);
-    if (t.open.load(std::memory_order_relaxed)) return false;
+    if (t.open.load(std::memory_order_relaxed)) return 0;
     Engine& engine = *g_engine;
     t.entry = entry;
     t.rank = rank;
@@ -157,16 +176,20 @@ bool open_region(const char* entry) {
         rank->last_exit_ns += t.master_start - before;  // the reads are xsim's time, not the rank's
     }
     engine.set_suspend_guard(&guard_suspend);
+    engine.privatization().set_pinned(true);
     t.open.store(true, std::memory_order_release);
-    return true;
+    return ++t.generation;
 }
 
-// Closes the region: charges the excess of its busiest worker over the master.
-void close_region() {
+// Closes region `generation` (unless detached since): charges the excess of its busiest
+// worker over the master.
+void close_region(std::uint64_t generation) {
     OpenMpTeams& t = layer_state<OpenMpTeams>(*g_engine);
+    if (!t.open.load(std::memory_order_relaxed) || t.generation != generation) return;
     Engine& engine = *g_engine;
     t.open.store(false, std::memory_order_release);
     engine.set_suspend_guard(nullptr);
+    engine.privatization().set_pinned(false);
     if (!t.measure) return;
     std::int64_t master_end = 0, after = 0;
     read_master_and_workers(engine, t, t.end, master_end, after);
@@ -188,23 +211,23 @@ void open_legacy(const char* entry) {
     if (!application_rank()) return;
     OpenMpTeams& t = layer_state<OpenMpTeams>(*g_engine);
     if (open_region(entry)) t.legacy_depth = 1;
-    else if (t.legacy_depth > 0) ++t.legacy_depth;
+    else if (t.legacy_depth > 0 && t.rank == application_rank()) ++t.legacy_depth;
 }
 
 void close_legacy() {
     if (!application_rank()) return;
     OpenMpTeams& t = layer_state<OpenMpTeams>(*g_engine);
-    if (t.legacy_depth > 0 && --t.legacy_depth == 0) close_region();
+    if (t.legacy_depth > 0 && t.rank == application_rank() && --t.legacy_depth == 0) close_region(t.generation);
 }
 
 struct RegionScope {
-    explicit RegionScope(const char* entry) : opened(open_region(entry)) {}
+    explicit RegionScope(const char* entry) : generation(open_region(entry)) {}
     ~RegionScope() {
-        if (opened) close_region();
+        if (generation) close_region(generation);
     }
     RegionScope(const RegionScope&) = delete;
     RegionScope& operator=(const RegionScope&) = delete;
-    bool opened;
+    std::uint64_t generation;
 };
 
 // The next definition of `name` (libgomp's), looked up once per entry point.
