@@ -8,6 +8,8 @@
  *   funneled every rank calls MPI_Allreduce from `omp master` inside a parallel region
  *            (MPI_THREAD_FUNNELED): natively fine, under xsim the run must end naming the
  *            first rank that has to wait.
+ *   mixed    odd ranks call MPI_Allreduce inside one-thread regions (allowed), even ranks
+ *            run argv[2]-thread regions meanwhile (checked team sizes and sums).
  *   worker   thread 1 of rank argv[2]'s region calls MPI_Comm_rank: refused under xsim.
  *   timing   12 units of work run on 1 thread, then on argv[2] threads of which the master
  *            does none (each of the argv[2] - 1 workers does 12 / (argv[2] - 1)); prints
@@ -146,6 +148,32 @@ int main(int argc, char **argv)
 #pragma omp barrier
         }
         XT_CHECK(t, all == t->size, "allreduce in the region gave %ld", all);
+    } else if (strcmp(mode, "mixed") == 0) {
+        /* odd ranks wait in MPI_Allreduce inside a one-thread region (allowed: no workers),
+         * while even ranks run argv[2]-thread regions and call it after theirs */
+        for (int round = 0; round < 3; ++round) {
+            long mine = t->rank + round, all = 0, sum = 0;
+            int team = 0;
+            if (t->rank % 2) {
+#pragma omp parallel num_threads(1)
+                {
+#pragma omp master
+                    MPI_Allreduce(&mine, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+                }
+            } else {
+#pragma omp parallel num_threads(arg) reduction(+ : sum)
+                {
+#pragma omp master
+                    team = omp_get_num_threads();
+                    sum += 1;
+                }
+                XT_CHECK(t, team == arg && sum == arg, "round %d: team of %d threads summed %ld, expected %d",
+                         round, team, sum, arg);
+                MPI_Allreduce(&mine, &all, 1, MPI_LONG, MPI_SUM, MPI_COMM_WORLD);
+            }
+            const long n = t->size;
+            XT_CHECK(t, all == n * (n - 1) / 2 + n * round, "round %d: allreduce gave %ld", round, all);
+        }
     } else if (strcmp(mode, "worker") == 0) {
         int seen = -1;
 #pragma omp parallel num_threads(2)
