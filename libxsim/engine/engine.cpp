@@ -416,8 +416,6 @@ Event Engine::run_event(Rank& rank, SimTime t) {
 }
 
 void Engine::block(Rank& rank) {
-    if (suspend_guard_) [[unlikely]]
-        suspend_guard_(*this, rank, rank.current_call);
     rank.state = RankState::Blocked;
     note_suspend_depth(rank);
     rank.fiber.suspend();
@@ -429,8 +427,6 @@ void Engine::catch_up(Rank& rank) {
     const bool earlier_pending = queue_.maybe_pending_before(run_event(rank, rank.clock));
     const bool beyond_window = loop_ && rank.clock >= loop_->window_end();
     if (!earlier_pending && !beyond_window) return;
-    if (suspend_guard_) [[unlikely]]
-        suspend_guard_(*this, rank, rank.current_call);
     schedule_run(rank, rank.clock);
     rank.state = RankState::Ready;
     note_suspend_depth(rank);

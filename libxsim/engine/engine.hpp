@@ -157,11 +157,11 @@ public:
     void schedule_run(Rank& rank, SimTime t);
     // Suspends the running rank until a run event for it is processed.
     void block(Rank& rank);
-    // Called before the running rank suspends (block, catch_up) or ends, while set: the rank
-    // has an OpenMP parallel region open (runtime/openmp_interposition.cpp), whose worker
-    // threads read the rank's globals and stack, so no other rank may be switched in. The
-    // guard ends the run if the region has worker threads; null outside regions. `call` is
-    // what suspends: the MPI call, or "exit" when the rank ends.
+    // Called before the running rank ends (finish_rank), while set: the rank has an OpenMP
+    // parallel region open (runtime/openmp_interposition.cpp), whose worker threads read the
+    // rank's globals and stack. The guard ends the run if the region has worker threads;
+    // null outside regions. (A switch to another rank is caught where its globals would be
+    // loaded, Privatization::set_pin, off the path of blocking calls.) `call` is "exit".
     using SuspendGuard = void (*)(Engine& engine, Rank& rank, const char* call);
     void set_suspend_guard(SuspendGuard guard) { suspend_guard_ = guard; }
     SuspendGuard suspend_guard() const { return suspend_guard_; }

@@ -737,22 +737,9 @@ void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {
     return p;  // not privatized (or straddling two segments: left as is)
 }
 
-namespace {
-[[noreturn, gnu::cold, gnu::noinline]] void refuse_while_pinned(std::size_t loaded, std::size_t index) {
-    std::fprintf(stderr,
-                 "xsim: the globals of this process's local rank %zu were to be loaded while the OpenMP "
-                 "worker threads of its local rank %zu run on that rank's (an MPI call inside a parallel "
-                 "region acting for another rank); make MPI calls outside parallel regions, or run with "
-                 "OMP_NUM_THREADS=1\n",
-                 index, loaded);
-    std::fflush(stderr);
-    std::_Exit(1);
-}
-}  // namespace
-
 void Privatization::exchange(std::size_t index) {
-    if (pinned_) [[unlikely]]
-        refuse_while_pinned(loaded_, index);
+    if (pin_guard_) [[unlikely]]
+        pin_guard_(pin_context_, loaded_, index);
     if (written_pages_.watching()) note_written();
     // Its remapped runs are mapped from its slot: a rank that never ran gets one now.
     if (!saved(index) && !remapped_.empty()) give_startup_image(index);
