@@ -13,17 +13,22 @@
 // sections`, with their pre-4.9 *_start/GOMP_parallel_end pairs, GOMP_parallel_reductions
 // (task reductions) and GOMP_teams_reg (host `teams`)). A call from a rank's own code opens
 // the rank's region: until the real call returns (or GOMP_parallel_end for the old pairs),
-//  - the engine's suspend guard is set: a rank that would suspend (an MPI call that waits,
-//    MPI_Test/Iprobe that has to let time pass, exit) while libgomp says a team with more
-//    than one thread is active (omp_get_active_level() > 0, asked only then) ends the run
-//    with a message naming the rank and the call: another rank switched in would swap the
-//    globals under the workers. MPI calls that complete without suspending (MPI_Comm_rank,
-//    MPI_Wtime, MPI_Isend, ... from `omp master`) run as usual. A rank in a one-thread
-//    region (libgomp's active level 0) suspends as before, and its region is no longer
-//    watched (other ranks run meanwhile, and open regions of their own; libgomp then sees
-//    theirs nested in the suspended one: omp_get_level counts it);
-//  - the privatized image is pinned (rank_state/privatization.hpp): loading another rank's
-//    globals for whatever reason (a callback acting for another rank) ends the run;
+//  - the privatized image is pinned (Privatization::set_pin): before another rank's globals
+//    are loaded (another rank's fiber resumed because this one waits in an MPI call, or a
+//    callback acting for another rank), the pin asks libgomp whether a team with more than
+//    one thread is active (omp_get_active_level() > 0, asked only then). If so the run ends
+//    with a message naming the rank and its call: the workers would see the other rank's
+//    globals. If not (a one-thread region) the region is no longer watched and the switch goes
+//    on (other ranks run meanwhile and open regions of their own; libgomp sees theirs nested
+//    in the suspended one: omp_get_level counts it). The check costs nothing on the path of
+//    blocking calls: it sits where images are exchanged, which a switch that changes nothing
+//    does not reach. So MPI calls that complete at once (MPI_Comm_rank, MPI_Wtime, MPI_Isend,
+//    ... from `omp master`) run as usual, and when a real process hosts a single rank
+//    (-np P -xsim-np P), nothing else can be switched in and a call from `omp master` may
+//    wait too (MPI_THREAD_FUNNELED honoured). Ranks sharing a process without per-rank
+//    globals (-xsim-privatize off) get no worker threads: the start of one ends the run;
+//  - the engine's suspend guard is set: a rank that ends (exit) inside a region with worker
+//    threads ends the run;
 //  - libgomp may start threads (pthread_create called from libgomp): they run a trampoline
 //    that registers the thread's CPU clock for the region's charge. Any other thread a rank
 //    starts (std::thread, pthread_create from the program or another library, libgomp outside
@@ -35,7 +40,8 @@
 // as long as its busiest thread. The master's span is charged as before (the simulation
 // thread's CPU time, or the wall clock under -xsim-compute-clock wall); each worker's CPU time
 // over the region is read (its pthread CPU clock) at the region's start and end, and the excess
-// of the busiest worker over the master's own span is added to the rank's compute. Spin-waiting
+// of the busiest worker over the master's own time in the region (its virtual time spent in MPI
+// calls made inside the region, plus its compute) is added to the rank's compute. Spin-waiting
 // at barriers is CPU time: with OMP_WAIT_POLICY=active a waiting worker is as busy as the
 // busiest one, which is what the region lasts anyway; on a host with fewer cores than threads,
 // libgomp throttles spinning (passive waits cost no CPU time), so the figure stays the busiest
@@ -116,6 +122,8 @@ struct OpenMpTeams : LayerState {
     int (*active_level)() = nullptr;  // libgomp's omp_get_active_level
     int legacy_depth = 0;             // open *_start calls, when the region is a pre-4.9 pair
     std::uint64_t generation = 0;     // counts regions opened and detached
+    SimTime clock_start = 0;          // the rank's virtual clock at the region's start
+    std::int64_t span_before = 0;     // the compute not yet charged then (ns)
 };
 
 std::string format_seconds(SimTime t) {
@@ -129,7 +137,7 @@ std::string format_seconds(SimTime t) {
 void detach_region(Engine& engine, OpenMpTeams& t) {
     t.open.store(false, std::memory_order_release);
     engine.set_suspend_guard(nullptr);
-    engine.privatization().set_pinned(false);
+    engine.privatization().set_pin(nullptr, nullptr);
     t.legacy_depth = 0;
     ++t.generation;
 }
@@ -141,6 +149,7 @@ void guard_suspend(Engine& engine, Rank& rank, const char* call) {
         detach_region(engine, t);
         return;
     }
+    // Still on the rank's globals, libgomp's state and the master's thread: the rank's team.
     engine.abort_run(1, "simulated rank " + std::to_string(rank.world) + " called " +
                             (call ? call : "an MPI function") + " inside an OpenMP parallel region with worker "
                             "threads (entered through " + t.entry + ") at virtual time " +
@@ -149,6 +158,14 @@ void guard_suspend(Engine& engine, Rank& rank, const char* call) {
                             "rank's team does (its worker threads would see the other rank's globals); make "
                             "calls that wait (blocking ones, and MPI_Test/MPI_Iprobe loops) outside parallel "
                             "regions, or run with OMP_NUM_THREADS=1");
+}
+
+// Privatization's pin: another rank's globals are about to be loaded.
+void guard_exchange(void* context, std::size_t loaded, std::size_t /*wanted*/) {
+    Engine& engine = *static_cast<Engine*>(context);
+    OpenMpTeams& t = layer_state<OpenMpTeams>(engine);
+    Rank& owner = t.rank ? *t.rank : engine.local(engine.first_local() + static_cast<int>(loaded));
+    guard_suspend(engine, owner, owner.current_call);
 }
 
 void read_master_and_workers(Engine& engine, OpenMpTeams& t, std::vector<std::pair<pid_t, std::int64_t>>& into,
@@ -175,8 +192,10 @@ std::uint64_t open_region(const char* entry) {
         read_master_and_workers(engine, t, t.start, before, t.master_start);
         rank->last_exit_ns += t.master_start - before;  // the reads are xsim's time, not the rank's
     }
+    t.clock_start = rank->clock;
+    t.span_before = t.master_start - rank->last_exit_ns;
     engine.set_suspend_guard(&guard_suspend);
-    engine.privatization().set_pinned(true);
+    engine.privatization().set_pin(&guard_exchange, &engine);
     t.open.store(true, std::memory_order_release);
     return ++t.generation;
 }
@@ -189,7 +208,7 @@ void close_region(std::uint64_t generation) {
     Engine& engine = *g_engine;
     t.open.store(false, std::memory_order_release);
     engine.set_suspend_guard(nullptr);
-    engine.privatization().set_pinned(false);
+    engine.privatization().set_pin(nullptr, nullptr);
     if (!t.measure) return;
     std::int64_t master_end = 0, after = 0;
     read_master_and_workers(engine, t, t.end, master_end, after);
@@ -200,9 +219,17 @@ void close_region(std::uint64_t generation) {
             if (start_tid == tid) then = start_ns;
         busiest = std::max(busiest, now - then);
     }
-    const std::int64_t excess = std::max<std::int64_t>(0, busiest - (master_end - t.master_start));
+    // The master's time in the region: its virtual time in MPI calls made inside it (with the
+    // compute they charged), then its compute since the last of them (or the start).
+    Rank& rank = *t.rank;
+    // The first call inside charged the compute before the region too: not the region's.
+    const bool called = rank.last_exit_ns > t.master_start;
+    const std::int64_t in_calls =
+        called ? std::max<std::int64_t>(0, (rank.clock - t.clock_start) / 1000 - t.span_before) : 0;  // ps -> ns
+    const std::int64_t master = in_calls + (master_end - std::max(rank.last_exit_ns, t.master_start));
+    const std::int64_t excess = std::max<std::int64_t>(0, busiest - master);
     // Moving the rank's last exit back charges the excess with its next entry to xsim.
-    t.rank->last_exit_ns += (after - master_end) - excess;
+    rank.last_exit_ns += (after - master_end) - excess;
 }
 
 // The pre-4.9 pairs: the region opened by the outermost *_start on the simulation thread
@@ -281,6 +308,16 @@ bool create_openmp_worker(pthread_t* thread, const pthread_attr_t* attr, void* (
     Dl_info where{};
     if (!dladdr(caller, &where) || !where.dli_fname || std::string(where.dli_fname).find("libgomp") == std::string::npos)
         return false;
+    // Without per-rank globals nothing keeps another rank of the process from being switched
+    // in under the workers (the pin sits where images are exchanged).
+    if (!g_engine->privatization().active() && g_engine->local_count() > 1) {
+        const Rank* rank = layer_state<OpenMpTeams>(*g_engine).rank;
+        g_engine->abort_run(1, "simulated rank " + std::to_string(rank ? rank->world : -1) +
+                                   " started OpenMP worker threads (" + where.dli_fname +
+                                   ") while its process's ranks share their globals (-xsim-privatize off): "
+                                   "worker threads need per-rank globals (-xsim-privatize auto or on) when ranks "
+                                   "share a process, or OMP_NUM_THREADS=1");
+    }
     // Made on the simulation thread when the region opened, so reading the slot is safe here.
     auto* t = static_cast<OpenMpTeams*>(g_engine->layer_slot(LayerSlot::OpenMpTeams).get());
     using Create = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
