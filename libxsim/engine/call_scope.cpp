@@ -13,11 +13,19 @@ Rank& calling_rank(const char* call) {
     // thread, and this thread's stack is not that rank's (the stack check would call it an
     // overflow). Stop before touching any simulation state.
     if (g_engine && !on_simulation_thread()) {
+        // While a rank has an OpenMP region open (the suspend guard is set), the other
+        // threads running application code are that region's workers.
+        const Rank* team = g_engine->suspend_guard() ? g_engine->current() : nullptr;
+        char whose[160] = "a thread the program started";
+        if (team)
+            std::snprintf(whose, sizeof whose, "an OpenMP worker thread of simulated rank %d's parallel region",
+                          team->world);
         std::fprintf(stderr,
-                     "xsim: %s was called from a thread other than the simulation thread (a thread the program "
-                     "started): each simulated rank is one fiber on that thread and xsim provides at most "
-                     "MPI_THREAD_SERIALIZED, so make MPI calls from the thread that called MPI_Init\n",
-                     call);
+                     "xsim: %s was called from a thread other than the simulation thread (%s): each simulated "
+                     "rank is one fiber on that thread, so xsim takes MPI calls only from the thread that "
+                     "called MPI_Init (as MPI_THREAD_FUNNELED; the MPI_THREAD_SERIALIZED that MPI_Init_thread "
+                     "provides holds while a rank has no other threads)\n",
+                     call, whose);
         std::fflush(stderr);
         std::_Exit(1);
     }

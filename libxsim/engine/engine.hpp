@@ -157,6 +157,14 @@ public:
     void schedule_run(Rank& rank, SimTime t);
     // Suspends the running rank until a run event for it is processed.
     void block(Rank& rank);
+    // Called before the running rank ends (finish_rank), while set: the rank has an OpenMP
+    // parallel region open (runtime/openmp_interposition.cpp), whose worker threads read the
+    // rank's globals and stack. The guard ends the run if the region has worker threads;
+    // null outside regions. (A switch to another rank is caught where its globals would be
+    // loaded, Privatization::set_pin, off the path of blocking calls.) `call` is "exit".
+    using SuspendGuard = void (*)(Engine& engine, Rank& rank, const char* call);
+    void set_suspend_guard(SuspendGuard guard) { suspend_guard_ = guard; }
+    SuspendGuard suspend_guard() const { return suspend_guard_; }
     // Before a call observes other ranks' actions (test, probe, any-of waits): waits until
     // every event up to the rank's clock has been processed, here and in other processes.
     void catch_up(Rank& rank);
@@ -289,6 +297,7 @@ private:
     runtime::CxxExceptionState exceptions_;  // C++ exceptions being handled by suspended ranks
     Rank* current_ = nullptr;
     bool inside_xsim_ = false;
+    SuspendGuard suspend_guard_ = nullptr;  // set while a rank has an OpenMP region open
     // Opens its perf event only when measured compute reads it (the engine is made on the
     // simulation thread, whose scheduling it watches).
     ThreadCpuClock cpu_clock_{options_.reads_thread_clock()};

@@ -24,7 +24,8 @@ enum class LayerSlot : std::uint8_t {
     Windows,                  // rma/window.cpp
     FileErrhandlers,          // io/file_errors.cpp
     SharedFilePointers,       // io/shared_pointer.cpp
+    OpenMpTeams,              // runtime/openmp_interposition.cpp
 };
-constexpr std::size_t kLayerSlots = 10;
+constexpr std::size_t kLayerSlots = 11;
 
 }  // namespace xsim

@@ -738,6 +738,8 @@ void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {
 }
 
 void Privatization::exchange(std::size_t index) {
+    if (pin_guard_) [[unlikely]]
+        pin_guard_(pin_context_, loaded_, index);
     if (written_pages_.watching()) note_written();
     // Its remapped runs are mapped from its slot: a rank that never ran gets one now.
     if (!saved(index) && !remapped_.empty()) give_startup_image(index);

@@ -138,6 +138,16 @@ public:
         if (index != loaded_ && active()) exchange(index);
     }
     std::size_t loaded() const { return loaded_; }
+    // While pinned, the loaded image may be in use by other threads (a rank's OpenMP
+    // workers, runtime/openmp_interposition.cpp): before another rank's image is loaded
+    // (a fiber switch, a callback acting for another rank: the one place images change, off
+    // the path of a switch that changes nothing) `guard(context, loaded, wanted)` runs; it
+    // ends the run, or unpins (set_pin(nullptr, nullptr)) and lets the exchange go on.
+    using PinGuard = void (*)(void* context, std::size_t loaded, std::size_t wanted);
+    void set_pin(PinGuard guard, void* context) {
+        pin_guard_ = guard;
+        pin_context_ = context;
+    }
     // Asks for the first lines of rank `index`'s slot, which its next switch reads (cold at
     // 10^5+ ranks), a few events ahead.
     void prefetch(std::size_t index) const {
@@ -269,6 +279,8 @@ private:
     std::size_t ranks_ = 0;
     std::size_t loaded_ = kNone;
     std::size_t callback_ = kNone;
+    PinGuard pin_guard_ = nullptr;
+    void* pin_context_ = nullptr;
     std::vector<std::unique_ptr<Privatization>> loaded_libraries_;  // add_loaded_library
     const void* low_ = nullptr;   // the privatized addresses lie in [low_, high_)
     const void* high_ = nullptr;

@@ -1,12 +1,14 @@
-// Threads created by a simulated rank: not supported. A rank is a fiber on xsim's one
-// simulation thread; a thread it started would run application code outside any fiber,
-// with no virtual clock, while the rank's privatized globals and stack are switched away
-// under it: silent corruption. So pthread_create called from application code of a
-// simulated rank (directly, through OpenMP with more than one thread, std::thread, or a
-// library's own threads) ends the run at once with a message naming the rank and the object
-// that asked. Threads started by the real MPI library
-// or by xsim, before the simulation (static constructors) or from other threads are
-// created normally.
+// Threads created by a simulated rank. A rank is a fiber on xsim's one simulation thread; a
+// thread it started would run application code outside any fiber, with no virtual clock,
+// while the rank's privatized globals and stack are switched away under it: silent
+// corruption. One kind is safe and allowed: the worker threads GCC's OpenMP runtime (libgomp)
+// starts for a parallel region that xsim saw open (openmp_interposition.cpp: while it is
+// open the rank cannot be switched out, and the workers' CPU time is charged). Any other
+// pthread_create called from application code of a simulated rank (directly, std::thread,
+// LLVM's libomp, libgomp outside an interposed region, or a library's own threads) ends the
+// run at once with a message naming the rank and the object that asked. Threads started by
+// the real MPI library or by xsim, before the simulation (static constructors) or from other
+// threads are created normally.
 // A rank asking about its own thread (pthread_getattr_np of pthread_self()) is told of the
 // stack it runs on, its fiber's, not the process's main stack: a garbage collector that
 // scans from the stack pointer to the stack's base (Boehm's libgc, under Guile and meep)
@@ -21,6 +23,7 @@
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/runtime/executable_inspection.hpp"
 #include "libxsim/runtime/next_function.hpp"
+#include "libxsim/runtime/openmp_interposition.hpp"
 
 using namespace xsim;
 
@@ -34,8 +37,13 @@ std::string thread_advice(const void* caller) {
     Dl_info where{};
     const bool known = dladdr(caller, &where) && where.dli_fname;
     const std::string object = known ? where.dli_fname : "";
-    if (object.find("libgomp") != std::string::npos || object.find("libomp") != std::string::npos)
-        return "called pthread_create through OpenMP (" + object + ")";
+    if (object.find("libgomp") != std::string::npos)
+        return "called pthread_create through OpenMP (" + object +
+               ") outside a parallel region xsim saw start (xsim interposes libgomp's GOMP_parallel* entry "
+               "points: link libxsim ahead of libgomp, as xsimcc does, or use LD_PRELOAD=libxsim.so)";
+    if (object.find("libomp") != std::string::npos || object.find("libiomp") != std::string::npos)
+        return "called pthread_create through LLVM's OpenMP runtime (" + object +
+               "), which xsim does not support (GCC's libgomp is: build with gcc -fopenmp)";
     if (object.find("libstdc++") != std::string::npos || object.find("libc++") != std::string::npos)
         return "called pthread_create through std::thread (" + object + ")";
     return "called pthread_create from " + (object.empty() ? std::string("unknown code") : object);
@@ -55,6 +63,9 @@ extern "C" int pthread_getattr_np(pthread_t thread, pthread_attr_t* attr) noexce
 
 extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr, void* (*start)(void*),
                               void* arg) noexcept {
+    int created = 0;
+    if (runtime::create_openmp_worker(thread, attr, start, arg, __builtin_return_address(0), created))
+        return created;
     if (const Rank* running = application_rank()) {
         const Rank& rank = *running;
         char when[64];

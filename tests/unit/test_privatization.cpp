@@ -197,6 +197,54 @@ TEST(Privatization, EachRankSeesItsOwnImage) {
     EXPECT_EQ(a, 102);
 }
 
+// The pin (a rank's OpenMP workers use the loaded image: runtime/openmp_interposition.cpp)
+// is asked before another rank's image is loaded, whatever asks, and only then; a guard that
+// unpins lets the exchange go on.
+TEST(Privatization, APinIsAskedBeforeAnotherRanksImageIsLoaded) {
+    static int a = 1;
+    Privatization p;
+    ASSERT_EQ(p.start({{reinterpret_cast<char*>(&a), sizeof a, "a"}}, 3), "");
+    p.switch_to(0);
+    a = 5;
+    struct Seen {
+        Privatization* p;
+        int calls = 0;
+        std::size_t loaded = 99, wanted = 99;
+    } seen{&p};
+    const auto guard = [](void* context, std::size_t loaded, std::size_t wanted) {
+        Seen& s = *static_cast<Seen*>(context);
+        ++s.calls;
+        s.loaded = loaded;
+        s.wanted = wanted;
+        s.p->set_pin(nullptr, nullptr);
+    };
+    p.set_pin(guard, &seen);
+    p.switch_to(0);  // its own image: nothing to ask
+    {
+        Privatization::ForRank owner(p, 0, true);
+        p.load_for_callback();
+    }
+    EXPECT_EQ(seen.calls, 0);
+    {
+        // A callback acting for rank 2 would load its image: asked first.
+        Privatization::ForRank owner(p, 2, true);
+        p.load_for_callback();
+        EXPECT_EQ(seen.calls, 1);
+        EXPECT_EQ(seen.loaded, 0u);
+        EXPECT_EQ(seen.wanted, 2u);
+        EXPECT_EQ(a, 1);  // rank 2's start-up image: the guard unpinned, the exchange went on
+    }
+    EXPECT_EQ(a, 5);
+    p.switch_to(1);  // unpinned: not asked again
+    EXPECT_EQ(seen.calls, 1);
+    p.set_pin(guard, &seen);
+    p.switch_to(0);  // a fiber switch
+    EXPECT_EQ(seen.calls, 2);
+    EXPECT_EQ(seen.loaded, 1u);
+    EXPECT_EQ(seen.wanted, 0u);
+    EXPECT_EQ(a, 5);
+}
+
 // A large image (here 64 pages mapped privately from a file, like a library's .data) is
 // switched by written page: pages no one wrote are not copied and stay the file's in every
 // image; a page first written by one rank is its own, and the start-up one for the others.
