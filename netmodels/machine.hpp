@@ -76,6 +76,8 @@ public:
     // Virtual time charged to `rank` for compute that took `measured` on the host,
     // starting at virtual time `now` (scaled by speed; OS noise added).
     virtual SimTime measured_compute(int rank, SimTime measured, SimTime now) const = 0;
+    // The speed `rank`'s measured compute is divided by (processor.speed or its override).
+    virtual double speed(int rank) const = 0;
     // Virtual time for modeled compute (xsim_compute): not scaled by speed, noise added.
     virtual SimTime modeled_compute(int rank, SimTime duration, SimTime now) const = 0;
     // Virtual time for `flops` floating-point operations at the rank's rate, noise added.

@@ -30,7 +30,7 @@ public:
 
     SimTime measured_compute(int rank, SimTime measured, SimTime now) const override {
         if (measured <= 0) return 0;
-        const double speed = value_for(rank, speed_, &ProcessorOverride::speed);
+        const double speed = this->speed(rank);
         const double scaled = static_cast<double>(measured) / speed + 0.5;
         // Capped (a cast beyond int64 is undefined): the engine stops the run at kTimeLimit.
         const SimTime work = speed == 1.0 ? measured
@@ -38,6 +38,8 @@ public:
                                                                         : kTimeLimit;
         return noise_.elapsed(rank, now, work);
     }
+
+    double speed(int rank) const override { return value_for(rank, speed_, &ProcessorOverride::speed); }
 
     SimTime modeled_compute(int rank, SimTime duration, SimTime now) const override {
         return noise_.elapsed(rank, now, duration);

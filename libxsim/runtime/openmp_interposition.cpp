@@ -219,13 +219,15 @@ void close_region(std::uint64_t generation) {
             if (start_tid == tid) then = start_ns;
         busiest = std::max(busiest, now - then);
     }
-    // The master's time in the region: its virtual time in MPI calls made inside it (with the
-    // compute they charged), then its compute since the last of them (or the start).
+    // The master's time in the region, in host time as the workers' is: its virtual time in
+    // MPI calls made inside it (with the compute they charged), as host time at the rank's
+    // processor speed, then its compute since the last of them (or the start).
     Rank& rank = *t.rank;
     // The first call inside charged the compute before the region too: not the region's.
     const bool called = rank.last_exit_ns > t.master_start;
-    const std::int64_t in_calls =
-        called ? std::max<std::int64_t>(0, (rank.clock - t.clock_start) / 1000 - t.span_before) : 0;  // ps -> ns
+    const double speed = engine.machine().processor->speed(rank.world);
+    const auto calls_ns = static_cast<std::int64_t>(static_cast<double>(rank.clock - t.clock_start) / 1000.0 * speed);
+    const std::int64_t in_calls = called ? std::max<std::int64_t>(0, calls_ns - t.span_before) : 0;
     const std::int64_t master = in_calls + (master_end - std::max(rank.last_exit_ns, t.master_start));
     const std::int64_t excess = std::max<std::int64_t>(0, busiest - master);
     // Moving the rank's last exit back charges the excess with its next entry to xsim.
