@@ -49,6 +49,17 @@ std::string thread_advice(const void* caller) {
     return "called pthread_create from " + (object.empty() ? std::string("unknown code") : object);
 }
 
+// What stops the thread, for the objects known to start one of their own.
+std::string thread_remedy(const void* caller) {
+    Dl_info where{};
+    const std::string object = dladdr(caller, &where) && where.dli_fname ? where.dli_fname : "";
+    // Boehm's collector (Guile, meep) starts parallel marking threads unless told to mark alone.
+    if (object.find("libgc.so") != std::string::npos || object.find("libgc-") != std::string::npos)
+        return "run with GC_MARKERS=1 (mpirun -x GC_MARKERS=1), so that the collector marks on the rank's own thread";
+    return "run with OMP_NUM_THREADS=1 (OpenMP), with the library's own thread count set to 1 "
+           "(SCOTCH_PTHREAD_NUMBER=1 for Scotch, GC_MARKERS=1 for the Boehm collector), or without the thread";
+}
+
 }  // namespace
 
 extern "C" int pthread_getattr_np(pthread_t thread, pthread_attr_t* attr) noexcept {
@@ -72,9 +83,8 @@ extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
         std::snprintf(when, sizeof when, "%.9f", simtime_to_seconds(rank.clock));
         g_engine->abort_run(1, "simulated rank " + std::to_string(rank.world) + " " +
                                    thread_advice(__builtin_return_address(0)) + " at virtual time " + when +
-                                   " s: threads inside simulated ranks are not supported by xsim; run with "
-                                   "OMP_NUM_THREADS=1 (OpenMP), with the library's own thread count set to 1 "
-                                   "(SCOTCH_PTHREAD_NUMBER=1 for Scotch), or without the thread");
+                                   " s: threads inside simulated ranks are not supported by xsim; " +
+                                   thread_remedy(__builtin_return_address(0)));
     }
     using Create = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
     static const auto real = runtime::next_function<Create>("pthread_create");
