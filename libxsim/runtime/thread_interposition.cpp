@@ -83,7 +83,8 @@ extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
         std::snprintf(when, sizeof when, "%.9f", simtime_to_seconds(rank.clock));
         g_engine->abort_run(1, "simulated rank " + std::to_string(rank.world) + " " +
                                    thread_advice(__builtin_return_address(0)) + " at virtual time " + when +
-                                   " s: threads inside simulated ranks are not supported by xsim; " +
+                                   " s: threads inside simulated ranks, other than the workers of GCC OpenMP "
+                                   "(libgomp) regions, are not supported by xsim; " +
                                    thread_remedy(__builtin_return_address(0)));
     }
     using Create = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
