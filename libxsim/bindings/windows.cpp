@@ -19,6 +19,7 @@
 #include "libxsim/bindings/profiling_alias.hpp"
 #include "libxsim/bindings/window_checks.hpp"
 #include "libxsim/colls/make_comm.hpp"
+#include "libxsim/engine/event_observer.hpp"
 #include "libxsim/io/agreement.hpp"
 #include "libxsim/mpi/group.hpp"
 #include "libxsim/rma/memory.hpp"
@@ -360,6 +361,8 @@ int PMPI_Win_set_name(MPI_Win win, const char* name) {
     XSIM_WINDOW_CALL("MPI_Win_set_name");
     if (!name) return window_checks::fail(scope, w, MPI_ERR_ARG, "null name");
     w->name.assign(name, strnlen(name, MPI_MAX_OBJECT_NAME - 1));
+    if (EventObserver* observer = scope.engine.observer()) [[unlikely]]
+        observer->on_window_named(scope.rank, *w->comm, w->name.c_str());
     return MPI_SUCCESS;
 }
 

@@ -76,6 +76,8 @@ public:
     // MPI_Win_complete / wait (their post's / start's group) done, at `t`.
     virtual void on_rma_group_sync(const Rank& rank, const Comm& window, RmaGroupSync what,
                                    const std::vector<int>& group, SimTime t) = 0;
+    // MPI_Win_set_name: the window's name in the trace from then on.
+    virtual void on_window_named(const Rank& rank, const Comm& window, const char* name) = 0;
 };
 
 }  // namespace xsim

@@ -3,6 +3,7 @@
 # -xsim-profile), traced to JSON and (when otf2-print is installed) to OTF2, and checks
 #  - identical virtual times (the report's simulated time and VTIME), traced or not;
 #  - the profile: each one-sided call's bytes (the data it moved) over all ranks;
+#  - OTF2's window definition (RMA_WIN) carries the name MPI_Win_set_name gave it;
 #  - OTF2 (otf2-print), per traced location r of N, ITER iterations: one RMA_WIN_CREATE and
 #    one RMA_WIN_DESTROY, 2 + 3 x ITER RMA_COLLECTIVE_BEGIN/END (creation, free, fences);
 #    RMA_PUT, RMA_GET and RMA_ATOMIC with the program's targets (right, left, two to the
@@ -52,6 +53,7 @@ if command -v otf2-print >/dev/null; then
     otf2-print "$dir/trace.otf2" >"$dir/print.txt" 2>"$dir/print.err" || { cat "$dir/print.err"; fail "otf2-print could not read the archive"; }
     otf2-print -G "$dir/trace.otf2" >"$dir/defs.txt" 2>>"$dir/print.err" || fail "otf2-print -G could not read the definitions"
     [[ -s $dir/print.err ]] && { cat "$dir/print.err"; fail "otf2-print warned about the archive"; }
+    grep -q '^RMA_WIN .*Name: "halo words"' "$dir/defs.txt" || fail "the window's RMA_WIN is not named by MPI_Win_set_name"
 else
     echo "check_trace_rma: otf2-print is not installed; OTF2 read-back skipped"
 fi
@@ -147,7 +149,7 @@ if have_otf2:
     assert set(records) == traced, f"locations {sorted(records)}, expected {sorted(traced)}"
     rma_calls = {"MPI_Put", "MPI_Get", "MPI_Accumulate", "MPI_Fetch_and_op", "MPI_Compare_and_swap", "MPI_Rput", "MPI_Rget"}
     rma_calls |= {"MPI_Win_" + c for c in ("create", "free", "fence", "lock", "unlock", "lock_all", "unlock_all", "flush_all",
-                                           "post", "start", "complete", "wait")}
+                                           "post", "start", "complete", "wait", "set_name")}
     num = lambda v: int(v.split()[0]) if v.split()[0].lstrip("-").isdigit() else v.split()[0]
     for r in traced:
         c = collections.Counter(name for name, _, _ in records[r])

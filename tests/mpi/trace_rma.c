@@ -40,6 +40,7 @@ int main(int argc, char** argv) {
     int* memory = calloc(kWords, sizeof(int));
     MPI_Win win;
     MPI_Win_create(memory, kWords * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win);
+    MPI_Win_set_name(win, "halo words"); /* the window's name in the traces */
     MPI_Group world_group, left_group, right_group;
     MPI_Comm_group(MPI_COMM_WORLD, &world_group);
     MPI_Group_incl(world_group, 1, &left, &left_group);

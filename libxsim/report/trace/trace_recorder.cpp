@@ -301,6 +301,11 @@ std::uint32_t TraceRecorder::window_of(const Comm& window, const Rank& rank) {
     return index;
 }
 
+void TraceRecorder::on_window_named(const Rank& rank, const Comm& window, const char* name) {
+    if (!traced(rank) || !*name) return;
+    comms_[window_of(window, rank)].name = name;  // the last name any traced member gave it
+}
+
 std::uint32_t TraceRecorder::group_of(const std::vector<int>& members) {
     std::string key;
     for (const int m : members) key += std::to_string(m) + ",";

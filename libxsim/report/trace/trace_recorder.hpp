@@ -115,6 +115,7 @@ public:
                      SimTime t) override;
     void on_rma_group_sync(const Rank& rank, const Comm& window, RmaGroupSync what, const std::vector<int>& group,
                            SimTime t) override;
+    void on_window_named(const Rank& rank, const Comm& window, const char* name) override;
 
     // After the run: closes calls left open (a rank that ended inside one) at its clock.
     void close_open_calls();
