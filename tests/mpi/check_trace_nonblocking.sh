@@ -16,19 +16,8 @@ here=$(cd "$(dirname "$0")" && pwd)
 exe=$1 procs=$2 nranks=$3 iterations=$4
 dir=$(mktemp -d "${TMPDIR:-/tmp}/xsim_trace_nbc.XXXXXX")
 fail() { echo "check_trace_nonblocking: $*; files kept in $dir"; exit 1; }
-run() {  # run <name> <xsim options>
-    bash "$here/../run_mpi_case.sh" "$exe" "$procs" "$nranks" --timeout 150 --xsim "-xsim-report $dir/$1.report.json $2" \
-        -- "$iterations" >"$dir/$1.out" 2>&1 || { cat "$dir/$1.out"; fail "the $1 run failed"; }
-}
-run untraced ""
-run json "-xsim-trace $dir/trace.json"
-have_otf2=0
-if command -v otf2-print >/dev/null; then
-    run otf2 "-xsim-trace $dir/trace.otf2" && have_otf2=1
-    otf2-print "$dir/trace.otf2" >"$dir/print.txt" 2>"$dir/print.err" || { cat "$dir/print.err"; fail "otf2-print could not read the archive"; }
-else
-    echo "check_trace_nonblocking: otf2-print is not installed; OTF2 read-back skipped"
-fi
+source "$here/trace_check_runs.sh"
+trace_three_runs "" ""
 
 python3 - "$dir" "$procs" "$nranks" "$iterations" "$have_otf2" <<'PY' || fail "the traces are not what the program gives"
 import json, sys, collections

@@ -41,21 +41,10 @@ fail() { echo "check_trace_rma: $*; files kept in $dir"; exit 1; }
 filter=""
 [[ -n $ranks ]] && filter="-xsim-trace-ranks $ranks"
 [[ -n $calls ]] && filter="$filter -xsim-trace-calls $calls"
-run() {  # run <name> <xsim options>
-    bash "$here/../run_mpi_case.sh" "$exe" "$procs" "$nranks" --timeout 150 --xsim "-xsim-report $dir/$1.report.json $2" \
-        -- "$iterations" >"$dir/$1.out" 2>&1 || { cat "$dir/$1.out"; fail "the $1 run failed"; }
-}
-run untraced "-xsim-profile $dir/profile.csv"
-run json "-xsim-trace $dir/trace.json $filter"
-have_otf2=0
-if command -v otf2-print >/dev/null; then
-    run otf2 "-xsim-trace $dir/trace.otf2 $filter" && have_otf2=1
-    otf2-print "$dir/trace.otf2" >"$dir/print.txt" 2>"$dir/print.err" || { cat "$dir/print.err"; fail "otf2-print could not read the archive"; }
-    otf2-print -G "$dir/trace.otf2" >"$dir/defs.txt" 2>>"$dir/print.err" || fail "otf2-print -G could not read the definitions"
-    [[ -s $dir/print.err ]] && { cat "$dir/print.err"; fail "otf2-print warned about the archive"; }
+source "$here/trace_check_runs.sh"
+trace_three_runs "-xsim-profile $dir/profile.csv" "$filter"
+if [[ $have_otf2 == 1 ]]; then
     grep -q '^RMA_WIN .*Name: "halo words"' "$dir/defs.txt" || fail "the window's RMA_WIN is not named by MPI_Win_set_name"
-else
-    echo "check_trace_rma: otf2-print is not installed; OTF2 read-back skipped"
 fi
 
 /usr/bin/python3 - "$dir" "$procs" "$nranks" "$iterations" "$have_otf2" "$ranks" "$calls" <<'PY' || fail "the traces are not what the program gives"
