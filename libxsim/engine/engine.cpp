@@ -281,26 +281,32 @@ void Engine::run_fiber(Rank& rank) {
 }
 
 namespace {
-// Argument vectors (pointers and strings) up to this many bytes are copied onto the rank's
-// stack; longer ones onto the heap.
+// A rank's argument vector, pointers and strings, is copied onto its stack while it takes at
+// most this many bytes and an eighth of the stack, else onto the heap; but where only its
+// strings do not fit (-xsim-stack 2k with long arguments), the pointers alone go on the stack
+// and the strings stay shared, so that a small stack costs no heap per rank.
 constexpr std::size_t kArgvBytesOnStack = 1536;
 
-// Copies argv[0..argc) and its strings into `into` (room for `bytes`, as argv_bytes says),
-// returning the copy, null-terminated like the original.
-char** copy_argv(int argc, char* const* argv, char* into) {
+// Copies argv[0..argc), null-terminated like the original, into `into` (room for the pointers
+// and, with `strings`, the strings after them), returning the copy.
+char** copy_argv(int argc, char* const* argv, char* into, bool strings) {
     auto** copy = reinterpret_cast<char**>(into);
-    char* strings = into + (static_cast<std::size_t>(argc) + 1) * sizeof(char*);
+    char* text = into + (static_cast<std::size_t>(argc) + 1) * sizeof(char*);
     for (int i = 0; i < argc; ++i) {
+        if (!strings) {
+            copy[i] = argv[i];
+            continue;
+        }
         const std::size_t length = std::strlen(argv[i]) + 1;
-        copy[i] = static_cast<char*>(std::memcpy(strings, argv[i], length));
-        strings += length;
+        copy[i] = static_cast<char*>(std::memcpy(text, argv[i], length));
+        text += length;
     }
     copy[argc] = nullptr;
     return copy;
 }
 
-std::size_t argv_bytes(int argc, char* const* argv) {
-    std::size_t bytes = (static_cast<std::size_t>(argc) + 1) * sizeof(char*);
+std::size_t argv_string_bytes(int argc, char* const* argv) {
+    std::size_t bytes = 0;
     for (int i = 0; i < argc; ++i) bytes += std::strlen(argv[i]) + 1;
     return bytes;
 }
@@ -323,11 +329,15 @@ void Engine::rank_entry(void* arg) {
     // getopt permutes it) and write into the strings (strtok on "64x64x64"), which other
     // ranks must not see. On the rank's stack while it is short (most are), so it costs no
     // memory once the rank ends.
-    const std::size_t bytes = argv_bytes(engine.argc_, engine.argv_);
+    const std::size_t on_stack = std::min(kArgvBytesOnStack, engine.stacks_.stack_bytes() / 8);
+    const std::size_t pointers = (static_cast<std::size_t>(engine.argc_) + 1) * sizeof(char*);
+    const std::size_t whole = pointers + argv_string_bytes(engine.argc_, engine.argv_);
+    const bool own_strings = whole <= on_stack || pointers > on_stack;  // see kArgvBytesOnStack
+    const std::size_t bytes = own_strings ? whole : pointers;
     std::vector<char> long_argv;
-    char* storage = bytes <= kArgvBytesOnStack ? static_cast<char*>(alloca(bytes))
-                                               : (long_argv.resize(bytes), long_argv.data());
-    char** argv = copy_argv(engine.argc_, engine.argv_, storage);
+    char* storage =
+        bytes <= on_stack ? static_cast<char*>(alloca(bytes)) : (long_argv.resize(bytes), long_argv.data());
+    char** argv = copy_argv(engine.argc_, engine.argv_, storage, own_strings);
     for (ProgramConstructor construct : engine.constructors_) construct(engine.argc_, argv, engine.envp_);
     const int code = engine.main_(engine.argc_, argv, engine.envp_);
     engine.finish_rank(rank, code);
