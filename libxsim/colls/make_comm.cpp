@@ -5,6 +5,7 @@
 #include "libxsim/mpi/attributes.hpp"
 #include "libxsim/colls/algorithms.hpp"
 #include "libxsim/colls/collective_call.hpp"
+#include "libxsim/colls/make_intercomm.hpp"
 #include "libxsim/mpi/group.hpp"
 
 namespace xsim {
@@ -63,9 +64,7 @@ namespace {
 
 // The caller's copy of `parent` (context, group, topology, attributes), without agreement.
 int copy_comm(CallScope& scope, const Comm& parent, Comm** out) {
-    const ContextId id = derive_context(parent.context, creation_counter(scope.rank, parent)++, kDup);
-    Comm* c = new_derived_comm(scope.rank, parent, comm_group(parent, scope.rank), parent.rank_of(scope.rank), id);
-    c->topology = parent.topology;
+    Comm* c = private_copy(scope.rank, parent, kDup);
     if (int e = copy_comm_attributes(scope, parent, c)) return e;
     *out = c;
     return MPI_SUCCESS;

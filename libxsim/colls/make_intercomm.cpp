@@ -141,12 +141,7 @@ namespace {
 
 // The caller's copy of `inter` under a new context, without agreement.
 int copy_intercomm(CallScope& scope, const Comm& inter, Comm** out) {
-    Rank& me = scope.rank;
-    // Every member of both groups counts the communicators made from `inter` alike.
-    const ContextId id = derive_context(inter.context, creation_counter(me, inter)++, kInterDup);
-    Comm* c = new_derived_comm(me, inter, ref(inter.group), inter.my_rank, id);
-    c->remote_group = ref(inter.remote_group);
-    c->local = new_derived_comm(me, inter, ref(inter.group), inter.my_rank, derive_context(id.context, kLocal, 0));
+    Comm* c = private_copy(scope.rank, inter, kInterDup);
     if (int e = copy_comm_attributes(scope, inter, c)) return e;
     *out = c;
     return MPI_SUCCESS;
@@ -155,6 +150,8 @@ int copy_intercomm(CallScope& scope, const Comm& inter, Comm** out) {
 }  // namespace
 
 Comm* private_copy(Rank& me, const Comm& comm, std::uint64_t derivation) {
+    // Every member (of both groups, for an intercommunicator) counts the communicators made
+    // from `comm` alike.
     const ContextId id = derive_context(comm.context, creation_counter(me, comm)++, derivation);
     if (!comm.is_inter()) {
         Comm* c = new_derived_comm(me, comm, comm_group(comm, me), comm.rank_of(me), id);

@@ -39,7 +39,8 @@ int create_intercomm_from(CallScope& scope, const Comm& inter, Group& group, Com
 // The caller's copy of `comm`, an intra- or intercommunicator (its groups, topology and
 // error handler, not its attributes), under a context derived from comm's creation counter
 // and `derivation`, made without any message: for what a collective call makes alike on every
-// member (the own communicator of a persistent collective, bindings/persistent_collective.hpp).
+// member (MPI_Comm_dup's copy after its agreement, make_comm.cpp; the own communicator of a
+// persistent collective, bindings/persistent_collective.hpp).
 Comm* private_copy(Rank& me, const Comm& comm, std::uint64_t derivation);
 
 // Collective over both groups: the intracommunicator of both groups, the group that
