@@ -29,9 +29,13 @@ void observe_group_sync(Engine& engine, const Rank& me, const Window& w, GroupSy
 constexpr int kPostTag = 1;
 constexpr int kCompleteTag = 2;
 
-void wait_and_free(Engine& engine, Rank& me, std::vector<Request*>& requests) {
+// Waits for `requests` and frees them; `operations`: they are the window's requests of
+// one-sided operations, whose completion a trace records before they are freed.
+void wait_and_free(Engine& engine, Rank& me, std::vector<Request*>& requests, bool operations = false) {
     if (requests.empty()) return;
     completion::wait_all(engine, me, requests.data(), static_cast<int>(requests.size()));
+    if (EventObserver* observer = engine.observer(); observer && operations) [[unlikely]]
+        for (const Request* r : requests) observer->on_rma_completed(me, *r);
     for (Request* r : requests) engine.free_request(r);
     requests.clear();
 }
@@ -65,11 +69,7 @@ void complete_operations(Engine& engine, Rank& me, Window& w, int target) {
         return true;
     });
     w.pending.erase(keep, w.pending.end());
-    if (done.empty()) return;
-    completion::wait_all(engine, me, done.data(), static_cast<int>(done.size()));
-    if (EventObserver* observer = engine.observer()) [[unlikely]]
-        for (const Request* r : done) observer->on_rma_completed(me, *r);
-    for (Request* r : done) engine.free_request(r);
+    wait_and_free(engine, me, done, true);
 }
 
 void observe_collective_begin(Engine& engine, const Rank& me) {
