@@ -103,7 +103,7 @@ void TraceRecorder::on_enter(const Rank& rank, const char* call) {
     if (rank.split.depth == 1) {  // an outermost call: does it pass the filters?
         const long long now = rank.clock;
         const unsigned kind = trace_call_kind(call);
-        t->tracing = now >= begin_ps_ && (end_ps_ < 0 || now < end_ps_) && (kind & calls_);
+        t->tracing = in_span(now) && (kind & calls_);
         t->rma_call = kind == kTraceRma;
         t->depth = 0;
         t->skipped = 0;
@@ -376,7 +376,7 @@ void TraceRecorder::on_rma_operation(const Rank& origin, const Comm& window, con
 
 void TraceRecorder::on_rma_applied(const Rank& target, const Message& m, int kind, SimTime time) {
     RankTrace* t = traced(target);
-    if (!t || time < begin_ps_ || (end_ps_ >= 0 && time >= end_ps_) || !(calls_ & kTraceRma)) return;
+    if (!t || !in_span(time) || !(calls_ & kTraceRma)) return;
     Record r;
     r.type = RecordType::RmaApplied;
     r.time = time;

@@ -146,6 +146,9 @@ private:
         const Request* request = nullptr;  // a nonblocking one's: its completion is the user's wait
     };
 
+    // Whether virtual time `t` lies inside the traced span (-xsim-trace-window T0:T1).
+    bool in_span(long long t) const { return t >= begin_ps_ && (end_ps_ < 0 || t < end_ps_); }
+
     Engine& engine_;
     long long begin_ps_;
     long long end_ps_;
