@@ -23,6 +23,7 @@
 
 #include "libxsim/colls/collective_kind.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
+#include "libxsim/rma/operations.hpp"
 
 // OTF2 leaves this type to whoever implements the collective callbacks.
 struct OTF2_CollectiveContext {
@@ -206,11 +207,11 @@ OTF2_CollectiveOp rma_collective_op(int kind) {
     return OTF2_COLLECTIVE_OP_BARRIER;
 }
 
-// rma::OperationKind: Put, Get, Accumulate, GetAccumulate, CompareAndSwap.
-OTF2_RmaAtomicType rma_atomic_type(int kind) {
+// The atomic kinds of rma::OperationKind (not Put or Get).
+OTF2_RmaAtomicType rma_atomic_type(rma::OperationKind kind) {
     switch (kind) {
-        case 2: return OTF2_RMA_ATOMIC_TYPE_ACCUMULATE;
-        case 3: return OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE;
+        case rma::OperationKind::Accumulate: return OTF2_RMA_ATOMIC_TYPE_ACCUMULATE;
+        case rma::OperationKind::GetAccumulate: return OTF2_RMA_ATOMIC_TYPE_FETCH_AND_ACCUMULATE;
         default: return OTF2_RMA_ATOMIC_TYPE_COMPARE_AND_SWAP;
     }
 }
@@ -468,15 +469,17 @@ void write_events(OTF2_EvtWriter* w, RankTrace& t, const std::vector<OTF2_Region
                 break;
             case RecordType::RmaWinCreate: e = OTF2_EvtWriter_RmaWinCreate(w, nullptr, time, win_ids[r.comm]); break;
             case RecordType::RmaWinDestroy: e = OTF2_EvtWriter_RmaWinDestroy(w, nullptr, time, win_ids[r.comm]); break;
-            case RecordType::RmaOperation:
-                if (r.tag == 0)
+            case RecordType::RmaOperation: {
+                const auto kind = static_cast<rma::OperationKind>(r.tag);
+                if (kind == rma::OperationKind::Put)
                     e = OTF2_EvtWriter_RmaPut(w, nullptr, time, win_ids[r.comm], peer, r.bytes, r.id);
-                else if (r.tag == 1)
+                else if (kind == rma::OperationKind::Get)
                     e = OTF2_EvtWriter_RmaGet(w, nullptr, time, win_ids[r.comm], peer, r.request, r.id);
                 else
-                    e = OTF2_EvtWriter_RmaAtomic(w, nullptr, time, win_ids[r.comm], peer, rma_atomic_type(r.tag), r.bytes,
+                    e = OTF2_EvtWriter_RmaAtomic(w, nullptr, time, win_ids[r.comm], peer, rma_atomic_type(kind), r.bytes,
                                                  r.request, r.id);
                 break;
+            }
             case RecordType::RmaApplied: break;  // the JSON trace's; OTF2 has no target-side record
             case RecordType::RmaComplete:
                 e = r.tag == kRmaNonBlocking ? OTF2_EvtWriter_RmaOpCompleteNonBlocking(w, nullptr, time, win_ids[r.comm], r.id)
