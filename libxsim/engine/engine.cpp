@@ -284,8 +284,11 @@ namespace {
 // A rank's argument vector, pointers and strings, is copied onto its stack while it takes at
 // most this many bytes and an eighth of the stack, else onto the heap; but where only its
 // strings do not fit (-xsim-stack 2k with long arguments), the pointers alone go on the stack
-// and the strings stay shared, so that a small stack costs no heap per rank.
+// and the strings stay shared, so that a small stack costs no heap per rank. Below
+// kSmallestStackForArgvStrings only the pointers are copied: 2 KiB is the least that
+// ring_allreduce's calls need, with about 50 bytes to spare (a 48-byte path failed there).
 constexpr std::size_t kArgvBytesOnStack = 1536;
+constexpr std::size_t kSmallestStackForArgvStrings = 4096;
 
 // Copies argv[0..argc), null-terminated like the original, into `into` (room for the pointers
 // and, with `strings`, the strings after them), returning the copy.
@@ -329,10 +332,12 @@ void Engine::rank_entry(void* arg) {
     // getopt permutes it) and write into the strings (strtok on "64x64x64"), which other
     // ranks must not see. On the rank's stack while it is short (most are), so it costs no
     // memory once the rank ends.
-    const std::size_t on_stack = std::min(kArgvBytesOnStack, engine.stacks_.stack_bytes() / 8);
+    const std::size_t stack = engine.stacks_.stack_bytes();
+    const std::size_t on_stack = std::min(kArgvBytesOnStack, stack / 8);
     const std::size_t pointers = (static_cast<std::size_t>(engine.argc_) + 1) * sizeof(char*);
     const std::size_t whole = pointers + argv_string_bytes(engine.argc_, engine.argv_);
-    const bool own_strings = whole <= on_stack || pointers > on_stack;  // see kArgvBytesOnStack
+    const bool strings_fit = whole <= on_stack && stack >= kSmallestStackForArgvStrings;
+    const bool own_strings = strings_fit || pointers > on_stack;  // see kArgvBytesOnStack
     const std::size_t bytes = own_strings ? whole : pointers;
     std::vector<char> long_argv;
     char* storage =
