@@ -11,6 +11,9 @@
 #include <utility>
 #include <vector>
 
+#include <sys/syscall.h>
+#include <unistd.h>
+
 #include "libxsim/engine/payload.hpp"
 #include "libxsim/mpi/process_objects.hpp"
 #include "libxsim/engine/stack_guard.hpp"
@@ -349,6 +352,8 @@ void Engine::rank_entry(void* arg) {
 }
 
 void Engine::finish_rank(Rank& rank, int exit_code) {
+    if (in_forked_child()) [[unlikely]]
+        end_forked_child(rank, exit_code);
     // What the rank's code registered to run at exit (atexit, destructors of its function-local
     // statics: runtime/exit_interposition.cpp) runs now, still as application code on its own
     // globals, as its own process's exit would run it.
@@ -366,6 +371,14 @@ void Engine::finish_rank(Rank& rank, int exit_code) {
     forget_predefined_comm_state(rank);
     --live_;
     rank.fiber.finish();
+}
+
+long Engine::current_process_id() { return ::syscall(SYS_getpid); }
+
+void Engine::end_forked_child(Rank& rank, int exit_code) {
+    libc_state_.run_exit_handlers(local_index(rank));
+    std::fflush(nullptr);
+    ::_exit(exit_code);
 }
 
 void Engine::enter(Rank& rank, const char* call) {

@@ -199,6 +199,18 @@ public:
     // process has (run_end.hpp: report, regions, marked with `end`); never returns.
     [[noreturn]] void abort_run(int exit_code, const std::string& why, RunEnd end = RunEnd::Error);
 
+    // A simulated rank that calls fork() leaves a copy of this whole real process in the
+    // child: a plain process, not an MPI process (osu_latency_mp's children sleep and return
+    // from main without MPI). True in such a child; only asked when a rank ends or exits.
+    bool in_forked_child() const { return current_process_id() != process_id_; }
+    // The real process's id, from the kernel (a rank's getpid() is its own virtual one:
+    // runtime/process_id_interposition.cpp).
+    static long current_process_id();
+    // Ends a fork()ed child as its own exit would natively: the rank's exit handlers run,
+    // stdio is flushed, the child exits with `exit_code`. Nothing of the simulation (report,
+    // MPI_Abort of the run, the real library's teardown) runs in it.
+    [[noreturn]] void end_forked_child(Rank& rank, int exit_code);
+
     // What processes message events (the point-to-point protocol, p2p::handle_event), set
     // by whoever builds the engine before run(): the engine knows events, fibers and clocks
     // and calls the layers above only through this handler and CompletionTarget.
@@ -297,6 +309,7 @@ private:
     runtime::CxxExceptionState exceptions_;  // C++ exceptions being handled by suspended ranks
     Rank* current_ = nullptr;
     bool inside_xsim_ = false;
+    const long process_id_ = current_process_id();  // in_forked_child()
     SuspendGuard suspend_guard_ = nullptr;  // set while a rank has an OpenMP region open
     // Opens its perf event only when measured compute reads it (the engine is made on the
     // simulation thread, whose scheduling it watches).

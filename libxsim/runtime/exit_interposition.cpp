@@ -29,6 +29,8 @@ using namespace xsim;
 extern "C" void exit(int status) noexcept {
     if (Rank* running = application_rank()) {
         Rank& rank = *running;
+        if (g_engine->in_forked_child()) [[unlikely]]
+            g_engine->end_forked_child(rank, status);  // a fork()ed child's exit is its own
         if (status == 0 && rank.phase != MpiPhase::Initialized) g_engine->finish_current_rank(0);
         char when[64];
         std::snprintf(when, sizeof when, "%.9f", simtime_to_seconds(rank.clock));
