@@ -365,12 +365,36 @@ bool keeps_registry_of_program_objects(const std::string& path) {
     return starts_with(name, "libboost_serialization") || starts_with(name, "libboost_wserialization");
 }
 
+bool is_mpi_layer_of(const std::string& layer, const std::string& needed) {
+    const std::string name = base_name(layer), wanted = base_name(needed);
+    const std::size_t so = wanted.find(".so");
+    if (so == std::string::npos || so < 4 || !starts_with(wanted, "lib")) return false;
+    const std::string stem = wanted.substr(0, so);  // libfftw3
+    if (name.size() <= stem.size() + 1 || name.compare(0, stem.size(), stem) != 0) return false;
+    const char separator = name[stem.size()];
+    if (separator != '_' && separator != '-') return false;
+    const std::string rest = name.substr(stem.size() + 1);  // mpi.so.3
+    return starts_with(rest, "mpi") || starts_with(rest, "openmpi") || starts_with(rest, "mpich");
+}
+
 std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*also)(const std::string& path)) {
     std::vector<bool> on(objects.size(), false);
     for (std::size_t i = 0; i < objects.size(); ++i) {
         const LoadedObject& o = objects[i];
         on[i] = std::any_of(o.needed.begin(), o.needed.end(), [](const std::string& n) { return starts_with(n, "libmpi"); }) ||
                 keeps_registry_of_program_objects(o.path) || (also && is_system_object(o.path) && also(o.path));
+    }
+    // The serial library under an MPI layer named after it (libfftw3 under libfftw3_mpi): the
+    // layer keeps its state there (FFTW's planner, where fftw_mpi_init adds the MPI solvers
+    // and which fftw_mpi_cleanup frees), so it is per rank with the layer.
+    for (std::size_t i = 0; i < objects.size(); ++i) {
+        if (!on[i]) continue;
+        const std::string& layer = objects[i].soname.empty() ? objects[i].path : objects[i].soname;
+        for (const std::string& needed : objects[i].needed) {
+            if (!is_mpi_layer_of(layer, needed)) continue;
+            for (std::size_t j = 0; j < objects.size(); ++j)
+                if (is_named_by(objects[j], needed)) on[j] = true;
+        }
     }
     for (bool grew = true; grew;) {  // a few rounds: dependency chains are short
         grew = false;

@@ -71,9 +71,15 @@ LoadedObject describe_loaded_object(const dl_phdr_info* info, std::string path);
 // rank's entry, unconstructed in its image: a crash in type_register). It counts as built
 // on MPI (per rank, constructed by each rank).
 bool keeps_registry_of_program_objects(const std::string& path);
+// Whether the library `layer` (a path or soname) is the MPI layer of the serial library
+// `needed` (a DT_NEEDED name), named after it with an MPI suffix: libfftw3_mpi.so.3 of
+// libfftw3.so.3, libfftw3f_mpi of libfftw3f, libadios2_c_mpi of libadios2_c.
+bool is_mpi_layer_of(const std::string& layer, const std::string& needed);
 // Which of `objects` are built on MPI: they need the MPI library itself (a DT_NEEDED entry
 // libmpi*: PETSc, hypre, OpenFOAM's libPstream), or keep a registry of the program's objects
-// (keeps_registry_of_program_objects), or `also` accepts them (objects of the
+// (keeps_registry_of_program_objects), or are the serial library an MPI layer built on MPI
+// is named after (is_mpi_layer_of: libfftw3 under libfftw3_mpi, whose planner holds the MPI
+// solvers and is freed by fftw_mpi_cleanup), or `also` accepts them (objects of the
 // system directories only), or they need such an object, directly or not (OpenFOAM's
 // libOpenFOAM.so needs libPstream.so and holds the rank's number; libfiniteVolume.so needs
 // libOpenFOAM.so). A library under the MPI library (libz, libstdc++) is not.

@@ -164,6 +164,40 @@ TEST(ObjectKinds, BoostSerializationsRegistryIsPerRank) {
     EXPECT_FALSE(is_foreign_object(objects[2].path, on[2]));
 }
 
+// FFTW's MPI layer (libfftw3_mpi, built on MPI) keeps its state in the serial library it is
+// named after (libfftw3: the planner its solvers join, freed by fftw_mpi_cleanup): that one
+// is per rank too, and what needs it with it; what they need besides (libm, libc) is not.
+TEST(ObjectKinds, SerialLibraryUnderAnMpiLayerNamedAfterItIsPerRank) {
+    EXPECT_TRUE(is_mpi_layer_of("libfftw3_mpi.so.3", "libfftw3.so.3"));
+    EXPECT_TRUE(is_mpi_layer_of("/lib/x86_64-linux-gnu/libfftw3f_mpi.so.3", "libfftw3f.so.3"));
+    EXPECT_TRUE(is_mpi_layer_of("libadios2_c_mpi.so.2", "libadios2_c.so.2"));
+    EXPECT_TRUE(is_mpi_layer_of("libfoo-openmpi.so.1", "libfoo.so.1"));
+    EXPECT_FALSE(is_mpi_layer_of("libfftw3_mpi.so.3", "libfftw3f.so.3"));  // another precision
+    EXPECT_FALSE(is_mpi_layer_of("libfftw3_mpi.so.3", "libm.so.6"));
+    EXPECT_FALSE(is_mpi_layer_of("libcgns_openmpi.so", "libc.so.6"));  // a prefix, not a name
+    EXPECT_FALSE(is_mpi_layer_of("libfftw3_threads.so.3", "libfftw3.so.3"));  // not an MPI layer
+    EXPECT_FALSE(is_mpi_layer_of("libscalapack-openmpi.so.2.2", "liblapack.so.3"));
+    const std::vector<LoadedObject> objects = {
+        {"/tmp/app", "", {"libfftw3_mpi.so.3", "libfftw3.so.3", "libmpi.so.40", "libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libfftw3_mpi.so.3", "libfftw3_mpi.so.3", {"libfftw3.so.3", "libmpi.so.40", "libm.so.6"}},
+        {"/lib/x86_64-linux-gnu/libfftw3.so.3", "libfftw3.so.3", {"libm.so.6", "libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libfftw3_omp.so.3", "libfftw3_omp.so.3", {"libfftw3.so.3", "libgomp.so.1"}},
+        {"/lib/x86_64-linux-gnu/libm.so.6", "libm.so.6", {"libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libgomp.so.1", "libgomp.so.1", {"libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libfftw3f.so.3", "libfftw3f.so.3", {"libm.so.6"}},
+    };
+    const std::vector<bool> on = built_on_mpi(objects, nullptr);
+    ASSERT_EQ(on.size(), objects.size());
+    EXPECT_TRUE(on[0]);
+    EXPECT_TRUE(on[1]);
+    EXPECT_TRUE(on[2]);
+    EXPECT_TRUE(on[3]);  // its threads' settings live in the per-rank planner's library
+    EXPECT_FALSE(on[4]);
+    EXPECT_FALSE(on[5]);
+    EXPECT_FALSE(on[6]);  // no MPI layer of the single-precision library is loaded
+    EXPECT_FALSE(is_foreign_object(objects[2].path, on[2]));
+}
+
 TEST(Privatization, EachRankSeesItsOwnImage) {
     static int a = 10;
     static char b[3000];
