@@ -75,9 +75,13 @@ bool in_libxsim(void (*function)(void*)) {
 
 extern "C" int __cxa_atexit(void (*function)(void*), void* arg, void* dso_handle) noexcept {
     Rank* rank = application_rank();
-    if (rank && ((g_engine->privatization().active() &&
-                  (arg ? g_engine->privatization().may_hold(arg) : in_program(function))) ||
-                 in_libxsim(function))) {
+    // Without privatization (one rank per process) the program's own handlers are the rank's
+    // too: for an object of the program (a C++ static), or a function of it. IQ-TREE's
+    // finalization is one: kept for the process's exit, it came after the rank's end.
+    const bool privatized = g_engine && g_engine->privatization().active();
+    if (rank && (in_libxsim(function) ||
+                 (privatized ? (arg ? g_engine->privatization().may_hold(arg) : in_program(function))
+                             : (arg ? in_program_object(arg) : in_program(function))))) {
         g_engine->libc_state_of(*rank).exit_handlers.push_back({function, arg});
         return 0;
     }

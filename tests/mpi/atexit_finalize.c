@@ -5,6 +5,9 @@
  * calling MPI_Finalize"): the handler, a function of libxsim, went to the C library and ran
  * at the real process's exit, outside every rank, after the check.
  *
+ * With argument "wrapped" the handler is a function of the program that calls MPI_Finalize
+ * (IQ-TREE's way): with one rank per process (no privatization) it went to the C library too.
+ *
  * Every rank checks an MPI_Allreduce of its rank, then returns. Rank 0 prints the PASS line
  * before returning; the run passes only if every rank's MPI_Finalize ran (xsim ends the run
  * otherwise).
@@ -14,11 +17,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+static void finalize_mpi(void)
+{
+    MPI_Finalize();
+}
+
 int main(int argc, char **argv)
 {
     int rank, size, sum = 0, finalized = 1;
     MPI_Init(&argc, &argv);
-    if (atexit((void (*)(void))MPI_Finalize) != 0) {
+    const int wrapped = argc > 1 && strcmp(argv[1], "wrapped") == 0;
+    if (atexit(wrapped ? finalize_mpi : (void (*)(void))MPI_Finalize) != 0) {
         printf("FAIL atexit_finalize: atexit failed\n");
         return 1;
     }
