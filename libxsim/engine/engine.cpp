@@ -356,10 +356,11 @@ void Engine::finish_rank(Rank& rank, int exit_code) {
         end_forked_child(rank, exit_code);
     // What the rank's code registered to run at exit (atexit, destructors of its function-local
     // statics: runtime/exit_interposition.cpp) runs now, still as application code on its own
-    // globals, as its own process's exit would run it.
+    // globals, as its own process's exit would run it; before the check for MPI_Finalize,
+    // which one of them may call (atexit(MPI_Finalize): IQ-TREE).
     if (suspend_guard_) [[unlikely]]
         suspend_guard_(*this, rank, "exit");
-    if (rank.phase != MpiPhase::Initialized) libc_state_.run_exit_handlers(local_index(rank));
+    libc_state_.run_exit_handlers(local_index(rank));
     inside_xsim_ = true;
     if (rank.phase == MpiPhase::Initialized) {
         abort_run(1, "simulated rank " + std::to_string(rank.world) +

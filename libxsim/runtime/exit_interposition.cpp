@@ -12,7 +12,13 @@
 // program or of a privatized library (a library of the program's own, PETSc), keeps the
 // handler with the rank (rank_state/libc_rank_state.hpp); the engine calls them when the
 // rank ends. Other registrations (static constructors before the first
-// rank, libraries whose state all ranks share) go to the C library as before.
+// rank, libraries whose state all ranks share) go to the C library as before. An MPI call
+// registered as an exit handler (`atexit((void (*)())MPI_Finalize)`: IQ-TREE's way to
+// finalize) is the rank's too, with or without privatization: natively it runs at its
+// process's exit, here when the rank returns from main; at the process's exit it ran outside
+// every rank, after the rank had been stopped for returning without MPI_Finalize.
+
+#include <dlfcn.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -31,6 +37,9 @@ extern "C" void exit(int status) noexcept {
         Rank& rank = *running;
         if (g_engine->in_forked_child()) [[unlikely]]
             g_engine->end_forked_child(rank, status);  // a fork()ed child's exit is its own
+        // The rank's exit handlers first, as exit() runs them natively: one may be MPI_Finalize.
+        if (status == 0 && rank.phase == MpiPhase::Initialized)
+            g_engine->libc_state().run_exit_handlers(g_engine->local_index(rank));
         if (status == 0 && rank.phase != MpiPhase::Initialized) g_engine->finish_current_rank(0);
         char when[64];
         std::snprintf(when, sizeof when, "%.9f", simtime_to_seconds(rank.clock));
@@ -54,12 +63,27 @@ bool in_program(void (*function)(void*)) {
     return in_program_object(code) || g_engine->privatization().in_privatized_library(code);
 }
 
+// True when `function` is one of libxsim's (an MPI entry point the program passed).
+bool in_libxsim(void (*function)(void*)) {
+    static const void* const own_base = [] {
+        Dl_info self{};
+        return dladdr(reinterpret_cast<void*>(&in_libxsim), &self) ? self.dli_fbase : nullptr;
+    }();
+    Dl_info it{};
+    return own_base && dladdr(reinterpret_cast<void*>(function), &it) && it.dli_fbase == own_base;
+}
+
 }  // namespace
 
 extern "C" int __cxa_atexit(void (*function)(void*), void* arg, void* dso_handle) noexcept {
     Rank* rank = application_rank();
-    if (rank && g_engine->privatization().active() &&
-        (arg ? g_engine->privatization().may_hold(arg) : in_program(function))) {
+    // Without privatization (one rank per process) the program's own handlers are the rank's
+    // too: for an object of the program (a C++ static), or a function of it. IQ-TREE's
+    // finalization is one: kept for the process's exit, it came after the rank's end.
+    const bool privatized = g_engine && g_engine->privatization().active();
+    if (rank && (in_libxsim(function) ||
+                 (privatized ? (arg ? g_engine->privatization().may_hold(arg) : in_program(function))
+                             : (arg ? in_program_object(arg) : in_program(function))))) {
         g_engine->libc_state_of(*rank).exit_handlers.push_back({function, arg});
         return 0;
     }
