@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include <sys/syscall.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "libxsim/engine/payload.hpp"
@@ -36,6 +36,8 @@ Engine::Engine(Options options, Placement placement, std::unique_ptr<net::Machin
       options_(std::move(options)),
       placement_(placement),
       machine_(std::move(machine)) {
+    static const int fork_noted = pthread_atfork(nullptr, nullptr, &note_fork_in_child);  // in_forked_child()
+    (void)fork_noted;
     const int base = placement_.world_size / placement_.processes;
     const int extra = placement_.world_size % placement_.processes;
     count_ = base + (placement_.process < extra ? 1 : 0);
@@ -373,8 +375,6 @@ void Engine::finish_rank(Rank& rank, int exit_code) {
     --live_;
     rank.fiber.finish();
 }
-
-long Engine::current_process_id() { return ::syscall(SYS_getpid); }
 
 void Engine::end_forked_child(Rank& rank, int exit_code) {
     libc_state_.run_exit_handlers(local_index(rank));

@@ -201,11 +201,10 @@ public:
 
     // A simulated rank that calls fork() leaves a copy of this whole real process in the
     // child: a plain process, not an MPI process (osu_latency_mp's children sleep and return
-    // from main without MPI). True in such a child; only asked when a rank ends or exits.
-    bool in_forked_child() const { return current_process_id() != process_id_; }
-    // The real process's id, from the kernel (a rank's getpid() is its own virtual one:
-    // runtime/process_id_interposition.cpp).
-    static long current_process_id();
+    // from main without MPI). True in such a child; asked when a rank ends or exits. A
+    // pthread_atfork handler notes the fork: no system call per rank (a rank's getpid() is
+    // its own virtual one anyway: runtime/process_id_interposition.cpp).
+    static bool in_forked_child() { return forked_child_; }
     // Ends a fork()ed child as its own exit would natively: the rank's exit handlers run,
     // stdio is flushed, the child exits with `exit_code`. Nothing of the simulation (report,
     // MPI_Abort of the run, the real library's teardown) runs in it.
@@ -309,7 +308,8 @@ private:
     runtime::CxxExceptionState exceptions_;  // C++ exceptions being handled by suspended ranks
     Rank* current_ = nullptr;
     bool inside_xsim_ = false;
-    const long process_id_ = current_process_id();  // in_forked_child()
+    static inline bool forked_child_ = false;  // in_forked_child()
+    static void note_fork_in_child() { forked_child_ = true; }
     SuspendGuard suspend_guard_ = nullptr;  // set while a rank has an OpenMP region open
     // Opens its perf event only when measured compute reads it (the engine is made on the
     // simulation thread, whose scheduling it watches).
