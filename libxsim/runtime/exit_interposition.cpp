@@ -79,11 +79,12 @@ extern "C" int __cxa_atexit(void (*function)(void*), void* arg, void* dso_handle
     Rank* rank = application_rank();
     // Without privatization (one rank per process) the program's own handlers are the rank's
     // too: for an object of the program (a C++ static), or a function of it. IQ-TREE's
-    // finalization is one: kept for the process's exit, it came after the rank's end.
+    // finalization is one: kept for the process's exit, it came after the rank's end. An MPI
+    // call (in_libxsim: a dladdr) is asked last: a C++ static of the rank's is the common case.
     const bool privatized = g_engine && g_engine->privatization().active();
-    if (rank && (in_libxsim(function) ||
-                 (privatized ? (arg ? g_engine->privatization().may_hold(arg) : in_program(function))
-                             : (arg ? in_program_object(arg) : in_program(function))))) {
+    if (rank && ((privatized ? (arg ? g_engine->privatization().may_hold(arg) : in_program(function))
+                             : (arg ? in_program_object(arg) : in_program(function))) ||
+                 in_libxsim(function))) {
         g_engine->libc_state_of(*rank).exit_handlers.push_back({function, arg});
         return 0;
     }
