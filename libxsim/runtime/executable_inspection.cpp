@@ -168,11 +168,15 @@ std::string loaded_conservative_collector() {
     return dladdr(collector, &where) && where.dli_fname ? where.dli_fname : "libgc";
 }
 
+const void* loaded_object_base(const void* address) {
+    Dl_info where{};
+    return dladdr(address, &where) ? where.dli_fbase : nullptr;
+}
+
 bool in_program_object(const void* code) {
-    Dl_info where{}, program{};
     const MainFunction main = g_engine ? g_engine->application_main() : nullptr;
-    return main && dladdr(code, &where) && dladdr(reinterpret_cast<void*>(main), &program) &&
-           where.dli_fbase == program.dli_fbase;
+    const void* base = main ? loaded_object_base(code) : nullptr;
+    return base && base == loaded_object_base(reinterpret_cast<void*>(main));
 }
 
 }  // namespace xsim

@@ -25,6 +25,8 @@ bool is_interpreter_library(const std::string& path);
 bool imports_from_program(const std::string& path);
 // The loaded Boehm-Demers-Weiser garbage collector (libgc: Guile, meep, ...), or empty.
 std::string loaded_conservative_collector();
+// The base address of the loaded object (executable or library) that holds `address`, or null.
+const void* loaded_object_base(const void* address);
 // Whether `code` lies in the loaded object that holds the program's main (the executable,
 // not a library it loaded); false before main is known.
 bool in_program_object(const void* code);

@@ -18,7 +18,6 @@
 // process's exit, here when the rank returns from main; at the process's exit it ran outside
 // every rank, after the rank had been stopped for returning without MPI_Finalize.
 
-#include <dlfcn.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -65,12 +64,8 @@ bool in_program(void (*function)(void*)) {
 
 // True when `function` is one of libxsim's (an MPI entry point the program passed).
 bool in_libxsim(void (*function)(void*)) {
-    static const void* const own_base = [] {
-        Dl_info self{};
-        return dladdr(reinterpret_cast<void*>(&in_libxsim), &self) ? self.dli_fbase : nullptr;
-    }();
-    Dl_info it{};
-    return own_base && dladdr(reinterpret_cast<void*>(function), &it) && it.dli_fbase == own_base;
+    static const void* const own_base = loaded_object_base(reinterpret_cast<void*>(&in_libxsim));
+    return own_base && loaded_object_base(reinterpret_cast<void*>(function)) == own_base;
 }
 
 }  // namespace

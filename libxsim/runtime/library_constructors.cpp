@@ -1,6 +1,5 @@
 #include "libxsim/runtime/library_constructors.hpp"
 
-#include <dlfcn.h>
 #include <link.h>
 
 #include <algorithm>
@@ -13,6 +12,7 @@
 #include "libxsim/rank_state/elf_file.hpp"
 #include "libxsim/rank_state/load_image.hpp"
 #include "libxsim/rank_state/privatization.hpp"
+#include "libxsim/runtime/executable_inspection.hpp"
 
 extern "C" void __cxa_finalize(void* dso_handle);
 
@@ -102,11 +102,9 @@ std::vector<ProgramConstructor> unconstruct(const std::vector<std::string>& per_
     const std::vector<const Library*> order = initialization_order(c.found);
     // The process's objects go as at its exit: the last constructed library first.
     for (auto it = order.rbegin(); it != order.rend(); ++it)
-        for (std::size_t i = 0; i < g_handle_count; ++i) {
-            Dl_info where{};
-            if (dladdr(g_handles[i], &where) && reinterpret_cast<std::uintptr_t>(where.dli_fbase) == (*it)->base)
+        for (std::size_t i = 0; i < g_handle_count; ++i)
+            if (reinterpret_cast<std::uintptr_t>(loaded_object_base(g_handles[i])) == (*it)->base)
                 __cxa_finalize(g_handles[i]);
-        }
     std::vector<ProgramConstructor> constructors;
     for (const Library* lib : order) {
         const std::string why = reset_to_load_image(lib->names.path, lib->base);
