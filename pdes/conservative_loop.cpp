@@ -5,8 +5,7 @@ namespace xsim {
 std::int64_t ConservativeLoop::run(EventSink& sink) {
     const bool solo = link_.process_count() == 1;
     for (;;) {
-        link_.exchange();
-        const auto agreed = link_.agree(queue_.next_time(), sink.live_ranks());
+        const auto agreed = link_.exchange(queue_.next_time(), sink.live_ranks());
         if (agreed.next_time == kNever) return agreed.live;
         ++windows_;
         // Alone, nothing can arrive from elsewhere: the window is unbounded. In cells

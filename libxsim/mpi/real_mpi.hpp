@@ -24,7 +24,7 @@
     X(Info_get) X(Info_get_nkeys) X(Info_get_nthkey) X(Info_get_valuelen) X(Info_set) X(Init_thread)               \
     X(Initialized) X(Irecv) X(Isend) X(Op_c2f) X(Op_commutative) X(Op_create) X(Op_f2c) X(Op_free) X(Pack)         \
     X(Pack_external) X(Pack_external_size) X(Pack_size) X(Reduce) X(Reduce_local) X(Scatter) X(Scatterv)             \
-    X(Status_set_cancelled)                                                                                          \
+    X(Get_count) X(Probe) X(Recv) X(Status_set_cancelled)                                                            \
     X(Status_set_elements) X(Status_set_elements_x) X(Type_c2f) X(Type_commit) X(Type_contiguous)                   \
     X(Type_create_darray) X(Type_create_f90_complex) X(Type_create_f90_integer) X(Type_create_f90_real)             \
     X(Type_create_hindexed) X(Type_create_hindexed_block) X(Type_create_hvector) X(Type_create_indexed_block)      \

@@ -35,6 +35,14 @@ struct WireHeader {
     std::uint32_t path_latencies, pad_path;
 };
 
+// What a box starts with: its size (this piece and the ones after it) and the sending
+// process's part of the agreement (ProcessLink::exchange).
+struct WirePrefix {
+    std::int64_t box_bytes;
+    std::int64_t next_time;
+    std::int64_t live;
+};
+
 namespace {
 
 constexpr int kExchangeTag = 7;
@@ -76,8 +84,13 @@ PmpiLink::PmpiLink(Engine& engine, int processes)
     : engine_(engine),
       processes_(processes),
       outboxes_(static_cast<std::size_t>(processes)),
+      inboxes_(static_cast<std::size_t>(processes)),
       scratch_(std::make_unique<WireHeader>()) {
-    for (auto& box : outboxes_) box.reserve(kOutboxStart);
+    real_mpi.Comm_rank(MPI_COMM_WORLD, &self_);
+    for (auto& box : outboxes_) {
+        box.reserve(kOutboxStart);
+        box.resize(sizeof(WirePrefix));
+    }
     separate_out_.reserve(kSeparateStart);
 }
 
@@ -114,6 +127,7 @@ void PmpiLink::post(int process, Message& m) {
     h.path_other = m.path.other;
     h.path_bytes = m.path.bytes;
     h.path_latencies = m.path.latencies;
+    outbound_next_ = std::min(outbound_next_, m.time);  // for the next agreement
     auto& box = outboxes_[static_cast<std::size_t>(process)];
     const char* raw = reinterpret_cast<const char*>(&h);
     box.insert(box.end(), raw, raw + sizeof h);
@@ -122,91 +136,104 @@ void PmpiLink::post(int process, Message& m) {
         separate_out_.push_back({process, m.bytes, take_payload(&m)});
 }
 
-void PmpiLink::exchange() {
+ProcessLink::Agreement PmpiLink::exchange(SimTime local_next_time, std::int64_t local_live) {
     const auto n = static_cast<std::size_t>(processes_);
-    std::vector<long long> send_sizes(n), recv_sizes(n);
-    for (std::size_t p = 0; p < n; ++p) send_sizes[p] = static_cast<long long>(outboxes_[p].size());
-    real_mpi.Alltoall(send_sizes.data(), 1, MPI_LONG_LONG, recv_sizes.data(), 1, MPI_LONG_LONG, MPI_COMM_WORLD);
-    // Both sides of a pair now know its size: only non-empty pairs exchange data.
-    std::vector<long long> recv_offsets(n);
-    long long recv_total = 0;
-    for (std::size_t p = 0; p < n; ++p) {
-        recv_offsets[p] = recv_total;
-        recv_total += recv_sizes[p];
-    }
-    recv_buffer_.resize(static_cast<std::size_t>(recv_total));
+    // This process's part of the agreement: the earliest event it holds or sends, its live ranks.
+    const SimTime next = std::min(local_next_time, outbound_next_);
+    outbound_next_ = kNever;
+    Agreement agreed{next, local_live};
+    // Every other process gets its box, even an empty one: the box's prefix carries this
+    // process's part of the agreement, so that one message each way both moves the events and
+    // agrees (each process takes the minimum and the sum of the same values).
     std::vector<MPI_Request> transfers;
-    for (std::size_t p = 0; p < n; ++p)
-        post_in_pieces(Direction::Receive, static_cast<int>(p), kExchangeTag, recv_buffer_.data() + recv_offsets[p],
-                       recv_sizes[p], transfers);
-    for (std::size_t p = 0; p < n; ++p)
-        post_in_pieces(Direction::Send, static_cast<int>(p), kExchangeTag, outboxes_[p].data(), send_sizes[p],
-                       transfers);
+    for (std::size_t p = 0; p < n; ++p) {
+        if (static_cast<int>(p) == self_) continue;
+        std::vector<char>& box = outboxes_[p];
+        const WirePrefix prefix{static_cast<std::int64_t>(box.size()), next, local_live};
+        std::memcpy(box.data(), &prefix, sizeof prefix);
+        post_in_pieces(Direction::Send, static_cast<int>(p), kExchangeTag, box.data(),
+                       static_cast<long long>(box.size()), transfers);
+    }
     // Separate payloads follow their boxes, in the order of their headers; their receives are
     // posted once the headers are read, and completed before the messages are accepted.
     std::vector<MPI_Request> payload_transfers;
     for (const SeparatePayload& s : separate_out_)
         post_in_pieces(Direction::Send, s.process, kPayloadTag, s.buffer, static_cast<long long>(s.bytes),
                        payload_transfers);
+    // A box's size is known when its first piece arrives (its prefix); the rest of a box larger
+    // than a piece follows in pieces of its own.
+    for (std::size_t p = 0; p < n; ++p) {
+        if (static_cast<int>(p) == self_) continue;
+        MPI_Status status;
+        real_mpi.Probe(static_cast<int>(p), kExchangeTag, MPI_COMM_WORLD, &status);
+        int first = 0;
+        real_mpi.Get_count(&status, MPI_BYTE, &first);
+        std::vector<char>& inbox = inboxes_[p];
+        inbox.resize(static_cast<std::size_t>(first));
+        real_mpi.Recv(inbox.data(), first, MPI_BYTE, static_cast<int>(p), kExchangeTag, MPI_COMM_WORLD,
+                      MPI_STATUS_IGNORE);
+        WirePrefix prefix;
+        std::memcpy(&prefix, inbox.data(), sizeof prefix);
+        agreed.next_time = std::min(agreed.next_time, prefix.next_time);
+        agreed.live += prefix.live;
+        inbox.resize(static_cast<std::size_t>(prefix.box_bytes));
+        post_in_pieces(Direction::Receive, static_cast<int>(p), kExchangeTag, inbox.data() + first,
+                       prefix.box_bytes - first, transfers);
+    }
     real_mpi.Waitall(static_cast<int>(transfers.size()), transfers.data(), MPI_STATUSES_IGNORE);
     for (auto& box : outboxes_) {
         // Room for twice the busiest window so far before the next one starts.
         if (box.size() * 2 > box.capacity()) box.reserve(box.size() * 4);
-        box.clear();
+        box.resize(sizeof(WirePrefix));
     }
     received_.clear();
-    std::size_t p = 0;  // the process whose box `at` is in
-    for (std::size_t at = 0; at < recv_buffer_.size();) {
-        while (static_cast<long long>(at) >= recv_offsets[p] + recv_sizes[p]) ++p;
-        WireHeader h;
-        std::memcpy(&h, recv_buffer_.data() + at, sizeof h);
-        at += sizeof h;
-        Message* m = engine_.new_message();
-        m->time = h.time;
-        m->data_done = h.data_done;
-        m->transfer = {h.latency, h.serialization};
-        m->stamp_time = h.stamp_time;
-        m->stamp_rank = h.stamp_rank;
-        m->src = h.src;
-        m->dst = h.dst;
-        m->src_comm_rank = h.src_comm_rank;
-        m->tag = h.tag;
-        m->context = h.context;
-        m->seq = h.seq;
-        m->bytes = h.bytes;
-        m->send_request = h.send_request;
-        m->recv_request = h.recv_request;
-        m->kind = static_cast<MessageKind>(h.kind);
-        m->signature = h.signature;
-        m->path.compute = h.path_compute;
-        m->path.latency = h.path_latency;
-        m->path.bandwidth = h.path_bandwidth;
-        m->path.other = h.path_other;
-        m->path.bytes = h.path_bytes;
-        m->path.latencies = h.path_latencies;
-        if (h.payload != WirePayload::None) acquire_payload(m);
-        if (h.payload == WirePayload::InBox) {
-            if (h.bytes) std::memcpy(m->payload, recv_buffer_.data() + at, h.bytes);
-            at += h.bytes;
-        } else if (h.payload == WirePayload::Separate) {
-            post_in_pieces(Direction::Receive, static_cast<int>(p), kPayloadTag, m->payload,
-                           static_cast<long long>(h.bytes), payload_transfers);
+    for (std::size_t p = 0; p < n; ++p) {
+        if (static_cast<int>(p) == self_) continue;
+        const std::vector<char>& inbox = inboxes_[p];
+        for (std::size_t at = sizeof(WirePrefix); at < inbox.size();) {
+            WireHeader h;
+            std::memcpy(&h, inbox.data() + at, sizeof h);
+            at += sizeof h;
+            Message* m = engine_.new_message();
+            m->time = h.time;
+            m->data_done = h.data_done;
+            m->transfer = {h.latency, h.serialization};
+            m->stamp_time = h.stamp_time;
+            m->stamp_rank = h.stamp_rank;
+            m->src = h.src;
+            m->dst = h.dst;
+            m->src_comm_rank = h.src_comm_rank;
+            m->tag = h.tag;
+            m->context = h.context;
+            m->seq = h.seq;
+            m->bytes = h.bytes;
+            m->send_request = h.send_request;
+            m->recv_request = h.recv_request;
+            m->kind = static_cast<MessageKind>(h.kind);
+            m->signature = h.signature;
+            m->path.compute = h.path_compute;
+            m->path.latency = h.path_latency;
+            m->path.bandwidth = h.path_bandwidth;
+            m->path.other = h.path_other;
+            m->path.bytes = h.path_bytes;
+            m->path.latencies = h.path_latencies;
+            if (h.payload != WirePayload::None) acquire_payload(m);
+            if (h.payload == WirePayload::InBox) {
+                if (h.bytes) std::memcpy(m->payload, inbox.data() + at, h.bytes);
+                at += h.bytes;
+            } else if (h.payload == WirePayload::Separate) {
+                post_in_pieces(Direction::Receive, static_cast<int>(p), kPayloadTag, m->payload,
+                               static_cast<long long>(h.bytes), payload_transfers);
+            }
+            received_.push_back(m);
         }
-        received_.push_back(m);
     }
     real_mpi.Waitall(static_cast<int>(payload_transfers.size()), payload_transfers.data(), MPI_STATUSES_IGNORE);
     for (const SeparatePayload& s : separate_out_) release_payload_buffer(s.buffer, s.bytes);
     if (separate_out_.size() * 2 > separate_out_.capacity()) separate_out_.reserve(separate_out_.size() * 4);
     separate_out_.clear();
     for (Message* m : received_) engine_.accept_remote(m);
-}
-
-ProcessLink::Agreement PmpiLink::agree(SimTime local_next_time, std::int64_t local_live) {
-    std::int64_t next = local_next_time;
-    real_mpi.Allreduce(MPI_IN_PLACE, &next, 1, MPI_INT64_T, MPI_MIN, MPI_COMM_WORLD);
-    std::int64_t live = local_live;
-    if (next == kNever) real_mpi.Allreduce(MPI_IN_PLACE, &live, 1, MPI_INT64_T, MPI_SUM, MPI_COMM_WORLD);
-    return {next, live};
+    return agreed;
 }
 
 }  // namespace xsim

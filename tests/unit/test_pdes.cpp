@@ -164,17 +164,20 @@ public:
     ScriptedLink(EventQueue& queue, std::deque<Window> script) : queue_(queue), script_(std::move(script)) {}
 
     int process_count() const override { return 2; }
-    void exchange() override {
-        if (script_.empty()) return;
-        for (SimTime t : script_.front().delivered) queue_.push({{t, event_order(EventClass::Message, 99, seq_++)}, nullptr});
-    }
-    Agreement agree(SimTime local_next, std::int64_t local_live) override {
+    // As the real link: `local_next` is this process's before the exchange; the others' part
+    // is the earliest event they hold or send.
+    Agreement exchange(SimTime local_next, std::int64_t local_live) override {
         // A loop that stops making progress would agree forever: end it, so the test
         // fails on what was processed instead of hanging.
         if (agreed.size() >= kMaxAgreements) return {kNever, local_live};
         Window w = script_.empty() ? Window{kNever, 0, {}} : script_.front();
         if (!script_.empty()) script_.pop_front();
-        agreed.push_back(std::min(local_next, w.others_next));
+        SimTime others_next = w.others_next;
+        for (SimTime t : w.delivered) {
+            queue_.push({{t, event_order(EventClass::Message, 99, seq_++)}, nullptr});
+            others_next = std::min(others_next, t);
+        }
+        agreed.push_back(std::min(local_next, others_next));
         return {agreed.back(), local_live + w.others_live};
     }
     std::vector<SimTime> agreed;
