@@ -59,6 +59,9 @@ constexpr OptionSpec kOptions[] = {
     {"-xsim-privatize", "auto|on|off",
      "per-rank copies of the program's globals and thread-locals (auto: on when several ranks share a "
      "real process; on also lists the libraries left shared)"},
+    {"-xsim-privatize-libs", "NAMES",
+     "also per rank: these libraries of the system directories (comma-separated, e.g. fftw3,gsl), serial "
+     "libraries that keep state between calls, and the libraries built on them (repeatable)"},
     {"-xsim-analytic-ranks", "N",
      "on communicators of at least N ranks (default 4096; 0: never), collectives whose default "
      "algorithm sends O(p^2) messages (ring, pairwise, linear all-to-all) run the analytic algorithm "
@@ -90,6 +93,22 @@ bool whole_number(const std::string& text, long long* value) {
     char* end = nullptr;
     *value = std::strtoll(text.c_str(), &end, 10);
     return !text.empty() && *end == '\0' && errno != ERANGE;
+}
+
+// A comma-separated list of library names (fftw3, libgsl.so.27), not paths.
+std::vector<std::string> parse_library_names(const std::string& option, const std::string& text) {
+    std::vector<std::string> names;
+    std::size_t at = 0;
+    for (;;) {
+        const std::size_t comma = text.find(',', at);
+        const std::string name = text.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+        if (name.empty() || name.find_first_of("/ \t") != std::string::npos)
+            throw OptionError(option + ": expected library names separated by commas (e.g. fftw3,libgsl.so.27; no " +
+                              "paths), got '" + text + "'");
+        names.push_back(name);
+        if (comma == std::string::npos) return names;
+        at = comma + 1;
+    }
 }
 
 long long parse_count(const std::string& option, const std::string& text) {
@@ -163,6 +182,8 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         else if (value == "on") o.privatize = PrivatizeMode::On;
         else if (value == "off") o.privatize = PrivatizeMode::Off;
         else throw OptionError("-xsim-privatize: expected 'auto', 'on' or 'off', got '" + value + "'");
+    } else if (name == "-xsim-privatize-libs") {
+        for (std::string& library : parse_library_names(name, value)) o.privatize_libraries.push_back(std::move(library));
     } else if (name == "-xsim-watchdog") {
         char* end = nullptr;
         const double seconds = std::strtod(value.c_str(), &end);

@@ -57,6 +57,7 @@ struct Options {
     std::string commmatrix_path;        // -xsim-commmatrix: rank-to-rank (or node) message matrix, CSV
     long long commmatrix_limit = 4096;  // -xsim-commmatrix-limit: most entities before aggregating to nodes
     PrivatizeMode privatize = PrivatizeMode::Auto;  // auto: on when ranks share a real process
+    std::vector<std::string> privatize_libraries;   // -xsim-privatize-libs: system libraries made per rank too
     // -xsim-analytic-ranks: on communicators of at least this many ranks, a collective whose
     // default algorithm sends O(p^2) messages runs analytic instead (0: never).
     long long analytic_ranks = 4096;  // from bench/RESULTS.md ("Analytic collectives with data")

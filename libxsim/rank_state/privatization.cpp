@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -375,6 +376,42 @@ bool is_mpi_layer_of(const std::string& layer, const std::string& needed) {
     if (separator != '_' && separator != '-') return false;
     const std::string rest = name.substr(stem.size() + 1);  // mpi.so.3
     return starts_with(rest, "mpi") || starts_with(rest, "openmpi") || starts_with(rest, "mpich");
+}
+
+bool library_has_name(const std::string& path, const std::string& name) {
+    const std::string file = base_name(path);
+    for (const std::string& stem : {name, "lib" + name}) {
+        if (name.empty() || file.compare(0, stem.size(), stem) != 0) continue;
+        const std::string rest = file.substr(stem.size());  // "", ".so.3", or ".3" after "libfftw3.so"
+        if (rest.empty() || starts_with(rest, ".so") ||
+            (stem.find(".so") != std::string::npos && rest.size() > 1 && rest[0] == '.' &&
+             std::isdigit(static_cast<unsigned char>(rest[1]))))
+            return true;
+    }
+    return false;
+}
+
+NamedLibraries find_named_system_libraries(const std::string& name) {
+    const std::vector<LoadedObject> objects = loaded_object_names();
+    // What xsim itself runs on: the MPI library, libxsim and every library they need.
+    std::vector<bool> underneath(objects.size(), false);
+    for (std::size_t i = 0; i < objects.size(); ++i)
+        underneath[i] = i > 0 && (is_mpi_library(objects[i].path) || objects[i].path == own_path());
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (std::size_t i = 0; i < objects.size(); ++i) {
+            if (!underneath[i]) continue;
+            for (const std::string& needed : objects[i].needed)
+                for (std::size_t j = 1; j < objects.size(); ++j)
+                    if (!underneath[j] && is_named_by(objects[j], needed)) underneath[j] = grew = true;
+        }
+    }
+    NamedLibraries out;
+    for (std::size_t i = 1; i < objects.size(); ++i) {
+        if (!is_system_object(objects[i].path) || !library_has_name(objects[i].path, name)) continue;
+        (underneath[i] ? out.refused : out.found).push_back(objects[i].path);
+    }
+    return out;
 }
 
 std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*also)(const std::string& path)) {

@@ -84,6 +84,18 @@ bool is_mpi_layer_of(const std::string& layer, const std::string& needed);
 // libOpenFOAM.so needs libPstream.so and holds the rank's number; libfiniteVolume.so needs
 // libOpenFOAM.so). A library under the MPI library (libz, libstdc++) is not.
 std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*also)(const std::string& path));
+// Whether the library file at `path` is the one `name` names (-xsim-privatize-libs): its file
+// name is `name` or lib`name`, whole or followed by ".so...": fftw3, libfftw3 and
+// libfftw3.so.3 all name /usr/lib/x86_64-linux-gnu/libfftw3.so.3 (and not libfftw3f).
+bool library_has_name(const std::string& path, const std::string& name);
+// The loaded libraries of the system directories that `name` names (library_has_name): those
+// that can be per rank, and those that cannot because xsim runs on them (the MPI library,
+// libxsim and everything they need: the C and C++ runtimes, ...).
+struct NamedLibraries {
+    std::vector<std::string> found;
+    std::vector<std::string> refused;
+};
+NamedLibraries find_named_system_libraries(const std::string& name);
 // The MPI library and its runtime (Open MPI, MPICH, their transports, by file name): their
 // state is per real process and xsim's own use of it must not be disturbed.
 bool is_mpi_library(const std::string& path);

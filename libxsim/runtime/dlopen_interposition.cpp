@@ -21,6 +21,7 @@
 #include "libxsim/runtime/library_constructors.hpp"
 #include "libxsim/runtime/next_function.hpp"
 #include "libxsim/runtime/own_definitions.hpp"
+#include "libxsim/runtime/requested_libraries.hpp"
 
 using namespace xsim;
 
@@ -35,7 +36,7 @@ bool per_rank_library(void* handle) {
 }
 
 void privatize_loaded_since(const std::vector<const void*>& known, const Rank& rank) {
-    runtime::Discovery found = runtime::discover_loaded(known, &imports_from_program);
+    runtime::Discovery found = runtime::discover_loaded(known, &runtime::per_rank_when_loaded);
     runtime::Privatization& privatization = g_engine->privatization();
     std::string why;
     if (!found.segments.empty()) {

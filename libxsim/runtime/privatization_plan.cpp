@@ -1,6 +1,6 @@
 #include "libxsim/runtime/privatization_plan.hpp"
 
-#include "libxsim/runtime/executable_inspection.hpp"
+#include "libxsim/runtime/requested_libraries.hpp"
 
 namespace xsim::runtime {
 namespace {
@@ -23,7 +23,7 @@ PrivatizationPlan plan_privatization(PrivatizeMode mode, long long local_ranks, 
     PrivatizationPlan plan;
     const bool shared = local_ranks > 1;
     plan.enabled = mode == PrivatizeMode::On || (mode == PrivatizeMode::Auto && shared);
-    Discovery found = discover(&is_interpreter_library);
+    Discovery found = discover(&per_rank_at_start);
     const std::size_t program_bytes = total_bytes(found.segments);
     plan.left_shared = found.uncovered;
     if (!plan.enabled) {

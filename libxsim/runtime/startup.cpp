@@ -40,6 +40,7 @@
 #include "libxsim/runtime/own_stack.hpp"
 #include "libxsim/runtime/pmpi_link.hpp"
 #include "libxsim/runtime/privatization_plan.hpp"
+#include "libxsim/runtime/requested_libraries.hpp"
 #include "libxsim/runtime/library_constructors.hpp"
 #include "libxsim/runtime/program_constructors.hpp"
 #include "libxsim/runtime/startup_checks.hpp"
@@ -162,8 +163,15 @@ int simulate(int argc, char** argv, char** envp) {
     const Engine::Placement placement{static_cast<int>(ranks), process, processes};
     // Per-rank globals: found and sized now (the memory check counts them), copied once the
     // engine exists, before the first rank (which runs the program's static constructors).
+    std::vector<std::string> unmatched_libraries;
+    if (std::string why = runtime::request_per_rank_libraries(cl.options.privatize_libraries, &unmatched_libraries);
+        !why.empty())
+        return refuse(process, why);
     runtime::PrivatizationPlan privatization = runtime::plan_privatization(
         cl.options.privatize, (ranks + processes - 1) / processes, runtime::libc_private_segments());
+    for (const std::string& name : unmatched_libraries)
+        privatization.lines.push_back("xsim: warning: -xsim-privatize-libs: no library of the system directories named " +
+                                      name + " is loaded now (one the program opens later is per rank when it loads)");
     if (std::string why = check_memory_budget(cl.options, placement, privatization.bytes_per_rank); !why.empty())
         return refuse(process, why);
     // A conservative collector finds live objects from the running thread's stack and the

@@ -54,6 +54,12 @@ TEST(Options, SetIsRepeatable) {
     EXPECT_EQ(cl.options.overrides, (std::vector<std::string>{"x=1", "y.z=2"}));
 }
 
+TEST(Options, PrivatizeLibsTakesNamesAndIsRepeatable) {
+    auto cl = parse({"./app", "-xsim-privatize-libs", "fftw3,libgsl.so.27", "-xsim-privatize-libs=gmp"});
+    EXPECT_EQ(cl.options.privatize_libraries, (std::vector<std::string>{"fftw3", "libgsl.so.27", "gmp"}));
+    EXPECT_TRUE(parse({"./app"}).options.privatize_libraries.empty());
+}
+
 TEST(Options, BadInputNamesTheOption) {
     auto message = [](std::vector<std::string> words, const char* env = nullptr) {
         try {
@@ -73,6 +79,10 @@ TEST(Options, BadInputNamesTheOption) {
     EXPECT_NE(message({"a", "-xsim-stack", "3k"}).find("use 2k, 4k or 8k"), std::string::npos);
     EXPECT_NE(message({"a", "-xsim-stack", "64q"}).find("unit"), std::string::npos);
     EXPECT_NE(message({"a", "-xsim-set", "novalue"}).find("KEY=VALUE"), std::string::npos);
+    for (const char* names : {"", "fftw3,", ",fftw3", "fftw3,,gsl", "/usr/lib/libfftw3.so.3", "fftw3 gsl"})
+        EXPECT_NE(message({"a", "-xsim-privatize-libs", names}).find("-xsim-privatize-libs: expected library names"),
+                  std::string::npos)
+            << names;
     EXPECT_NE(message({"a", "-xsim-help=1"}).find("takes no value"), std::string::npos);
     EXPECT_NE(message({"a"}, "--verbose").find("XSIM_OPTIONS"), std::string::npos);
     EXPECT_NE(message({"a", "-xsim-np", "3000000000"}).find("int"), std::string::npos);

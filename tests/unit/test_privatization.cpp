@@ -164,6 +164,17 @@ TEST(ObjectKinds, BoostSerializationsRegistryIsPerRank) {
     EXPECT_FALSE(is_foreign_object(objects[2].path, on[2]));
 }
 
+// -xsim-privatize-libs names a library by its file name, with or without "lib" and the
+// ".so" suffix, never by a longer or shorter name.
+TEST(ObjectKinds, ALibraryIsNamedByItsFileNameWithOrWithoutLibAndSuffix) {
+    const std::string fftw = "/usr/lib/x86_64-linux-gnu/libfftw3.so.3";
+    for (const char* name : {"fftw3", "libfftw3", "libfftw3.so", "fftw3.so", "libfftw3.so.3"}) EXPECT_TRUE(library_has_name(fftw, name)) << name;
+    for (const char* name : {"fftw", "fftw3f", "libfftw3.so.4", "libfftw3.s", "lib", ""}) EXPECT_FALSE(library_has_name(fftw, name)) << name;
+    EXPECT_FALSE(library_has_name("/usr/lib/x86_64-linux-gnu/libfftw3f.so.3", "fftw3"));
+    EXPECT_FALSE(library_has_name("/usr/lib/x86_64-linux-gnu/libfftw3_mpi.so.3", "fftw3"));
+    EXPECT_TRUE(library_has_name("/usr/lib/x86_64-linux-gnu/libgmp.so.10", "gmp"));
+}
+
 // FFTW's MPI layer (libfftw3_mpi, built on MPI) keeps its state in the serial library it is
 // named after (libfftw3: the planner its solvers join, freed by fftw_mpi_cleanup): that one
 // is per rank too, and what needs it with it; what they need besides (libm, libc) is not.
