@@ -75,7 +75,11 @@ extern "C" void* dlopen(const char* file, int mode) noexcept {
     if (!rank || !file) return real(file, mode);
     const std::vector<const void*> known = runtime::loaded_objects();
     const bool privatized = g_engine->privatization().active();
-    if (privatized) runtime::begin_rank_load();  // the new libraries' exit handlers, kept aside
+    if (privatized) {
+        // What the file needs from libraries another rank loaded, constructed first.
+        runtime::construct_needed_before_load(*g_engine, file, g_engine->local_index(*rank));
+        runtime::begin_rank_load();  // the new libraries' exit handlers, kept aside
+    }
     void* handle = real(file, mode);
     if (handle && runtime::loaded_objects().size() != known.size()) {
         runtime::bind_own_definitions(known);  // before the load-time image is taken

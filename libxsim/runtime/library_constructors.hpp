@@ -44,6 +44,12 @@ std::vector<ProgramConstructor> take_library_constructors(const std::vector<std:
 bool prepare_loaded_libraries(const std::vector<std::string>& per_rank_objects, std::size_t local_ranks,
                               std::size_t loading, std::string& error);
 void construct_loaded_libraries(const Engine& engine, const std::string& library, std::size_t local);
+// Before local rank `local` opens `file` (a path): the recorded libraries the file needs
+// (its DT_NEEDED entries) that this rank has not constructed, constructed now, as the loader
+// would before the file's own constructors. Then the loader's run of the new libraries'
+// constructors can stand as the rank's (prepare_loaded_libraries). What the file needs
+// through a library not loaded yet is not looked for: that case is prepare's fallback.
+void construct_needed_before_load(const Engine& engine, const char* file, std::size_t local);
 
 // The exit handlers that constructors register while a rank's dlopen runs them (an atexit,
 // a C++ static's destructor), which are the loading rank's when they are for a library the

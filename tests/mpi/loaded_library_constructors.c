@@ -12,13 +12,19 @@
  * once each. Natively they run at dlclose; under xsim at the rank's end (dlclose leaves a
  * library with per-rank globals loaded). Fails when the loading rank constructs the library
  * twice (a plugin registering itself twice in the program's tables: FreeFem++'s
- * "always load (skip)") or when the handlers of its first construction run at the dlopen. */
+ * "always load (skip)") or when the handlers of its first construction run at the dlopen.
+ *
+ * With argv[2] and argv[3] (loaded_library_needed.c, and loaded_library_needing.c, which
+ * needs it): rank 1 opens the needed library, then rank 0 opens the needing one (the loader
+ * finds the needed one loaded, but rank 0 has not constructed it), then the others. Each rank
+ * that opens the needing library must see each constructed once, the needed one first. */
 #include <dlfcn.h>
 
 #include "xsim_test.h"
 
 int plugin_constructions;  /* written by the library's constructor */
 int plugin_exit_handlers;  /* written by the library's exit handlers */
+int needed_constructions, needing_constructions, needing_saw_needed; /* by the second pair's */
 static int my_rank = -1;
 static int expected_handlers;
 
@@ -67,6 +73,23 @@ int main(int argc, char **argv)
         own_count = (int (*)(void))dlsym(library, "plugin_own_constructions");
         if (!own_count) xt_fatal(&t, "dlsym: %s", dlerror());
         XT_CHECK(&t, own_count() == 1, "the library's own count of its constructions is %d", own_count());
+    }
+    if (argc > 3) {
+        void *needed = NULL, *needing = NULL;
+        if (t.rank == 1) needed = open_library(&t, argv[2]);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (t.rank == 0) needing = open_library(&t, argv[3]);
+        MPI_Barrier(MPI_COMM_WORLD);
+        if (t.rank != 0 && opens) needing = open_library(&t, argv[3]);
+        XT_CHECK(&t, needed_constructions == (opens || t.rank == 1),
+                 "the needed library's constructor ran %d times, expected %d", needed_constructions, opens || t.rank == 1);
+        XT_CHECK(&t, needing_constructions == opens, "the needing library's constructor ran %d times, expected %d",
+                 needing_constructions, opens);
+        XT_CHECK(&t, needing_saw_needed == opens,
+                 "the needing library's constructor found the needed one constructed %d times, expected %d",
+                 needing_saw_needed, opens);
+        if (needing) dlclose(needing);
+        if (needed) dlclose(needed);
     }
     MPI_Barrier(MPI_COMM_WORLD);
     if (again) dlclose(again);
