@@ -194,9 +194,9 @@ public:
     }
 
     // Makes the globals of a library that a rank has just loaded (dlopen) per rank as well:
-    // their live contents, relocated and constructed, become every rank's initial image (the
-    // library's constructors ran once, as those of the libraries loaded at start-up), and the
-    // loaded rank goes on with them. Each such library is an image of its own, switched with
+    // their live contents become every rank's initial image (the caller has put the load-time
+    // image in place: runtime/library_constructors.hpp), and the loaded rank goes on with the
+    // live bytes (which the caller may then write: its constructed image). Each such library is an image of its own, switched with
     // this one. Call only while a rank is loaded. Returns why it could not (then they stay
     // shared), or an empty string.
     std::string add_loaded_library(std::vector<Segment> segments, std::vector<std::string> covered);

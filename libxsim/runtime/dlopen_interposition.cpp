@@ -1,11 +1,14 @@
 // Libraries a simulated rank loads with dlopen (Python's extension modules: numpy, mpi4py;
 // a program's plugins) get per-rank globals, as the libraries loaded at start-up do: their
 // globals are per process natively, and an interpreter's extension module keeps objects of
-// the interpreter (per rank here) in them. The library loads once per real process; its
-// globals as the loader relocated them, before its constructors, become every rank's initial
-// image (rank_state/privatization.hpp, add_loaded_library), and each rank runs its
-// constructors when it opens it: the loading rank at once, the others at their own dlopen
-// (runtime/library_constructors.hpp). Of the libraries in the system directories only those that are part
+// the interpreter (per rank here) in them. The library loads once per real process, and the
+// loader's run of its constructors, in the loading rank (its globals loaded), is that rank's
+// construction, with the exit handlers they register (kept aside during the load, then the
+// rank's: runtime/library_constructors.hpp); the library's globals as the loader relocated
+// them, before its constructors, become every other rank's initial image
+// (rank_state/privatization.hpp, add_loaded_library), and each other rank runs its
+// constructors at its own dlopen. Run again in the loading rank, they registered a plugin
+// twice in the program's tables (FreeFem++'s "always load (skip)"). Of the libraries in the system directories only those that are part
 // of the program are per rank: built on MPI (a DT_NEEDED libmpi), or plugins that call the
 // program's own functions (an extension module calls the Python interpreter's). dlclose of
 // such a library leaves it loaded: other ranks' images of it live on.
@@ -13,7 +16,9 @@
 #include <link.h>
 
 #include <cstdio>
+#include <cstring>
 #include <string>
+#include <vector>
 
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
@@ -40,10 +45,19 @@ void privatize_loaded_since(const std::vector<const void*>& known, const Rank& r
     runtime::Privatization& privatization = g_engine->privatization();
     std::string why;
     if (!found.segments.empty()) {
-        // Every rank starts from the load-time image and runs the constructors itself.
-        runtime::prepare_loaded_libraries(found.covered, static_cast<std::size_t>(g_engine->local_count()), why);
+        // The loader has constructed the new libraries in the loading rank: its image of them.
+        std::vector<std::vector<char>> constructed;
+        for (const runtime::Segment& s : found.segments) constructed.emplace_back(s.start, s.start + s.bytes);
+        const std::vector<runtime::Segment> segments = found.segments;
+        // Their data goes back to the load-time image, the other ranks' start.
+        const bool kept = runtime::prepare_loaded_libraries(
+            found.covered, static_cast<std::size_t>(g_engine->local_count()), g_engine->local_index(rank), why);
         if (!why.empty()) g_engine->abort_run(1, why);
         why = privatization.add_loaded_library(std::move(found.segments), found.covered);
+        // The loading rank goes on with its construction (the live image is its own).
+        if (kept)
+            for (std::size_t i = 0; i < segments.size(); ++i)
+                std::memcpy(segments[i].start, constructed[i].data(), segments[i].bytes);
     }
     if (!why.empty())
         for (const std::string& name : found.covered) found.uncovered.push_back(name + " (" + why + ")");
@@ -61,12 +75,19 @@ extern "C" void* dlopen(const char* file, int mode) noexcept {
     const Rank* rank = application_rank();
     if (!rank || !file) return real(file, mode);
     const std::vector<const void*> known = runtime::loaded_objects();
+    const bool privatized = g_engine->privatization().active();
+    if (privatized) {
+        // What the file needs from libraries another rank loaded, constructed first.
+        runtime::construct_needed_before_load(*g_engine, file, g_engine->local_index(*rank));
+        runtime::begin_rank_load();  // the new libraries' exit handlers, kept aside
+    }
     void* handle = real(file, mode);
     if (handle && runtime::loaded_objects().size() != known.size()) {
         runtime::bind_own_definitions(known);  // before the load-time image is taken
-        if (g_engine->privatization().active()) privatize_loaded_since(known, *rank);
+        if (privatized) privatize_loaded_since(known, *rank);
     }
-    if (!g_engine->privatization().active()) return handle;
+    if (!privatized) return handle;
+    runtime::end_rank_load();  // now the rank's when for a per-rank library
     link_map* map = nullptr;
     if (handle && !(mode & RTLD_NOLOAD) && dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map && map->l_name)
         runtime::construct_loaded_libraries(*g_engine, map->l_name, g_engine->local_index(*rank));

@@ -83,6 +83,8 @@ extern "C" int __cxa_atexit(void (*function)(void*), void* arg, void* dso_handle
         g_engine->libc_state_of(*rank).exit_handlers.push_back({function, arg});
         return 0;
     }
+    // Registered by the constructors a rank's dlopen runs: whose it is is known after the load.
+    if (rank && runtime::defer_exit_handler(function, arg, dso_handle)) return 0;
     runtime::note_process_exit_handle(dso_handle);  // runtime/library_constructors.hpp
     using Register = int (*)(void (*)(void*), void*, void*);
     static const auto real_cxa_atexit = runtime::next_function<Register>("__cxa_atexit");

@@ -3,6 +3,8 @@
 #include <link.h>
 
 #include <algorithm>
+#include <cstdlib>
+#include <cstring>
 #include <cstdint>
 #include <functional>
 #include <string>
@@ -15,6 +17,7 @@
 #include "libxsim/runtime/executable_inspection.hpp"
 
 extern "C" void __cxa_finalize(void* dso_handle);
+extern "C" int __cxa_atexit(void (*function)(void*), void* arg, void* dso_handle) noexcept;
 
 namespace xsim::runtime {
 namespace {
@@ -92,6 +95,15 @@ void note_process_exit_handle(void* dso_handle) {
 
 namespace {
 
+// What the loader calls to construct `lib` (DT_INIT, then DT_INIT_ARRAY), appended to `out`.
+void append_constructors(const Library& lib, std::vector<ProgramConstructor>& out) {
+    if (lib.init) out.push_back(lib.init);
+    for (std::size_t i = 0; i < lib.init_count; ++i) {
+        const ElfW(Addr) entry = lib.init_array[i];
+        if (entry != 0 && entry != static_cast<ElfW(Addr)>(-1)) out.push_back(reinterpret_cast<ProgramConstructor>(entry));
+    }
+}
+
 // The libraries among `per_rank_objects`, their process-level objects destroyed and their data
 // reset; returns their constructors in the loader's order (and the libraries, in `members`).
 std::vector<ProgramConstructor> unconstruct(const std::vector<std::string>& per_rank_objects, std::string& error,
@@ -113,14 +125,34 @@ std::vector<ProgramConstructor> unconstruct(const std::vector<std::string>& per_
             return {};
         }
         if (members) members->push_back(lib->names);
-        if (lib->init) constructors.push_back(lib->init);
-        for (std::size_t i = 0; i < lib->init_count; ++i) {
-            const ElfW(Addr) entry = lib->init_array[i];
-            if (entry != 0 && entry != static_cast<ElfW(Addr)>(-1))
-                constructors.push_back(reinterpret_cast<ProgramConstructor>(entry));
-        }
+        append_constructors(*lib, constructors);
     }
     return constructors;
+}
+
+// Exit handlers registered while a rank's dlopen runs the new libraries' constructors
+// (begin_rank_load). Per thread: the loader's lock makes one load at a time, and the thread
+// that loads is the one whose __cxa_atexit calls are deferred.
+struct DeferredExit {
+    void (*function)(void*);
+    void* arg;
+    void* dso_handle;
+};
+// In malloc'ed memory, not a std::vector: a program may replace operator new (FreeFem++
+// counts its allocations, and reports what is not freed at its end).
+thread_local std::size_t t_load_depth;
+thread_local bool t_replaying;
+thread_local DeferredExit* t_deferred;
+thread_local std::size_t t_deferred_count;
+thread_local std::size_t t_deferred_capacity;
+
+void replay_deferred_exit_handlers() {
+    if (t_replaying || t_deferred_count == 0) return;
+    t_replaying = true;  // registered again, each goes where the interposer puts it now
+    for (std::size_t i = 0; i < t_deferred_count; ++i)
+        __cxa_atexit(t_deferred[i].function, t_deferred[i].arg, t_deferred[i].dso_handle);
+    t_deferred_count = 0;
+    t_replaying = false;
 }
 
 // The libraries one dlopen of a rank made per rank, and which local ranks have constructed them.
@@ -148,11 +180,14 @@ std::vector<ProgramConstructor> take_library_constructors(const std::vector<std:
     return unconstruct(per_rank_objects, error);
 }
 
-void prepare_loaded_libraries(const std::vector<std::string>& per_rank_objects, std::size_t local_ranks,
-                              std::string& error) {
+bool prepare_loaded_libraries(const std::vector<std::string>& per_rank_objects, std::size_t local_ranks,
+                              std::size_t loading, std::string& error) {
+    Collect c;
+    c.wanted = &per_rank_objects;
+    dl_iterate_phdr(&collect, &c);
     LoadedGroup g;
-    g.constructors = unconstruct(per_rank_objects, error, &g.members);
-    if (!error.empty() || g.members.empty()) return;
+    for (const Library& lib : c.found) g.members.push_back(lib.names);
+    if (g.members.empty()) return true;
     for (std::size_t earlier = 0; earlier < g_loaded_groups.size(); ++earlier) {
         bool needed = false;
         for (const LoadedObject& m : g.members)
@@ -160,14 +195,113 @@ void prepare_loaded_libraries(const std::vector<std::string>& per_rank_objects, 
                 for (const LoadedObject& o : g_loaded_groups[earlier].members) needed = needed || is_named_by(o, n);
         if (needed) g.needs.push_back(earlier);
     }
+    // A recorded group is constructed by a rank only after those it needs (construct_group).
+    bool kept = true;
+    for (std::size_t needed : g.needs) {
+        const std::vector<bool>& done = g_loaded_groups[needed].constructed;
+        kept = kept && loading < done.size() && done[loading];
+    }
+    if (kept) {
+        // The loader's run stands as the loading rank's: its objects and exit handlers stay
+        // (no __cxa_finalize); only the data goes back to the load-time image, the others' start.
+        for (const Library* lib : initialization_order(c.found)) {
+            const std::string why = reset_to_load_image(lib->names.path, lib->base);
+            if (!why.empty()) {
+                error = "cannot give each rank its own copy of " + lib->names.path + " as loaded: " + why;
+                return true;
+            }
+            append_constructors(*lib, g.constructors);
+        }
+    } else {
+        replay_deferred_exit_handlers();  // to the C library, for unconstruct to run them
+        g.members.clear();
+        g.constructors = unconstruct(per_rank_objects, error, &g.members);
+        if (!error.empty()) return false;
+    }
     g.constructed.assign(local_ranks, false);
+    if (kept && loading < local_ranks) g.constructed[loading] = true;
     g_loaded_groups.push_back(std::move(g));
+    return kept;
+}
+
+namespace {
+
+// The DT_NEEDED entries of the ELF file at `path` (none when it cannot be read).
+std::vector<std::string> needed_by_file(const std::string& path) {
+    std::vector<std::string> out;
+    MappedFile file(path);
+    if (!file.error().empty() || file.size() < sizeof(Elf64_Ehdr)) return out;
+    const unsigned char* image = file.image();
+    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(image);
+    if (std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
+        eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > file.size() ||
+        eh->e_phnum > (file.size() - eh->e_phoff) / sizeof(Elf64_Phdr))
+        return out;
+    const auto* ph = reinterpret_cast<const Elf64_Phdr*>(image + eh->e_phoff);
+    // A virtual address's place in the file, or 0.
+    const auto offset_of = [&](Elf64_Addr address) -> std::size_t {
+        for (int i = 0; i < eh->e_phnum; ++i)
+            if (ph[i].p_type == PT_LOAD && address >= ph[i].p_vaddr && address < ph[i].p_vaddr + ph[i].p_filesz)
+                return static_cast<std::size_t>(address - ph[i].p_vaddr + ph[i].p_offset);
+        return 0;
+    };
+    for (int i = 0; i < eh->e_phnum; ++i) {
+        if (ph[i].p_type != PT_DYNAMIC || ph[i].p_offset > file.size() || ph[i].p_filesz > file.size() - ph[i].p_offset)
+            continue;
+        const auto* dyn = reinterpret_cast<const Elf64_Dyn*>(image + ph[i].p_offset);
+        const std::size_t count = ph[i].p_filesz / sizeof(Elf64_Dyn);
+        std::size_t strtab = 0, strsz = 0;
+        for (std::size_t d = 0; d < count && dyn[d].d_tag != DT_NULL; ++d) {
+            if (dyn[d].d_tag == DT_STRTAB) strtab = offset_of(dyn[d].d_un.d_ptr);
+            if (dyn[d].d_tag == DT_STRSZ) strsz = dyn[d].d_un.d_val;
+        }
+        if (strtab == 0 || strtab > file.size() || strsz > file.size() - strtab) return out;
+        for (std::size_t d = 0; d < count && dyn[d].d_tag != DT_NULL; ++d)
+            if (dyn[d].d_tag == DT_NEEDED && dyn[d].d_un.d_val < strsz) {
+                const char* name = reinterpret_cast<const char*>(image + strtab + dyn[d].d_un.d_val);
+                out.emplace_back(name, strnlen(name, strsz - dyn[d].d_un.d_val));
+            }
+    }
+    return out;
+}
+
+}  // namespace
+
+void construct_needed_before_load(const Engine& engine, const char* file, std::size_t local) {
+    if (!file || !std::strchr(file, '/')) return;  // found by the loader's search: not looked for
+    bool pending = false;
+    for (const LoadedGroup& g : g_loaded_groups) pending = pending || (local < g.constructed.size() && !g.constructed[local]);
+    if (!pending) return;
+    for (const std::string& needed : needed_by_file(file))
+        for (std::size_t group = 0; group < g_loaded_groups.size(); ++group)
+            for (const LoadedObject& m : g_loaded_groups[group].members)
+                if (is_named_by(m, needed)) construct_group(engine, group, local);
 }
 
 void construct_loaded_libraries(const Engine& engine, const std::string& library, std::size_t local) {
     for (std::size_t group = 0; group < g_loaded_groups.size(); ++group)
         for (const LoadedObject& m : g_loaded_groups[group].members)
             if (m.path == library) construct_group(engine, group, local);
+}
+
+void begin_rank_load() { ++t_load_depth; }
+
+bool defer_exit_handler(void (*function)(void*), void* arg, void* dso_handle) {
+    if (t_load_depth == 0 || t_replaying) return false;
+    if (t_deferred_count == t_deferred_capacity) {
+        const std::size_t capacity = t_deferred_capacity ? 2 * t_deferred_capacity : 16;
+        void* grown = std::realloc(t_deferred, capacity * sizeof(DeferredExit));
+        if (!grown) return false;  // registered at once, as without a load under way
+        t_deferred = static_cast<DeferredExit*>(grown);
+        t_deferred_capacity = capacity;
+    }
+    t_deferred[t_deferred_count++] = {function, arg, dso_handle};
+    return true;
+}
+
+void end_rank_load() {
+    if (t_load_depth == 0 || --t_load_depth > 0) return;
+    replay_deferred_exit_handlers();
 }
 
 }  // namespace xsim::runtime

@@ -28,14 +28,38 @@ void note_process_exit_handle(void* dso_handle);
 std::vector<ProgramConstructor> take_library_constructors(const std::vector<std::string>& per_rank_objects,
                                                           std::string& error);
 
-// Libraries a rank loads later (dlopen): the loader constructed them once, in the loading rank.
-// prepare_loaded_libraries does the same as above for those the load made per rank, before
-// their images are added (so every rank starts from the load-time image), and records them;
-// construct_loaded_libraries then runs, for local rank `local`, the constructors of the
-// recorded libraries that hold `library` (a loaded object's path), and of those they need,
-// unless it ran them before: the loading rank at once, another rank when it opens them too.
-void prepare_loaded_libraries(const std::vector<std::string>& per_rank_objects, std::size_t local_ranks,
-                              std::string& error);
+// Libraries a rank loads later (dlopen): the loader constructs them once, in the loading rank
+// (with its globals loaded), as that rank's own construction, as natively in the process that
+// loads them. prepare_loaded_libraries records those the load made per rank (among
+// `per_rank_objects`) and resets their data to the load-time image, which is every other
+// rank's start once their images are added (the caller puts the loading rank's constructed
+// bytes back after that); construct_loaded_libraries then runs, for local rank `local`, the
+// constructors of the recorded libraries that hold `library` (a loaded object's path), and of
+// those they need, unless it ran them before: another rank when it opens them too.
+// Returns false when the loader's run cannot count as the loading rank's (`loading`): a new
+// library needs one recorded before that this rank has not constructed (another rank loaded
+// it), so the loader ran its constructors before those of what it needs. Then, as for the
+// libraries of the start, the exit handlers they registered run, the data is reset, and
+// construct_loaded_libraries constructs them for the loading rank too, in order.
+bool prepare_loaded_libraries(const std::vector<std::string>& per_rank_objects, std::size_t local_ranks,
+                              std::size_t loading, std::string& error);
 void construct_loaded_libraries(const Engine& engine, const std::string& library, std::size_t local);
+// Before local rank `local` opens `file` (a path): the recorded libraries the file needs
+// (its DT_NEEDED entries) that this rank has not constructed, constructed now, as the loader
+// would before the file's own constructors. Then the loader's run of the new libraries'
+// constructors can stand as the rank's (prepare_loaded_libraries). What the file needs
+// through a library not loaded yet is not looked for: that case is prepare's fallback.
+void construct_needed_before_load(const Engine& engine, const char* file, std::size_t local);
+
+// The exit handlers that constructors register while a rank's dlopen runs them (an atexit,
+// a C++ static's destructor), which are the loading rank's when they are for a library the
+// load makes per rank, are not known as such until the load is privatized: from
+// begin_rank_load the __cxa_atexit interposer hands them to defer_exit_handler (true: kept
+// aside), and end_rank_load registers them again, in order, through the interposer, when the
+// new libraries' globals are per rank (or before their data is reset). Loads nest (a
+// constructor that opens a library): the outermost one ends the deferral.
+void begin_rank_load();
+bool defer_exit_handler(void (*function)(void*), void* arg, void* dso_handle);
+void end_rank_load();
 
 }  // namespace xsim::runtime
