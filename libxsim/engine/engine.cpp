@@ -267,9 +267,7 @@ void Engine::run_fiber(Rank& rank) {
     if (first_start) {
         rank.fiber.prepare(stacks_.top(index), stacks_.stack_bytes(), &Engine::rank_entry, &rank);
     }
-    current_ = &rank;
-    // A fiber is resumed where it suspended, inside xsim; a new one enters the application.
-    inside_xsim_ = !first_start;
+    current_ = &rank;  // inside_xsim_ is still true: the switch below is xsim's work
     rank.state = RankState::Running;
     ++stats_.context_switches;
     const runtime::CxxExceptionScope exceptions(exceptions_, index);
@@ -279,6 +277,11 @@ void Engine::run_fiber(Rank& rank) {
     messages_.keep_spare(kSpareBeforeRun);
     requests_.keep_spare(kSpareBeforeRun);
     queue_.keep_room(kSpareBeforeRun);
+    // A fiber is resumed where it suspended, inside xsim; a new one enters the application.
+    // Only now: a C library call that libxsim interposes made by the switch above (the
+    // written-page poll's getrusage) must not count as the rank's own, which would charge the
+    // rank its compute since a last exit it never had (the whole compute clock: uptime).
+    inside_xsim_ = !first_start;
     rank.fiber.resume();
     current_ = nullptr;
     inside_xsim_ = true;

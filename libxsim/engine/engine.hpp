@@ -307,7 +307,7 @@ private:
     std::unique_ptr<CommCounts> matrix_;     // -xsim-commmatrix only
     runtime::CxxExceptionState exceptions_;  // C++ exceptions being handled by suspended ranks
     Rank* current_ = nullptr;
-    bool inside_xsim_ = false;
+    bool inside_xsim_ = true;  // false only while a rank's own code runs (run_fiber to enter)
     static inline bool forked_child_ = false;  // in_forked_child()
     static void note_fork_in_child() { forked_child_ = true; }
     SuspendGuard suspend_guard_ = nullptr;  // set while a rank has an OpenMP region open

@@ -182,9 +182,20 @@ LoadedObject describe_loaded_object(const dl_phdr_info* info, std::string path) 
 
 bool is_mpi_library(const std::string& path) {
     const std::string name = base_name(path);
-    static const char* const kPrefixes[] = {"libmpi",  "libopen-pal", "libopen-rte", "libmca_", "mca_",   "libpmi",
-                                            "libpmix", "libompitrace", "libucp",     "libucs",  "libuct", "libfabric",
-                                            "libhwloc", "libevent",    "libprrte",   "libmpich", "libfmpich"};
+    // "libmpi" alone is no prefix: PMPI tools are named after MPI too (mpiP's libmpiP.so,
+    // valgrind's libmpiwrap-*.so, IBM's libmpitrace.so) and their globals are per rank. MPI's
+    // own: libmpi.so, libmpi_cxx, libmpi_mpifh, libmpi_usempif08 (Open MPI, Intel MPI),
+    // libmpich*, libmpicxx, libmpifort (MPICH, Intel MPI), libmpl (MPICH's utilities).
+    if (starts_with(name, "libmpi")) {
+        const std::string rest = name.substr(6);
+        static const char* const kMpiRests[] = {".", "_", "ch", "cxx.", "fort.", "f77.", "f90.", "f08."};
+        for (const char* r : kMpiRests)
+            if (starts_with(rest, r)) return true;
+        return false;
+    }
+    static const char* const kPrefixes[] = {"libopen-pal", "libopen-rte", "libmca_", "mca_",    "libpmi",  "libpmix",
+                                            "libompitrace", "libucp",     "libucs",  "libuct",  "libfabric",
+                                            "libhwloc",    "libevent",    "libprrte", "libfmpich", "libmpl."};
     for (const char* p : kPrefixes)
         if (starts_with(name, p)) return true;
     return false;

@@ -161,6 +161,43 @@ bool program_imports_mpi_init() {
     return found;
 }
 
+namespace {
+
+// The first loaded library after libxsim (in the loader's search order) that defines an MPI
+// call of the program's own: a PMPI tool whose wrappers the program's calls never reach.
+struct ToolSearch {
+    bool past_libxsim = false;
+    std::string tool;
+};
+
+bool defines_mpi_entry(const char* path) {
+    return for_each_dynamic_symbol(path, [](const Elf64_Sym& sym, const char* name) {
+        return sym.st_shndx != SHN_UNDEF && ELF64_ST_TYPE(sym.st_info) == STT_FUNC &&
+               (std::strcmp(name, "MPI_Init") == 0 || std::strcmp(name, "MPI_Finalize") == 0);
+    });
+}
+
+int find_tool_behind_libxsim(dl_phdr_info* info, std::size_t, void* arg) {
+    auto& search = *static_cast<ToolSearch*>(arg);
+    const char* name = info->dlpi_name;
+    if (!name || !*name) return 0;  // the executable (always first) or the vDSO
+    if (runtime::is_own_library(name)) {
+        search.past_libxsim = true;
+        return 0;
+    }
+    if (!search.past_libxsim || runtime::is_mpi_library(name) || !defines_mpi_entry(name)) return 0;
+    search.tool = name;
+    return 1;
+}
+
+}  // namespace
+
+std::string pmpi_tool_behind_libxsim() {
+    ToolSearch search;
+    dl_iterate_phdr(&find_tool_behind_libxsim, &search);
+    return search.tool;
+}
+
 std::string loaded_conservative_collector() {
     void* collector = dlsym(RTLD_DEFAULT, "GC_malloc");
     Dl_info where{};

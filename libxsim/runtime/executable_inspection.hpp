@@ -23,6 +23,11 @@ bool is_interpreter_library(const std::string& path);
 // its interpreter library): a plugin of the program, such as an extension module of the
 // Python interpreter or an R package's shared object.
 bool imports_from_program(const std::string& path);
+// A loaded library that defines MPI_Init or MPI_Finalize (a PMPI tool: mpiP, Caliper, a
+// user's wrapper library) but comes after libxsim in the loader's search order, so that the
+// program's MPI calls bind to libxsim's and never reach the tool (LD_PRELOAD=libxsim.so with a
+// tool the executable links, or a tool linked after -lxsim); empty if there is none.
+std::string pmpi_tool_behind_libxsim();
 // The loaded Boehm-Demers-Weiser garbage collector (libgc: Guile, meep, ...), or empty.
 std::string loaded_conservative_collector();
 // The base address of the loaded object (executable or library) that holds `address`, or null.

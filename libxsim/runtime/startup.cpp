@@ -184,6 +184,13 @@ int simulate(int argc, char** argv, char** envp) {
                                "ranks in one real process it would free objects that only the others refer to; "
                                "run one rank per real process (-xsim-np equal to mpirun's -np)");
 
+    if (const std::string tool = pmpi_tool_behind_libxsim(); !tool.empty() && process == 0)
+        std::fprintf(stderr,
+                     "xsim: warning: %s defines MPI calls (a PMPI tool) but is loaded after libxsim, so the "
+                     "program's MPI calls bind to libxsim and never reach the tool; load the tool first "
+                     "(LD_PRELOAD=%s:/path/to/libxsim.so, or link it before -lxsim)\n",
+                     tool.c_str(), tool.c_str());
+
     int code = 0;
     {
         Engine engine(cl.options, placement, std::move(machine));

@@ -1,6 +1,9 @@
 // The C library's clocks and sleeps, as simulated ranks see them: called from application
 // code they read or advance the rank's virtual clock and never block the real process;
-// called from anywhere else (xsim, the real MPI library) they are the real functions.
+// called from anywhere else (xsim, the real MPI library) they are the real functions, except
+// that a tool's or the program's code running inside a rank's MPI call (a tool's wrapper of
+// a POSIX call the real library makes for the rank, a user's callback) reads that rank's
+// virtual time too, without charge.
 // The CPU-time clocks (clock(), CLOCK_PROCESS_CPUTIME_ID, CLOCK_THREAD_CPUTIME_ID) read the
 // rank's virtual time less what it slept: a native process is on the CPU while it computes
 // and while MPI polls for its messages, and off it while it sleeps. Read for real they would
@@ -10,6 +13,7 @@
 // (memory, faults, context switches, children) stay the real process's.
 // Virtual wall-clock time starts at the epoch of -xsim-epoch (fixed by default, so runs are
 // reproducible).
+#include <dlfcn.h>
 #include <sys/resource.h>
 #include <sys/time.h>
 #include <sys/times.h>
@@ -18,9 +22,11 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdint>
 
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/rank_state/privatization.hpp"
 #include "libxsim/runtime/next_function.hpp"
 
 using namespace xsim;
@@ -57,6 +63,35 @@ SimTime virtual_now(Rank& rank, const char* call) {
 // The rank's CPU time: its virtual time less what it slept.
 SimTime cpu_now(Rank& rank, const char* call) {
     return virtual_now(rank, call) - g_engine->libc_state().slept(g_engine->local_index(rank));
+}
+
+// Whether code at `caller` belongs to the program or a tool (the executable, its own
+// libraries, a tool's preloaded library) rather than to xsim, the MPI library or the system.
+// Remembered per call site: the real MPI library reads clocks in its progress loops.
+bool program_code(const void* caller) {
+    struct Site {
+        const void* address;
+        bool program;
+    };
+    static Site sites[64];  // the simulation thread's only
+    Site& site = sites[(reinterpret_cast<std::uintptr_t>(caller) >> 4) % 64];
+    if (site.address == caller) return site.program;
+    Dl_info info{};
+    const bool program = dladdr(caller, &info) != 0 && info.dli_fname && *info.dli_fname &&
+                         !runtime::is_foreign_object(info.dli_fname);
+    site = {caller, program};
+    return program;
+}
+
+// The rank inside whose MPI call a tool reads a clock: Darshan times the POSIX calls that
+// the real library's MPI-IO makes for xsim's MPI_File_write_at_all with clock_gettime. It
+// reads the rank's virtual time at that point of the call, not the host's (which would put
+// those calls 96 million seconds after the job's virtual start). Nothing is charged: the
+// call's cost is xsim's model. Clock reads by xsim and the MPI library stay real.
+Rank* rank_under_tool(const void* caller) {
+    Rank* r = running_rank();
+    if (!r || g_engine->in_application() || !program_code(caller)) return nullptr;
+    return r;
 }
 
 void to_timespec(SimTime t, std::int64_t epoch_seconds, struct timespec* ts) {
@@ -117,6 +152,13 @@ int clock_gettime(clockid_t clock, struct timespec* ts) noexcept {
             to_timespec(cpu_now(*r, "clock_gettime"), 0, ts);
             return 0;
         }
+    } else if (Rank* t = rank_under_tool(__builtin_return_address(0))) {
+        const bool realtime = clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE;
+        if (realtime || clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW || clock == CLOCK_MONOTONIC_COARSE ||
+            clock == CLOCK_BOOTTIME) {
+            to_timespec(t->clock, realtime ? g_engine->options().epoch_seconds : 0, ts);
+            return 0;
+        }
     }
     return real_clock_gettime()(clock, ts);
 }
@@ -125,6 +167,13 @@ int gettimeofday(struct timeval* tv, void* tz) noexcept {
     if (Rank* r = application_rank()) {
         struct timespec ts;
         to_timespec(virtual_now(*r, "gettimeofday"), g_engine->options().epoch_seconds, &ts);
+        tv->tv_sec = ts.tv_sec;
+        tv->tv_usec = ts.tv_nsec / 1000;
+        return 0;
+    }
+    if (Rank* t = rank_under_tool(__builtin_return_address(0)); t && tv) {
+        struct timespec ts;
+        to_timespec(t->clock, g_engine->options().epoch_seconds, &ts);
         tv->tv_sec = ts.tv_sec;
         tv->tv_usec = ts.tv_nsec / 1000;
         return 0;

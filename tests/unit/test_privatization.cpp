@@ -90,6 +90,22 @@ TEST(ObjectKinds, SystemAndMpiLibrariesStayShared) {
     EXPECT_FALSE(is_foreign_object("/home/user/app/libphysics.so"));
 }
 
+// MPI's own libraries, by their names in Open MPI, MPICH and Intel MPI, against PMPI tools named
+// after MPI: mpiP's libmpiP.so keeps its per-rank tables (the rank, the collector's buffers)
+// in globals, which must be per simulated rank (e2e.pmpi.mpip_like).
+TEST(ObjectKinds, MpiLibrariesByNameNotPmpiToolsNamedAfterMpi) {
+    for (const char* mpi : {"/usr/lib/x86_64-linux-gnu/libmpi.so.40", "/usr/lib/x86_64-linux-gnu/libmpi_cxx.so.40",
+                            "/usr/lib/x86_64-linux-gnu/libmpi_mpifh.so.40", "/opt/ompi/lib/libmpi_usempif08.so.40",
+                            "/opt/mpich/lib/libmpich.so.12", "/opt/mpich/lib/libmpichfort.so.12",
+                            "/opt/mpich/lib/libmpicxx.so.12", "/opt/mpich/lib/libmpifort.so.12",
+                            "/opt/intel/mpi/lib/libmpi.so.12", "/opt/mpich/lib/libmpl.so.0", "libmpi.so"})
+        EXPECT_TRUE(is_mpi_library(mpi)) << mpi;
+    for (const char* tool : {"/opt/mpiP/lib/libmpiP.so", "/usr/lib/x86_64-linux-gnu/valgrind/libmpiwrap-amd64-linux.so",
+                             "/opt/ibm/lib/libmpitrace.so", "/home/user/libmpiprofile.so", "libmpip.so"})
+        EXPECT_FALSE(is_mpi_library(tool)) << tool;
+    EXPECT_FALSE(is_foreign_object("/opt/mpiP/lib/libmpiP.so"));
+}
+
 // A library of the distribution built on MPI (DT_NEEDED libmpi*) keeps per-process MPI state
 // (PETSc's PETSC_COMM_WORLD, hypre's error flag): per rank, like the program's own. MPI's
 // own libraries stay shared even though they need libmpi.
