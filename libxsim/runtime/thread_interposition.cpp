@@ -31,7 +31,8 @@ namespace {
 
 // Who started the thread, and what to do about it, from the object that called
 // pthread_create: OpenMP's runtime, the C++ library (std::thread), the program, or another
-// library (Scotch 7 starts threads of its own, which OMP_NUM_THREADS does not stop).
+// library (Scotch 7 starts threads of its own, which OMP_NUM_THREADS does not stop, and so does
+// TBB under deal.II).
 std::string thread_advice(const void* caller) {
     if (in_program_object(caller)) return "called pthread_create";
     Dl_info where{};
@@ -56,6 +57,13 @@ std::string thread_remedy(const void* caller) {
     // Boehm's collector (Guile, meep) starts parallel marking threads unless told to mark alone.
     if (object.find("libgc.so") != std::string::npos || object.find("libgc-") != std::string::npos)
         return "run with GC_MARKERS=1 (mpirun -x GC_MARKERS=1), so that the collector marks on the rank's own thread";
+    // oneTBB (deal.II, OpenVDB, ...) starts its workers at the first parallel algorithm, up to
+    // the cores it sees, unless the program limits it; TBB reads no environment variable for
+    // that, the programs built on it do (deal.II: DEAL_II_NUM_THREADS).
+    if (object.find("libtbb") != std::string::npos)
+        return "TBB starts worker threads unless the program limits it to one thread: run with the program's "
+               "thread count set to 1 (DEAL_II_NUM_THREADS=1 for deal.II: mpirun -x DEAL_II_NUM_THREADS=1), or in "
+               "code tbb::global_control(tbb::global_control::max_allowed_parallelism, 1)";
     return "run with OMP_NUM_THREADS=1 (OpenMP), with the library's own thread count set to 1 "
            "(SCOTCH_PTHREAD_NUMBER=1 for Scotch, GC_MARKERS=1 for the Boehm collector), or without the thread";
 }
