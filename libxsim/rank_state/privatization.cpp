@@ -631,7 +631,14 @@ bool Privatization::holds(const char* c) const {
         if (library->may_hold(c)) return true;
         const auto* lo = static_cast<const char*>(library->low_);
         const auto* hi = static_cast<const char*>(library->high_);
-        if (c >= lo && c < hi) return false;  // between its segments: not remembered
+        if (c >= lo && c < hi) {
+            // Between its segments, which may enclose other libraries' (a library's
+            // thread-locals lie on the heap, its data near the other libraries'): the others
+            // are asked too, and the gap is narrowed to the one its may_hold just found.
+            below = std::max(below, library->gap_low_);
+            above = std::min(above, library->gap_high_);
+            continue;
+        }
         if (hi <= c) below = std::max(below, hi);
         else above = std::min(above, lo);
     }

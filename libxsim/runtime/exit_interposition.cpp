@@ -18,10 +18,12 @@
 // process's exit, here when the rank returns from main; at the process's exit it ran outside
 // every rank, after the rank had been stopped for returning without MPI_Finalize.
 
+#include <dlfcn.h>
 
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <string_view>
 
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
@@ -62,10 +64,21 @@ bool in_program(void (*function)(void*)) {
     return in_program_object(code) || g_engine->privatization().in_privatized_library(code);
 }
 
-// True when `function` is one of libxsim's (an MPI entry point the program passed).
+// True when `function` is one of libxsim's MPI entry points (`MPI_Finalize`, `mpi_finalize_`,
+// ... the program passed). Not any function of libxsim: the C++ template instances libxsim
+// exports (`std::vector<std::pair<std::string, std::string>>::~vector`) are what the loader
+// binds a library's own static destructors to when libxsim is preloaded, and such a handler,
+// registered while the loader constructs a library a rank opens with dlopen, belongs to the C
+// library (its object is the process's, destroyed before the ranks construct their own):
+// kept with the rank too, the rank's object was destroyed twice at its end (DOLFINx).
 bool in_libxsim(void (*function)(void*)) {
     static const void* const own_base = loaded_object_base(reinterpret_cast<void*>(&in_libxsim));
-    return own_base && loaded_object_base(reinterpret_cast<void*>(function)) == own_base;
+    Dl_info it{};
+    if (!own_base || !dladdr(reinterpret_cast<void*>(function), &it) || it.dli_fbase != own_base) return false;
+    if (!it.dli_sname || it.dli_saddr != reinterpret_cast<void*>(function)) return false;
+    const std::string_view name = it.dli_sname;
+    return name.starts_with("MPI_") || name.starts_with("PMPI_") || name.starts_with("mpi_") ||
+           name.starts_with("pmpi_") || name.starts_with("MPIX_");
 }
 
 }  // namespace

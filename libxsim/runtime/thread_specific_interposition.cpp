@@ -66,8 +66,11 @@ extern "C" int pthread_key_delete(pthread_key_t key) noexcept {
         static const auto real = next_function<Delete>("pthread_key_delete");
         return real(key);
     }
-    if (!g_engine || !g_engine->libc_state().keys.live(key)) return EINVAL;
-    g_engine->libc_state().keys.remove(key);
+    // After the engine is gone (a shared library's exit handler at the process's exit: TBB's,
+    // which deletes the key its first user made) the key is live, as for the calls below, and
+    // deleting it succeeds, as natively.
+    if (!live(key)) return EINVAL;
+    if (g_engine) g_engine->libc_state().keys.remove(key);
     return 0;
 }
 

@@ -41,14 +41,29 @@ ClockGettime real_clock_gettime() {
 }
 
 
-// Advances the calling rank by `duration` of idle time (a sleep).
+// Advances the calling rank by `duration` of idle time (a sleep), and resumes it when every
+// event up to its new clock has been processed, here and in the other real processes (as a
+// probe does): a rank sleeps to wait for something outside MPI (a file another rank writes:
+// FFCx's JIT cache, whose waiting ranks poll for a compiled module once a second, ten times),
+// and natively a process sleeping 1 s lets the others run 1 s. Without it the sleep took no
+// host time: the ranks of another real process, behind in virtual time, had not yet done what
+// happened before the sleeper's wake-up. (Not inside an OpenMP region with worker threads,
+// where the rank may not be switched out: there the clock only advances.)
 void virtual_sleep(Rank& rank, const char* call, SimTime duration) {
     g_engine->enter(rank, call);
     const SimTime before = rank.clock;
     rank.clock = add_time(rank.clock, duration);  // leave() stops a run past kTimeLimit
     g_engine->libc_state().add_sleep(g_engine->local_index(rank), static_cast<std::size_t>(g_engine->local_count()),
                                      rank.clock - before);
+    if (!g_engine->suspend_guard() && rank.clock < kTimeLimit) g_engine->catch_up(rank);
     g_engine->leave(rank);
+}
+
+// Whether `clock` is one of the wall clocks a rank reads as virtual time (clock_gettime).
+bool is_realtime(clockid_t clock) { return clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE; }
+bool is_monotonic(clockid_t clock) {
+    return clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW || clock == CLOCK_MONOTONIC_COARSE ||
+           clock == CLOCK_BOOTTIME;
 }
 
 // The rank's virtual time: compute since its last call is charged first, so reading the
@@ -139,11 +154,40 @@ int nanosleep(const struct timespec* request, struct timespec* remaining) {
     return f(request, remaining);
 }
 
+// Python's time.sleep (3.11) sleeps with clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME) until
+// a deadline read from the (virtual) monotonic clock: done for real, the deadline lay long
+// past and the sleep took no time, virtual or host. A rank's sleep on a wall clock, relative
+// or to a deadline of that clock as the rank reads it, is a virtual sleep as nanosleep's.
+// Returns an error number, as clock_nanosleep does; other clocks go to the C library.
+int clock_nanosleep(clockid_t clock, int flags, const struct timespec* request, struct timespec* remaining) {
+    Rank* r = application_rank();
+    if (r && (is_realtime(clock) || is_monotonic(clock))) {
+        if (!request || request->tv_nsec < 0 || request->tv_nsec >= 1'000'000'000L || request->tv_sec < 0) return EINVAL;
+        // A deadline on the rank's scale: virtual time, plus the epoch for CLOCK_REALTIME.
+        const bool absolute = flags & TIMER_ABSTIME;
+        const std::int64_t seconds =
+            absolute && is_realtime(clock) ? request->tv_sec - g_engine->options().epoch_seconds : request->tv_sec;
+        const SimTime requested =
+            seconds < 0 ? 0
+                        : std::min<SimTime>(seconds, kTimeLimit / kPicosPerSecond + 1) * kPicosPerSecond +
+                              request->tv_nsec * 1000LL;
+        SimTime duration = requested;
+        if (absolute) {
+            const SimTime now = virtual_now(*r, "clock_nanosleep");
+            duration = requested > now ? requested - now : 0;
+        }
+        virtual_sleep(*r, "clock_nanosleep", duration);
+        if (remaining && !(flags & TIMER_ABSTIME)) remaining->tv_sec = 0, remaining->tv_nsec = 0;
+        return 0;
+    }
+    static const auto f = next_function<int (*)(clockid_t, int, const struct timespec*, struct timespec*)>("clock_nanosleep");
+    return f(clock, flags, request, remaining);
+}
+
 int clock_gettime(clockid_t clock, struct timespec* ts) noexcept {
     if (Rank* r = application_rank()) {
-        const bool realtime = clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE;
-        const bool monotonic = clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW ||
-                               clock == CLOCK_MONOTONIC_COARSE || clock == CLOCK_BOOTTIME;
+        const bool realtime = is_realtime(clock);
+        const bool monotonic = is_monotonic(clock);
         if (realtime || monotonic) {
             to_timespec(virtual_now(*r, "clock_gettime"), realtime ? g_engine->options().epoch_seconds : 0, ts);
             return 0;
