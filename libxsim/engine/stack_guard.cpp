@@ -1,5 +1,7 @@
 #include "libxsim/engine/stack_guard.hpp"
 
+#include <dlfcn.h>
+#include <link.h>
 #include <signal.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -80,11 +82,50 @@ const void* interrupted_stack_pointer(void* context) {
 #endif
 }
 
+// The instruction that faulted, or null where unknown.
+const void* interrupted_instruction(void* context) {
+    const auto* uc = static_cast<const ucontext_t*>(context);
+#if defined(__x86_64__)
+    return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+    return reinterpret_cast<const void*>(uc->uc_mcontext.pc);
+#else
+    (void)uc;
+    return nullptr;
+#endif
+}
+
+// "; the faulting instruction is in /lib/x86_64-linux-gnu/libc.so.6 (strlen+0x1d)": which
+// loaded object crashed tells a library's bug from the program's. The function is named only
+// when the instruction lies inside an exported symbol's extent (dladdr alone names the nearest
+// exported one before it, often another function). Code of GOTCHA, which wraps calls by
+// rewriting the global offset tables all ranks of a process share, gets its remedy.
+void describe_faulting_code(char* out, std::size_t size, const void* pc) {
+    out[0] = '\0';
+    Dl_info where{};
+    void* entry = nullptr;  // the symbol's ElfW(Sym)
+    if (!pc || !dladdr1(pc, &where, &entry, RTLD_DL_SYMENT) || !where.dli_fname) return;
+    const auto* symbol = static_cast<const ElfW(Sym)*>(entry);
+    const auto at = reinterpret_cast<std::uintptr_t>(pc);
+    const auto start = reinterpret_cast<std::uintptr_t>(where.dli_saddr);
+    const bool inside = where.dli_sname && symbol && at >= start && at < start + symbol->st_size;
+    char function[160] = "";
+    if (inside) std::snprintf(function, sizeof function, " (%s+0x%zx)", where.dli_sname, static_cast<std::size_t>(at - start));
+    const bool gotcha = std::strstr(where.dli_fname, "gotcha") || (inside && std::strncmp(where.dli_sname, "gotcha_", 7) == 0);
+    std::snprintf(out, size, "; the faulting instruction is in %s%s%s", *where.dli_fname ? where.dli_fname : "the executable",
+                  function,
+                  gotcha ? " (GOTCHA: a tool that wraps calls by rewriting the global offset tables, which the simulated "
+                           "ranks of a real process share, set up by one rank only; build the tool with its PMPI "
+                           "wrappers, e.g. Caliper with -DWITH_GOTCHA=OFF, or run one rank per real process)"
+                         : "");
+}
+
 void on_fault(int signal, siginfo_t* info, void* ucontext) {
     // abort() while the run is already ending (the real library's abort path) adds nothing.
     if (signal == SIGABRT && abnormal_end_started()) restore_default_and_raise(signal);
     const char* what = signal == SIGSEGV ? "segmentation fault" : signal == SIGBUS ? "bus error" : "abort() (SIGABRT)";
-    char text[600];
+    char text[600], code[480] = "";
+    if (signal != SIGABRT) describe_faulting_code(code, sizeof code, interrupted_instruction(ucontext));
     const Rank* rank = g_engine ? g_engine->current() : nullptr;
     char context[160] = "";
     if (rank) rank_context(context, sizeof context, *rank);
@@ -131,6 +172,7 @@ void on_fault(int signal, siginfo_t* info, void* ucontext) {
     }
     (void)!write(STDERR_FILENO, "xsim: ", 6);
     (void)!write(STDERR_FILENO, text, std::strlen(text));
+    (void)!write(STDERR_FILENO, code, std::strlen(code));
     (void)!write(STDERR_FILENO, "\n", 1);
     run_abnormal_end_hook(RunEnd::Signal, 128 + signal, text);
     // Let the default action end the process (and mpirun see it).

@@ -1,7 +1,10 @@
 /* rank_crash: one simulated rank dies of a signal between MPI calls (xsim must name it).
  *
- * argv[1]: segv   rank 1 writes through a null pointer
- *          abort  rank 1 calls abort(), as glibc does on heap corruption
+ * argv[1]: segv         rank 1 writes through a null pointer
+ *          segv_in_libc rank 1 passes a null pointer to strlen: the crash is in the C library
+ *          segv_in_gotcha  rank 1 crashes in a stand-in for GOTCHA's gotcha_get_wrappee
+ *                          (fake_gotcha.c): xsim names GOTCHA's remedy
+ *          abort        rank 1 calls abort(), as glibc does on heap corruption
  * Every rank first times region "work" (xsim_region_begin/end), which a regions file must
  * still hold after the crash. Every other rank waits in MPI_Barrier. Prints nothing the
  * harness matches.
@@ -12,13 +15,17 @@
 #include <string.h>
 #include <xsim.h>
 
+void *gotcha_get_wrappee(void *handle); /* fake_gotcha.c */
+
 int main(int argc, char **argv)
 {
     int rank, size;
     volatile int *nowhere = NULL;
+    const char *volatile no_string = NULL;
 
-    if (argc < 2 || (strcmp(argv[1], "segv") && strcmp(argv[1], "abort"))) {
-        fprintf(stderr, "usage: %s segv|abort\n", argv[0]);
+    if (argc < 2 || (strcmp(argv[1], "segv") && strcmp(argv[1], "segv_in_libc") && strcmp(argv[1], "segv_in_gotcha") &&
+                     strcmp(argv[1], "abort"))) {
+        fprintf(stderr, "usage: %s segv|segv_in_libc|segv_in_gotcha|abort\n", argv[0]);
         return 2;
     }
     MPI_Init(&argc, &argv);
@@ -29,6 +36,8 @@ int main(int argc, char **argv)
     xsim_region_end("work");
     if (rank == (size > 1 ? 1 : 0)) {
         if (strcmp(argv[1], "segv") == 0) *nowhere = 1;
+        else if (strcmp(argv[1], "segv_in_libc") == 0) printf("%zu\n", strlen(no_string));
+        else if (strcmp(argv[1], "segv_in_gotcha") == 0) printf("%p\n", gotcha_get_wrappee(NULL));
         else abort();
     }
     MPI_Barrier(MPI_COMM_WORLD);
