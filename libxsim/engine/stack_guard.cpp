@@ -69,28 +69,18 @@ void rank_context(char* out, std::size_t size, const Rank& rank) {
                   rank.current_call ? rank.current_call : "none yet");
 }
 
-// The stack pointer when the signal came, or null where unknown.
-const void* interrupted_stack_pointer(void* context) {
+// The stack pointer, or the instruction pointer, when the signal came; null where unknown.
+enum class Register { StackPointer, Instruction };
+const void* interrupted(void* context, Register which) {
     const auto* uc = static_cast<const ucontext_t*>(context);
+    const bool sp = which == Register::StackPointer;
 #if defined(__x86_64__)
-    return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RSP]);
+    return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[sp ? REG_RSP : REG_RIP]);
 #elif defined(__aarch64__)
-    return reinterpret_cast<const void*>(uc->uc_mcontext.sp);
+    return reinterpret_cast<const void*>(sp ? uc->uc_mcontext.sp : uc->uc_mcontext.pc);
 #else
     (void)uc;
-    return nullptr;
-#endif
-}
-
-// The instruction that faulted, or null where unknown.
-const void* interrupted_instruction(void* context) {
-    const auto* uc = static_cast<const ucontext_t*>(context);
-#if defined(__x86_64__)
-    return reinterpret_cast<const void*>(uc->uc_mcontext.gregs[REG_RIP]);
-#elif defined(__aarch64__)
-    return reinterpret_cast<const void*>(uc->uc_mcontext.pc);
-#else
-    (void)uc;
+    (void)sp;
     return nullptr;
 #endif
 }
@@ -125,7 +115,7 @@ void on_fault(int signal, siginfo_t* info, void* ucontext) {
     if (signal == SIGABRT && abnormal_end_started()) restore_default_and_raise(signal);
     const char* what = signal == SIGSEGV ? "segmentation fault" : signal == SIGBUS ? "bus error" : "abort() (SIGABRT)";
     char text[600], code[480] = "";
-    if (signal != SIGABRT) describe_faulting_code(code, sizeof code, interrupted_instruction(ucontext));
+    if (signal != SIGABRT) describe_faulting_code(code, sizeof code, interrupted(ucontext, Register::Instruction));
     const Rank* rank = g_engine ? g_engine->current() : nullptr;
     char context[160] = "";
     if (rank) rank_context(context, sizeof context, *rank);
@@ -134,7 +124,7 @@ void on_fault(int signal, siginfo_t* info, void* ucontext) {
     const int guarded = g_engine && signal != SIGABRT ? g_engine->guarded_rank(info->si_addr) : -1;
     // The running rank overflowed when the fault is under its stack, or when its stack
     // pointer is (a frame larger than the guard reaches past it, onto any address).
-    const void* sp = interrupted_stack_pointer(ucontext);
+    const void* sp = interrupted(ucontext, Register::StackPointer);
     const bool overflowed = rank && (g_engine->beyond_stack(*rank, info->si_addr) ||
                                      (sp && g_engine->stack_pointer_below(*rank, sp)));
     if (signal != SIGABRT && (overflowed || (!rank && guarded >= 0))) {
