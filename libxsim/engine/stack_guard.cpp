@@ -55,12 +55,47 @@ namespace {
 
 char g_signal_stack[64 * 1024];
 
+// The C library's sigaction (libxsim interposes the program's: runtime/signal_interposition).
+using SigactionFn = int (*)(int, const struct sigaction*, struct sigaction*);
+SigactionFn g_real_sigaction = nullptr;
+int call_real_sigaction(int signal, const struct sigaction* action, struct sigaction* old) {
+    if (!g_real_sigaction) g_real_sigaction = reinterpret_cast<SigactionFn>(dlsym(RTLD_NEXT, "sigaction"));
+    return g_real_sigaction(signal, action, old);
+}
+
+// The program's own SIGSEGV and SIGBUS actions, set while xsim's fault handler is installed
+// (AMReX installs its backtrace handler with signal(SIGSEGV, ...) by default): kept here,
+// not installed, so that xsim still sees an overflow of a rank's stack first; any other fault
+// is handed to them. Per real process, as signal dispositions are natively per process.
+struct ProgramFaultActions {
+    struct sigaction action[2];
+    bool set[2];
+    bool installed;  // xsim's handler is installed
+};
+ProgramFaultActions g_program_fault{};
+int fault_slot(int signal) { return signal == SIGSEGV ? 0 : signal == SIGBUS ? 1 : -1; }
+
 void restore_default_and_raise(int signal) {
     struct sigaction dfl;
     std::memset(&dfl, 0, sizeof dfl);
     dfl.sa_handler = SIG_DFL;
-    sigaction(signal, &dfl, nullptr);
+    call_real_sigaction(signal, &dfl, nullptr);
     raise(signal);
+}
+
+// A fault that is not an overflow, when the program has a handler of its own for it: install
+// the program's action for real and return; the faulting instruction runs again and the
+// kernel calls the program's handler on the rank's stack, as natively. A signal sent (kill,
+// raise) rather than raised by an instruction is sent again, to be delivered on return.
+bool hand_fault_to_program(int signal, const siginfo_t* info) {
+    const int slot = fault_slot(signal);
+    if (slot < 0 || !g_program_fault.set[slot]) return false;
+    const struct sigaction& program = g_program_fault.action[slot];
+    if (!(program.sa_flags & SA_SIGINFO) && program.sa_handler == SIG_DFL) return false;
+    call_real_sigaction(signal, &program, nullptr);
+    g_program_fault.installed = false;
+    if (info->si_code <= 0) raise(signal);
+    return true;
 }
 
 // ", at virtual time 0.000123000 s, last MPI call MPI_Send" for the running rank.
@@ -127,7 +162,9 @@ void on_fault(int signal, siginfo_t* info, void* ucontext) {
     const void* sp = interrupted(ucontext, Register::StackPointer);
     const bool overflowed = rank && (g_engine->beyond_stack(*rank, info->si_addr) ||
                                      (sp && g_engine->stack_pointer_below(*rank, sp)));
-    if (signal != SIGABRT && (overflowed || (!rank && guarded >= 0))) {
+    const bool overflow = signal != SIGABRT && (overflowed || (!rank && guarded >= 0));
+    if (!overflow && hand_fault_to_program(signal, info)) return;
+    if (overflow) {
         char how[256], overflow[480];
         std::snprintf(how, sizeof how, "%s at %p, under its stack%s", what, info->si_addr, context);
         format_stack_overflow(overflow, sizeof overflow, rank ? rank->world : guarded, g_engine->options().stack_bytes,
@@ -188,6 +225,23 @@ void on_stop(int signal) {
 
 }  // namespace
 
+bool keeps_program_fault_action(int signal) { return g_program_fault.installed && fault_slot(signal) >= 0; }
+
+void program_fault_action(int signal, const struct sigaction* action, struct sigaction* old) {
+    const int slot = fault_slot(signal);
+    if (old) {
+        if (g_program_fault.set[slot]) *old = g_program_fault.action[slot];
+        else {
+            std::memset(old, 0, sizeof *old);
+            old->sa_handler = SIG_DFL;
+        }
+    }
+    if (action) {
+        g_program_fault.action[slot] = *action;
+        g_program_fault.set[slot] = true;
+    }
+}
+
 void install_fault_handler() {
     stack_t alternate;
     alternate.ss_sp = g_signal_stack;
@@ -199,16 +253,17 @@ void install_fault_handler() {
     action.sa_sigaction = on_fault;
     action.sa_flags = SA_SIGINFO | SA_ONSTACK;
     sigemptyset(&action.sa_mask);
-    sigaction(SIGSEGV, &action, nullptr);
-    sigaction(SIGBUS, &action, nullptr);
-    sigaction(SIGABRT, &action, nullptr);
+    call_real_sigaction(SIGSEGV, &action, nullptr);
+    call_real_sigaction(SIGBUS, &action, nullptr);
+    call_real_sigaction(SIGABRT, &action, nullptr);
+    g_program_fault.installed = true;
     struct sigaction stop;
     std::memset(&stop, 0, sizeof stop);
     stop.sa_handler = on_stop;
     stop.sa_flags = SA_ONSTACK;
     sigfillset(&stop.sa_mask);
-    sigaction(SIGINT, &stop, nullptr);
-    sigaction(SIGTERM, &stop, nullptr);
+    call_real_sigaction(SIGINT, &stop, nullptr);
+    call_real_sigaction(SIGTERM, &stop, nullptr);
 }
 
 }  // namespace xsim

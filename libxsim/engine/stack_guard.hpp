@@ -9,6 +9,8 @@
 //    guard of their own) and when the kernel gives no guard pages, this check and the one
 //    guard zone under the first stack are what is left.
 #pragma once
+#include <signal.h>
+
 #include <cstddef>
 #include <cstdint>
 
@@ -59,5 +61,11 @@ void note_stack_guards(GuardPages guards, std::size_t stack_bytes, int process);
 // SIGSEGV, SIGBUS and SIGABRT name the simulated rank, its virtual time and last MPI call;
 // these and SIGINT/SIGTERM save what the process has (run_end.hpp) before it dies.
 void install_fault_handler();
+// While xsim's fault handler is installed, the program's sigaction/signal for SIGSEGV and
+// SIGBUS (runtime/signal_interposition.cpp) is recorded instead of installed: `old` gets the
+// program's previous action (SIG_DFL at first). xsim reports an overflow of a rank's stack
+// itself and hands any other fault to the program's handler.
+bool keeps_program_fault_action(int signal);
+void program_fault_action(int signal, const struct sigaction* action, struct sigaction* old);
 
 }  // namespace xsim

@@ -1,8 +1,25 @@
 /* stack_overflow: every rank recurses through DEPTH frames of about 1 KiB each (argv[1],
  * default 200) and calls MPI_Barrier at the deepest point. When that is more than the
  * stack (-xsim-stack 64k with 200; the default 1 MiB with 2000) the run must end with a
- * clear "stack overflow" message naming a simulated rank; with a larger stack it must pass. */
+ * clear "stack overflow" message naming a simulated rank; with a larger stack it must pass.
+ * argv[2] "handler": first install a SIGSEGV handler of the program's own with signal(), as
+ * AMReX does by default; xsim must still report the overflow (the handler would run on the
+ * exhausted stack). argv[2] "fault": the same handler, then rank 1 writes through a null
+ * pointer; the program's handler must run (it says so and exits with 3), as natively. */
+#include <signal.h>
+#include <unistd.h>
+
 #include "xsim_test.h"
+
+static void program_handler(int signal)
+{
+    int rank = -1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    char text[96];
+    int n = snprintf(text, sizeof text, "program's handler got signal %d in rank %d\n", signal, rank);
+    (void)!write(2, text, (size_t)n);
+    _exit(3);
+}
 
 static int descend(int depth)
 {
@@ -20,6 +37,15 @@ int main(int argc, char **argv)
     xt_t xt, *t = &xt;
     xt_init(t, &argc, &argv, "stack_overflow");
     const int depth = argc > 1 ? atoi(argv[1]) : 200;
+    const char *mode = argc > 2 ? argv[2] : "";
+    if (strcmp(mode, "handler") == 0 || strcmp(mode, "fault") == 0) signal(SIGSEGV, program_handler);
+    if (strcmp(mode, "fault") == 0) {
+        int rank;
+        MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        volatile int *nowhere = (volatile int *)(argc > 99 ? (void *)argv : NULL);
+        if (rank == 1) *nowhere = 1;
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
     XT_CHECK(t, descend(depth) == 0, "recursion returned a wrong value");
     return xt_finish(t, NULL);
 }
