@@ -67,12 +67,8 @@ int call_real_sigaction(int signal, const struct sigaction* action, struct sigac
 // (AMReX installs its backtrace handler with signal(SIGSEGV, ...) by default): kept here,
 // not installed, so that xsim still sees an overflow of a rank's stack first; any other fault
 // is handed to them. Per real process, as signal dispositions are natively per process.
-struct ProgramFaultActions {
-    struct sigaction action[2];
-    bool set[2];
-    bool installed;  // xsim's handler is installed
-};
 ProgramFaultActions g_program_fault{};
+bool g_fault_handler_installed = false;  // xsim's handler is installed
 int fault_slot(int signal) { return signal == SIGSEGV ? 0 : signal == SIGBUS ? 1 : -1; }
 
 void restore_default_and_raise(int signal) {
@@ -93,7 +89,7 @@ bool hand_fault_to_program(int signal, const siginfo_t* info) {
     const struct sigaction& program = g_program_fault.action[slot];
     if (!(program.sa_flags & SA_SIGINFO) && program.sa_handler == SIG_DFL) return false;
     call_real_sigaction(signal, &program, nullptr);
-    g_program_fault.installed = false;
+    g_fault_handler_installed = false;
     if (info->si_code <= 0) raise(signal);
     return true;
 }
@@ -225,7 +221,10 @@ void on_stop(int signal) {
 
 }  // namespace
 
-bool keeps_program_fault_action(int signal) { return g_program_fault.installed && fault_slot(signal) >= 0; }
+bool keeps_program_fault_action(int signal) { return g_fault_handler_installed && fault_slot(signal) >= 0; }
+
+ProgramFaultActions recorded_program_fault_actions() { return g_program_fault; }
+void restore_program_fault_actions(const ProgramFaultActions& saved) { g_program_fault = saved; }
 
 void program_fault_action(int signal, const struct sigaction* action, struct sigaction* old) {
     const int slot = fault_slot(signal);
@@ -256,7 +255,7 @@ void install_fault_handler() {
     call_real_sigaction(SIGSEGV, &action, nullptr);
     call_real_sigaction(SIGBUS, &action, nullptr);
     call_real_sigaction(SIGABRT, &action, nullptr);
-    g_program_fault.installed = true;
+    g_fault_handler_installed = true;
     struct sigaction stop;
     std::memset(&stop, 0, sizeof stop);
     stop.sa_handler = on_stop;

@@ -67,5 +67,13 @@ void install_fault_handler();
 // itself and hands any other fault to the program's handler.
 bool keeps_program_fault_action(int signal);
 void program_fault_action(int signal, const struct sigaction* action, struct sigaction* old);
+// The program's recorded SIGSEGV and SIGBUS actions, to put back after a call whose own
+// handlers xsim's report replaces (libgfortran's backtrace handlers: fortran/gfortran_runtime).
+struct ProgramFaultActions {
+    struct sigaction action[2];
+    bool set[2];
+};
+ProgramFaultActions recorded_program_fault_actions();
+void restore_program_fault_actions(const ProgramFaultActions& saved);
 
 }  // namespace xsim
