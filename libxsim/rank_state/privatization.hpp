@@ -47,6 +47,8 @@ struct ElfData {
 ElfData read_elf_data(const std::string& path);
 // The same, of a file already in memory (`size` bytes at `image`).
 ElfData parse_elf_data(const unsigned char* image, std::size_t size);
+// The DT_NEEDED entries of the ELF file at `path` (none when it cannot be read).
+std::vector<std::string> needed_libraries_of_file(const std::string& path);
 
 // True for loaded objects whose data stays shared: the loader and the vDSO, libxsim, MPI
 // libraries (and what they load), and the libraries of the system directories, except

@@ -224,55 +224,12 @@ bool prepare_loaded_libraries(const std::vector<std::string>& per_rank_objects, 
     return kept;
 }
 
-namespace {
-
-// The DT_NEEDED entries of the ELF file at `path` (none when it cannot be read).
-std::vector<std::string> needed_by_file(const std::string& path) {
-    std::vector<std::string> out;
-    MappedFile file(path);
-    if (!file.error().empty() || file.size() < sizeof(Elf64_Ehdr)) return out;
-    const unsigned char* image = file.image();
-    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(image);
-    if (std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 ||
-        eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > file.size() ||
-        eh->e_phnum > (file.size() - eh->e_phoff) / sizeof(Elf64_Phdr))
-        return out;
-    const auto* ph = reinterpret_cast<const Elf64_Phdr*>(image + eh->e_phoff);
-    // A virtual address's place in the file, or 0.
-    const auto offset_of = [&](Elf64_Addr address) -> std::size_t {
-        for (int i = 0; i < eh->e_phnum; ++i)
-            if (ph[i].p_type == PT_LOAD && address >= ph[i].p_vaddr && address < ph[i].p_vaddr + ph[i].p_filesz)
-                return static_cast<std::size_t>(address - ph[i].p_vaddr + ph[i].p_offset);
-        return 0;
-    };
-    for (int i = 0; i < eh->e_phnum; ++i) {
-        if (ph[i].p_type != PT_DYNAMIC || ph[i].p_offset > file.size() || ph[i].p_filesz > file.size() - ph[i].p_offset)
-            continue;
-        const auto* dyn = reinterpret_cast<const Elf64_Dyn*>(image + ph[i].p_offset);
-        const std::size_t count = ph[i].p_filesz / sizeof(Elf64_Dyn);
-        std::size_t strtab = 0, strsz = 0;
-        for (std::size_t d = 0; d < count && dyn[d].d_tag != DT_NULL; ++d) {
-            if (dyn[d].d_tag == DT_STRTAB) strtab = offset_of(dyn[d].d_un.d_ptr);
-            if (dyn[d].d_tag == DT_STRSZ) strsz = dyn[d].d_un.d_val;
-        }
-        if (strtab == 0 || strtab > file.size() || strsz > file.size() - strtab) return out;
-        for (std::size_t d = 0; d < count && dyn[d].d_tag != DT_NULL; ++d)
-            if (dyn[d].d_tag == DT_NEEDED && dyn[d].d_un.d_val < strsz) {
-                const char* name = reinterpret_cast<const char*>(image + strtab + dyn[d].d_un.d_val);
-                out.emplace_back(name, strnlen(name, strsz - dyn[d].d_un.d_val));
-            }
-    }
-    return out;
-}
-
-}  // namespace
-
 void construct_needed_before_load(const Engine& engine, const char* file, std::size_t local) {
     if (!file || !std::strchr(file, '/')) return;  // found by the loader's search: not looked for
     bool pending = false;
     for (const LoadedGroup& g : g_loaded_groups) pending = pending || (local < g.constructed.size() && !g.constructed[local]);
     if (!pending) return;
-    for (const std::string& needed : needed_by_file(file))
+    for (const std::string& needed : needed_libraries_of_file(file))
         for (std::size_t group = 0; group < g_loaded_groups.size(); ++group)
             for (const LoadedObject& m : g_loaded_groups[group].members)
                 if (is_named_by(m, needed)) construct_group(engine, group, local);

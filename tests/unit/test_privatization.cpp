@@ -1,12 +1,15 @@
 // Privatization: which bytes of a loaded ELF object are the program's own writable data
 // (this test binary is the fixture: its globals, a thread-local, and optind, which PIE
 // copies into its .bss by an R_X86_64_COPY relocation), and switching rank images.
+#include <dlfcn.h>
 #include <getopt.h>
 #include <fcntl.h>
 #include <link.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -178,6 +181,17 @@ TEST(ObjectKinds, BoostSerializationsRegistryIsPerRank) {
     EXPECT_TRUE(on[2]);
     EXPECT_FALSE(on[3]);
     EXPECT_FALSE(is_foreign_object(objects[2].path, on[2]));
+}
+
+// The DT_NEEDED names of a library file on disk (a rank's dlopen constructs the libraries
+// another rank loaded that the opened file needs first): the C math library needs the C library.
+TEST(ObjectKinds, NeededLibrariesAreReadFromTheFile) {
+    Dl_info math{};
+    ASSERT_NE(dladdr(reinterpret_cast<void*>(static_cast<double (*)(double)>(&::cos)), &math), 0);
+    const std::vector<std::string> needed = needed_libraries_of_file(math.dli_fname);
+    EXPECT_NE(std::find(needed.begin(), needed.end(), "libc.so.6"), needed.end()) << math.dli_fname;
+    EXPECT_TRUE(needed_libraries_of_file("/nonexistent/libnothing.so").empty());
+    EXPECT_TRUE(needed_libraries_of_file("/proc/self/status").empty());  // not ELF
 }
 
 // -xsim-privatize-libs names a library by its file name, with or without "lib" and the
