@@ -114,6 +114,14 @@ void to_timespec(SimTime t, std::int64_t epoch_seconds, struct timespec* ts) {
     ts->tv_nsec = static_cast<long>((t % kPicosPerSecond) / 1000);
 }
 
+// Virtual time `t` as gettimeofday gives it: from the -xsim-epoch, in microseconds.
+void to_timeval(SimTime t, struct timeval* tv) {
+    struct timespec ts;
+    to_timespec(t, g_engine->options().epoch_seconds, &ts);
+    tv->tv_sec = ts.tv_sec;
+    tv->tv_usec = ts.tv_nsec / 1000;
+}
+
 }  // namespace
 
 
@@ -197,9 +205,8 @@ int clock_gettime(clockid_t clock, struct timespec* ts) noexcept {
             return 0;
         }
     } else if (Rank* t = rank_under_tool(__builtin_return_address(0))) {
-        const bool realtime = clock == CLOCK_REALTIME || clock == CLOCK_REALTIME_COARSE;
-        if (realtime || clock == CLOCK_MONOTONIC || clock == CLOCK_MONOTONIC_RAW || clock == CLOCK_MONOTONIC_COARSE ||
-            clock == CLOCK_BOOTTIME) {
+        const bool realtime = is_realtime(clock);
+        if (realtime || is_monotonic(clock)) {
             to_timespec(t->clock, realtime ? g_engine->options().epoch_seconds : 0, ts);
             return 0;
         }
@@ -209,17 +216,11 @@ int clock_gettime(clockid_t clock, struct timespec* ts) noexcept {
 
 int gettimeofday(struct timeval* tv, void* tz) noexcept {
     if (Rank* r = application_rank()) {
-        struct timespec ts;
-        to_timespec(virtual_now(*r, "gettimeofday"), g_engine->options().epoch_seconds, &ts);
-        tv->tv_sec = ts.tv_sec;
-        tv->tv_usec = ts.tv_nsec / 1000;
+        to_timeval(virtual_now(*r, "gettimeofday"), tv);
         return 0;
     }
     if (Rank* t = rank_under_tool(__builtin_return_address(0)); t && tv) {
-        struct timespec ts;
-        to_timespec(t->clock, g_engine->options().epoch_seconds, &ts);
-        tv->tv_sec = ts.tv_sec;
-        tv->tv_usec = ts.tv_nsec / 1000;
+        to_timeval(t->clock, tv);
         return 0;
     }
     static const auto f = next_function<int (*)(struct timeval*, void*)>("gettimeofday");
