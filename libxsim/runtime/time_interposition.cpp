@@ -23,6 +23,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdint>
+#include <cstring>
 
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
@@ -214,9 +215,16 @@ int clock_gettime(clockid_t clock, struct timespec* ts) noexcept {
     return real_clock_gettime()(clock, ts);
 }
 
+// Either argument may be null, as natively (the vDSO fills what it is given). The time zone
+// reads as the kernel's default (zero minutes west, no daylight saving): the obsolete
+// argument carries nothing a simulated rank should see of the host. glibc declares `tv`
+// nonnull, so the compiler would drop a test of it: the empty asm hides what it knows.
 int gettimeofday(struct timeval* tv, void* tz) noexcept {
+    asm("" : "+r"(tv));
     if (Rank* r = application_rank()) {
-        to_timeval(virtual_now(*r, "gettimeofday"), tv);
+        const SimTime now = virtual_now(*r, "gettimeofday");
+        if (tv) to_timeval(now, tv);
+        if (tz) std::memset(tz, 0, sizeof(struct timezone));
         return 0;
     }
     if (Rank* t = rank_under_tool(__builtin_return_address(0)); t && tv) {

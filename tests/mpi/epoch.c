@@ -6,7 +6,8 @@
  * MPI_Init (a few microseconds of virtual time under -xsim-compute none): the three agree
  * within a second, and every rank of every real process reads the same second. That second is
  * 1700000000 for fixed, SECONDS as given, and for now within 300 s of the host's real clock,
- * read with a raw system call that xsim does not interpose. Rank 0 prints "EPOCH <second>".
+ * read with a raw system call that xsim does not interpose. gettimeofday takes a null time
+ * value, and reads the obsolete time zone as zeros, as Linux does by default. Rank 0 prints "EPOCH <second>".
  * xsim only: under plain MPI the clocks are the host's.
  */
 #define _DEFAULT_SOURCE
@@ -21,6 +22,8 @@ int main(int argc, char **argv)
     xt_t t;
     struct timespec ts, host;
     struct timeval tv;
+    struct timezone zone;
+    struct timeval *volatile no_time = NULL; /* glibc declares it nonnull; programs pass it */
     time_t plain;
     long long second, lowest = 0, highest = 0;
     const char *given = argc > 1 ? argv[1] : "fixed";
@@ -34,6 +37,13 @@ int main(int argc, char **argv)
              (long long)tv.tv_sec, second);
     XT_CHECK(&t, llabs((long long)plain - second) <= 1, "time() reads %lld s, CLOCK_REALTIME %lld s",
              (long long)plain, second);
+    /* Either argument may be null, as natively; the obsolete time zone reads as zeros. */
+    zone.tz_minuteswest = 123;
+    zone.tz_dsttime = 4;
+    XT_CHECK(&t, gettimeofday(no_time, &zone) == 0, "gettimeofday(NULL, &zone) failed");
+    XT_CHECK(&t, zone.tz_minuteswest == 0 && zone.tz_dsttime == 0,
+             "gettimeofday's time zone reads %d minutes west, dst %d", zone.tz_minuteswest, zone.tz_dsttime);
+    XT_CHECK(&t, gettimeofday(no_time, NULL) == 0, "gettimeofday(NULL, NULL) failed");
 
     XT_MPI(&t, MPI_Allreduce(&second, &lowest, 1, MPI_LONG_LONG, MPI_MIN, MPI_COMM_WORLD));
     XT_MPI(&t, MPI_Allreduce(&second, &highest, 1, MPI_LONG_LONG, MPI_MAX, MPI_COMM_WORLD));
