@@ -14,6 +14,8 @@ class ConfiguredMachine final : public Machine {
 public:
     explicit ConfiguredMachine(std::shared_ptr<const RankMapping> mapping) : mapping_(std::move(mapping)) {}
     int node_of(int rank) const override { return mapping_->node_of(rank); }
+    int local_rank_of(int rank) const override { return mapping_->place(rank).local; }
+    int ranks_on_node_of(int rank) const override { return mapping_->ranks_on_node(mapping_->node_of(rank)); }
 
 private:
     std::shared_ptr<const RankMapping> mapping_;

@@ -91,6 +91,10 @@ struct Machine {
     // Node of each rank under the configured mapping; ranks on one node share memory
     // (MPI_Comm_split_type). Cheap: called per message by some models.
     virtual int node_of(int rank) const = 0;
+    // Index of `rank` among the ranks of its node (in world rank order, as MPI_Comm_split_type
+    // orders them), and how many ranks its node holds: what a launcher tells each process.
+    virtual int local_rank_of(int rank) const = 0;
+    virtual int ranks_on_node_of(int rank) const = 0;
     // Cost charged for one unsuccessful MPI_Test/Iprobe poll, so polling loops progress.
     SimTime poll_cost = 0;
     // Cost charged for one clock read with -xsim-compute none, so busy-waits on the clock end.

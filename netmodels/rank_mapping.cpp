@@ -78,7 +78,11 @@ RankMapping::RankMapping(const MappingConfig& cfg, const ConfigOrigins& origins,
                                                 " ranks, but the world has " + std::to_string(world_size));
     num_nodes_ = max_node + 1;
     max_on_node_ = 0;
-    for (const auto& [node, n] : count) max_on_node_ = std::max(max_on_node_, static_cast<int>(n));
+    on_node_.assign(static_cast<std::size_t>(num_nodes_), 0);
+    for (const auto& [node, n] : count) {
+        max_on_node_ = std::max(max_on_node_, static_cast<int>(n));
+        on_node_[static_cast<std::size_t>(node)] = static_cast<int>(n);
+    }
 }
 
 }  // namespace xsim::net

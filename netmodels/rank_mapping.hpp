@@ -50,6 +50,17 @@ public:
         return table_[static_cast<std::size_t>(rank)].node;
     }
 
+    // How many ranks share `node` (0 for a node number a mapping file leaves empty).
+    int ranks_on_node(int node) const {
+        if (node < 0 || node >= num_nodes_) return 0;
+        switch (kind_) {
+            case Kind::kBlock: return node < num_nodes_ - 1 ? ranks_per_node_ : world_size_ - node * ranks_per_node_;
+            case Kind::kRoundRobin: return world_size_ / num_nodes_ + (node < world_size_ % num_nodes_ ? 1 : 0);
+            case Kind::kFile: break;
+        }
+        return on_node_[static_cast<std::size_t>(node)];
+    }
+
     Kind kind() const { return kind_; }
     int world_size() const { return world_size_; }
     int ranks_per_node() const { return ranks_per_node_; }
@@ -67,6 +78,7 @@ private:
     FastDivisor by_ranks_per_node_;  // kBlock: rank / ranks_per_node
     FastDivisor by_num_nodes_;       // kRoundRobin: rank / num_nodes
     std::vector<Place> table_;  // kFile only
+    std::vector<int> on_node_;  // kFile only: ranks per node number
 };
 
 }  // namespace xsim::net

@@ -41,6 +41,7 @@
 #include "libxsim/runtime/pmpi_link.hpp"
 #include "libxsim/runtime/privatization_plan.hpp"
 #include "libxsim/runtime/requested_libraries.hpp"
+#include "libxsim/runtime/launcher_environment.hpp"
 #include "libxsim/runtime/library_constructors.hpp"
 #include "libxsim/runtime/program_constructors.hpp"
 #include "libxsim/runtime/startup_checks.hpp"
@@ -228,6 +229,9 @@ int simulate(int argc, char** argv, char** envp) {
             for (ProgramConstructor construct : g_program_constructors) construct(argc, argv, envp);
         }
         runtime::bind_own_definitions({});  // the libraries loaded at start-up (own_definitions.hpp)
+        // Before them, the rank's launcher variables (OMPI_COMM_WORLD_RANK...) in `environ`.
+        runtime::take_over_launcher_environment(envp);
+        constructors.insert(constructors.begin(), &runtime::show_rank_launcher_environment);
         // Before everything a rank runs, where it has a __libc_stack_end of its own (own_stack.hpp).
         if (engine.local_count() == 1 || privatization.enabled) {
             if (std::string why = runtime::open_stack_end_for_ranks(); !why.empty()) engine.abort_run(1, why);

@@ -1,7 +1,8 @@
 # mpi4py_app: an unmodified mpi4py program under xsim (the Python interpreter preloaded with
 # libxsim, given -xsim- options). Each rank is a whole interpreter with its own modules
 # (mpi4py's and numpy's extension modules have per-rank globals).
-# Checks, on every rank: the size (XSIM_TEST_EXPECT_SIZE), buffer collectives on numpy arrays
+# Checks, on every rank: the size (XSIM_TEST_EXPECT_SIZE), the launcher's rank and size in
+# os.environ, buffer collectives on numpy arrays
 # (Allreduce, Bcast, Allgather; Allreduce with an op written in Python), pickled-object
 # point-to-point and collectives (sendrecv around a ring, gather, bcast of a dict),
 # nonblocking Isend/Irecv of arrays, a Split communicator, and that a numpy array computed
@@ -25,6 +26,13 @@ def check(ok, what):
 
 expected = os.environ.get("XSIM_TEST_EXPECT_SIZE")
 check(not expected or int(expected) == size, f"size {size}, expected {expected}")
+
+# The launcher's variables are the rank's own, in os.environ (built from the environment array
+# when the interpreter starts) and through os.getenv's view of it, as natively under mpirun.
+launched = os.environ.get("OMPI_COMM_WORLD_RANK")
+check(launched is None or int(launched) == rank, f"OMPI_COMM_WORLD_RANK is {launched}")
+launched_size = os.environ.get("OMPI_COMM_WORLD_SIZE")
+check(launched_size is None or int(launched_size) == size, f"OMPI_COMM_WORLD_SIZE is {launched_size}")
 
 mine = np.arange(8, dtype="d") + rank  # kept across the calls below
 total = np.empty(8)

@@ -17,6 +17,8 @@ namespace {
 struct BlockMachine : net::Machine {
     explicit BlockMachine(int per_node) : per_node(per_node) {}
     int node_of(int rank) const override { return rank / per_node; }
+    int local_rank_of(int rank) const override { return rank % per_node; }
+    int ranks_on_node_of(int) const override { return per_node; }
     int per_node;
 };
 

@@ -10,6 +10,8 @@ TEST(Mapping, Block) {
     auto m = default_machine(10, {"mapping.ranks_per_node=4"});
     const int want[] = {0, 0, 0, 0, 1, 1, 1, 1, 2, 2};
     for (int r = 0; r < 10; ++r) EXPECT_EQ(m->node_of(r), want[r]) << r;
+    for (int r = 0; r < 10; ++r) EXPECT_EQ(m->local_rank_of(r), r % 4) << r;
+    for (int r = 0; r < 10; ++r) EXPECT_EQ(m->ranks_on_node_of(r), r < 8 ? 4 : 2) << r;  // the last node half full
     EXPECT_EQ(m->network->path(0, 3).level, 0);
     EXPECT_EQ(m->network->path(3, 4).level, 1);
 }
@@ -18,6 +20,8 @@ TEST(Mapping, RoundRobin) {
     // 10 ranks at 4 per node need 3 nodes; rank r goes to node r % 3.
     auto m = default_machine(10, {"mapping.ranks_per_node=4", "mapping.kind=\"round-robin\""});
     for (int r = 0; r < 10; ++r) EXPECT_EQ(m->node_of(r), r % 3) << r;
+    for (int r = 0; r < 10; ++r) EXPECT_EQ(m->local_rank_of(r), r / 3) << r;
+    for (int r = 0; r < 10; ++r) EXPECT_EQ(m->ranks_on_node_of(r), r % 3 == 0 ? 4 : 3) << r;  // 0 3 6 9 on node 0
     EXPECT_EQ(m->network->path(0, 3).level, 0);
     EXPECT_EQ(m->network->path(0, 1).level, 1);
 }
@@ -41,6 +45,10 @@ TEST(Mapping, FileWithCommentsAndBlankLines) {
     EXPECT_EQ(m->node_of(1), 3);
     EXPECT_EQ(m->node_of(2), 0);
     EXPECT_EQ(m->node_of(3), 1);  // the line for a fifth rank is not read
+    EXPECT_EQ(m->local_rank_of(1), 1);
+    EXPECT_EQ(m->local_rank_of(2), 0);
+    EXPECT_EQ(m->ranks_on_node_of(0), 2);
+    EXPECT_EQ(m->ranks_on_node_of(3), 1);
     EXPECT_EQ(m->network->path(0, 1).level, 0);
     EXPECT_EQ(m->network->path(0, 2).level, 1);
 }
