@@ -6,9 +6,12 @@
 // open the rank cannot be switched out, and the workers' CPU time is charged). Any other
 // pthread_create called from application code of a simulated rank (directly, std::thread,
 // LLVM's libomp, libgomp outside an interposed region, or a library's own threads) ends the
-// run at once with a message naming the rank and the object that asked. Threads started by
-// the real MPI library or by xsim, before the simulation (static constructors) or from other
-// threads are created normally.
+// run at once with a message naming the rank and the object that asked, unless the rank is
+// the only one of its real process: nothing is then switched away under the thread, which
+// runs as natively (it may not call MPI, as a thread outside a region may not; its CPU time
+// is not the rank's, which measured compute reads from the simulation thread). Threads
+// started by the real MPI library or by xsim, before the simulation (static constructors) or
+// from other threads are created normally.
 // A rank asking about its own thread (pthread_getattr_np of pthread_self()) is told of the
 // stack it runs on, its fiber's, not the process's main stack: a garbage collector that
 // scans from the stack pointer to the stack's base (Boehm's libgc, under Guile and meep)
@@ -85,15 +88,18 @@ extern "C" int pthread_create(pthread_t* thread, const pthread_attr_t* attr, voi
     int created = 0;
     if (runtime::create_openmp_worker(thread, attr, start, arg, __builtin_return_address(0), created))
         return created;
-    if (const Rank* running = application_rank()) {
+    const Rank* running = application_rank();
+    if (running && g_engine->local_count() > 1) {
         const Rank& rank = *running;
         char when[64];
         std::snprintf(when, sizeof when, "%.9f", simtime_to_seconds(rank.clock));
         g_engine->abort_run(1, "simulated rank " + std::to_string(rank.world) + " " +
                                    thread_advice(__builtin_return_address(0)) + " at virtual time " + when +
-                                   " s: threads inside simulated ranks, other than the workers of GCC OpenMP "
-                                   "(libgomp) regions, are not supported by xsim; " +
-                                   thread_remedy(__builtin_return_address(0)));
+                                   " s: threads inside simulated ranks that share a real process, other than the "
+                                   "workers of GCC OpenMP (libgomp) regions, are not supported by xsim; " +
+                                   thread_remedy(__builtin_return_address(0)) +
+                                   "; or run one rank per real process (-xsim-np equal to mpirun's -np), where a "
+                                   "rank's threads run as natively");
     }
     using Create = int (*)(pthread_t*, const pthread_attr_t*, void* (*)(void*), void*);
     static const auto real = runtime::next_function<Create>("pthread_create");

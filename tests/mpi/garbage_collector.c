@@ -6,10 +6,9 @@
  * that message. Each rank builds a list of GC-allocated cells across barriers, collects, and
  * checks every cell.
  * Built with GC_MARKERS_TEST (gc_markers): the collector starts parallel marking threads, as
- * Guile's does (mpb-mpi, meep). A thread inside a simulated rank is refused; libgc starts none
- * when GC_MARKERS=1, which the program then sets unless the environment already says
- * otherwise, so the run passes; tests/mpi/CMakeLists.txt also runs it with GC_MARKERS=2 and
- * expects xsim's message to name GC_MARKERS=1. */
+ * Guile's does (mpb-mpi, meep), which a rank alone in its real process may start; libgc starts
+ * none when GC_MARKERS=1, which the program sets unless the environment already says
+ * otherwise; tests/mpi/CMakeLists.txt also runs it with GC_MARKERS=2 (one marking thread). */
 #ifdef GC_MARKERS_TEST
 #define GC_THREADS
 #define TEST_NAME "gc_markers"
