@@ -24,9 +24,12 @@ struct RandomState {
 
 // An exit handler (atexit, the destructor of a function-local static) that the rank's code
 // registered for an object or function of its own: called with `arg` when the rank ends.
+// `dso_handle` is the registering object's (__cxa_finalize runs those of one library: the
+// rank's last dlclose of it).
 struct ExitHandler {
     void (*function)(void*);
     void* arg;
+    void* dso_handle = nullptr;
 };
 
 // gfortran's RANDOM_NUMBER generator of a rank (fortran/random_numbers.cpp): zeroed, as the
@@ -105,6 +108,21 @@ public:
             handlers.pop_back();
             h.function(h.arg);
         }
+    }
+    // Calls local rank `index`'s exit handlers registered with `dso_handle` (a library the rank
+    // closes), last registered first, as __cxa_finalize does; forgets them. Returns how many ran.
+    std::size_t run_exit_handlers_of(std::size_t index, const void* dso_handle) {
+        if (index >= states_.size() || !states_[index] || !dso_handle) return 0;
+        std::vector<ExitHandler>& handlers = states_[index]->exit_handlers;
+        std::size_t ran = 0;
+        for (std::size_t i = handlers.size(); i-- > 0;) {
+            if (i >= handlers.size() || handlers[i].dso_handle != dso_handle) continue;
+            const ExitHandler h = handlers[i];
+            handlers.erase(handlers.begin() + static_cast<std::ptrdiff_t>(i));
+            h.function(h.arg);  // may register more (appended: after `i`, not visited)
+            ++ran;
+        }
+        return ran;
     }
     // The rank whose parse glibc's hidden getopt position belongs to.
     std::size_t getopt_owner = kNone;

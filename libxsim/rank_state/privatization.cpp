@@ -362,8 +362,8 @@ ElfData read_elf_data(const std::string& path) {
     return parse_elf_data(file.image(), file.size());
 }
 
-std::vector<std::string> needed_libraries_of_file(const std::string& path) {
-    std::vector<std::string> out;
+FileDynamic dynamic_of_file(const std::string& path) {
+    FileDynamic out;
     MappedFile file(path);
     if (!file.error().empty() || file.size() < sizeof(Elf64_Ehdr)) return out;
     const unsigned char* image = file.image();
@@ -372,6 +372,7 @@ std::vector<std::string> needed_libraries_of_file(const std::string& path) {
         eh->e_phentsize != sizeof(Elf64_Phdr) || eh->e_phoff > file.size() ||
         eh->e_phnum > (file.size() - eh->e_phoff) / sizeof(Elf64_Phdr))
         return out;
+    out.readable = true;
     const auto* ph = reinterpret_cast<const Elf64_Phdr*>(image + eh->e_phoff);
     // A virtual address's place in the file, or 0.
     const auto offset_of = [&](Elf64_Addr address) -> std::size_t {
@@ -389,16 +390,41 @@ std::vector<std::string> needed_libraries_of_file(const std::string& path) {
         for (std::size_t d = 0; d < count && dyn[d].d_tag != DT_NULL; ++d) {
             if (dyn[d].d_tag == DT_STRTAB) strtab = offset_of(dyn[d].d_un.d_ptr);
             if (dyn[d].d_tag == DT_STRSZ) strsz = dyn[d].d_un.d_val;
+            if (dyn[d].d_tag == DT_FLAGS_1 && (dyn[d].d_un.d_val & DF_1_NODELETE)) out.no_delete = true;
         }
         if (strtab == 0 || strtab > file.size() || strsz > file.size() - strtab) return out;
-        for (std::size_t d = 0; d < count && dyn[d].d_tag != DT_NULL; ++d)
-            if (dyn[d].d_tag == DT_NEEDED && dyn[d].d_un.d_val < strsz) {
-                const char* name = reinterpret_cast<const char*>(image + strtab + dyn[d].d_un.d_val);
-                out.emplace_back(name, strnlen(name, strsz - dyn[d].d_un.d_val));
-            }
+        const auto string_at = [&](Elf64_Xword at) {
+            const char* name = reinterpret_cast<const char*>(image + strtab + at);
+            return std::string(name, strnlen(name, strsz - at));
+        };
+        for (std::size_t d = 0; d < count && dyn[d].d_tag != DT_NULL; ++d) {
+            if (dyn[d].d_un.d_val >= strsz) continue;
+            if (dyn[d].d_tag == DT_NEEDED) out.needed.push_back(string_at(dyn[d].d_un.d_val));
+            if (dyn[d].d_tag == DT_RPATH) out.rpath = string_at(dyn[d].d_un.d_val);
+            if (dyn[d].d_tag == DT_RUNPATH) out.runpath = string_at(dyn[d].d_un.d_val);
+        }
+    }
+    // A defined STB_GNU_UNIQUE symbol (a C++ inline function's static, a template's static
+    // member): the loader marks the library not to be unloaded once such a symbol is bound.
+    if (eh->e_shentsize == sizeof(Elf64_Shdr) && eh->e_shoff <= file.size() &&
+        eh->e_shnum <= (file.size() - eh->e_shoff) / sizeof(Elf64_Shdr)) {
+        const auto* sh = reinterpret_cast<const Elf64_Shdr*>(image + eh->e_shoff);
+        for (int i = 0; i < eh->e_shnum && !out.no_delete; ++i) {
+            if (sh[i].sh_type != SHT_DYNSYM || sh[i].sh_entsize != sizeof(Elf64_Sym) || sh[i].sh_offset > file.size() ||
+                sh[i].sh_size > file.size() - sh[i].sh_offset)
+                continue;
+            const auto* sym = reinterpret_cast<const Elf64_Sym*>(image + sh[i].sh_offset);
+            for (std::size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); ++k)
+                if (ELF64_ST_BIND(sym[k].st_info) == STB_GNU_UNIQUE && sym[k].st_shndx != SHN_UNDEF) {
+                    out.no_delete = true;
+                    break;
+                }
+        }
     }
     return out;
 }
+
+std::vector<std::string> needed_libraries_of_file(const std::string& path) { return dynamic_of_file(path).needed; }
 
 bool is_own_library(const std::string& path) { return !path.empty() && path == own_path(); }
 

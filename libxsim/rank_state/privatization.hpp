@@ -49,6 +49,16 @@ ElfData read_elf_data(const std::string& path);
 ElfData parse_elf_data(const unsigned char* image, std::size_t size);
 // The DT_NEEDED entries of the ELF file at `path` (none when it cannot be read).
 std::vector<std::string> needed_libraries_of_file(const std::string& path);
+// What the dynamic section of the ELF file at `path` says about loading it: its DT_NEEDED
+// entries, its DT_RPATH and DT_RUNPATH (unexpanded), and whether the loader keeps it loaded
+// once opened (DF_1_NODELETE, or it defines an STB_GNU_UNIQUE symbol).
+struct FileDynamic {
+    bool readable = false;
+    std::vector<std::string> needed;
+    std::string rpath, runpath;
+    bool no_delete = false;
+};
+FileDynamic dynamic_of_file(const std::string& path);
 
 // True for loaded objects whose data stays shared: the loader and the vDSO, libxsim, MPI
 // libraries (and what they load), and the libraries of the system directories, except

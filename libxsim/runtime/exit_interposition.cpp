@@ -93,7 +93,7 @@ extern "C" int __cxa_atexit(void (*function)(void*), void* arg, void* dso_handle
     if (rank && ((privatized ? (arg ? g_engine->privatization().may_hold(arg) : in_program(function))
                              : (arg ? in_program_object(arg) : in_program(function))) ||
                  in_libxsim(function))) {
-        g_engine->libc_state_of(*rank).exit_handlers.push_back({function, arg});
+        g_engine->libc_state_of(*rank).exit_handlers.push_back({function, arg, dso_handle});
         return 0;
     }
     // Registered by the constructors a rank's dlopen runs: whose it is is known after the load.
@@ -102,4 +102,19 @@ extern "C" int __cxa_atexit(void (*function)(void*), void* arg, void* dso_handle
     using Register = int (*)(void (*)(void*), void*, void*);
     static const auto real_cxa_atexit = runtime::next_function<Register>("__cxa_atexit");
     return real_cxa_atexit(function, arg, dso_handle);
+}
+
+// __cxa_finalize(d) runs the exit handlers registered for the loaded object `d` (a library's
+// own destructor calls it when the library is unloaded: crtbegin's __do_global_dtors_aux).
+// Called in a rank (its last dlclose of a library: runtime/library_constructors.hpp,
+// close_in_rank), it runs the rank's handlers of that object, which the C library does not
+// hold; those the C library holds for a library whose globals are per rank are the process's
+// and stay for its exit (the library stays loaded for the other ranks).
+extern "C" void __cxa_finalize(void* dso_handle) noexcept {
+    static const auto real_finalize = runtime::next_function<void (*)(void*)>("__cxa_finalize");
+    if (Rank* rank = application_rank(); rank && dso_handle && g_engine) {
+        g_engine->libc_state().run_exit_handlers_of(g_engine->local_index(*rank), dso_handle);
+        if (g_engine->privatization().active() && g_engine->privatization().in_privatized_library(dso_handle)) return;
+    }
+    real_finalize(dso_handle);
 }
