@@ -270,23 +270,6 @@ std::string copy_source(const std::string& symbol) {
     return search.found;
 }
 
-// Every loaded object (the executable first, under its path) with its dynamic names.
-std::vector<LoadedObject> loaded_object_names() {
-    struct Collect {
-        std::vector<LoadedObject> objects;
-        bool first = true;
-    } collect;
-    dl_iterate_phdr(
-        [](dl_phdr_info* info, std::size_t, void* arg) {
-            Collect& c = *static_cast<Collect*>(arg);
-            const bool executable = std::exchange(c.first, false);
-            c.objects.push_back(
-                describe_loaded_object(info, executable ? executable_path() : std::string(info->dlpi_name ? info->dlpi_name : "")));
-            return 0;
-        },
-        &collect);
-    return collect.objects;
-}
 
 // The calling thread's block of thread-locals of TLS module `module`, allocated if it was not
 // (the x86-64 ABI's __tls_get_addr, which code of the module calls on its first access).
@@ -360,6 +343,24 @@ ElfData read_elf_data(const std::string& path) {
         return d;
     }
     return parse_elf_data(file.image(), file.size());
+}
+
+// Every loaded object (the executable first, under its path) with its dynamic names.
+std::vector<LoadedObject> loaded_object_names() {
+    struct Collect {
+        std::vector<LoadedObject> objects;
+        bool first = true;
+    } collect;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* arg) {
+            Collect& c = *static_cast<Collect*>(arg);
+            const bool executable = std::exchange(c.first, false);
+            c.objects.push_back(
+                describe_loaded_object(info, executable ? executable_path() : std::string(info->dlpi_name ? info->dlpi_name : "")));
+            return 0;
+        },
+        &collect);
+    return collect.objects;
 }
 
 FileDynamic dynamic_of_file(const std::string& path) {

@@ -76,6 +76,8 @@ struct LoadedObject {
 bool is_named_by(const LoadedObject& o, const std::string& needed);
 // What the dynamic section of a loaded object (dl_iterate_phdr's `info`) names.
 LoadedObject describe_loaded_object(const dl_phdr_info* info, std::string path);
+// Every loaded object (the executable first, under its path) with its dynamic names.
+std::vector<LoadedObject> loaded_object_names();
 // A library of the system directories whose registries hold the program's objects, so that
 // natively each process has its own: Boost.Serialization (libboost_serialization,
 // libboost_wserialization), where the type information singletons of the program and of

@@ -323,28 +323,17 @@ void construct_needed_before_load(const Engine& engine, const char* file, const 
         pending = local < g_libraries[i].state.size() && !constructed_by(i, local);
     if (!pending) return;
     // The loaded objects, by name, as the loader matches a name before it searches.
-    struct Names {
-        std::vector<LoadedObject> objects;
-        bool first = true;
-    } loaded;
-    dl_iterate_phdr(
-        [](dl_phdr_info* info, std::size_t, void* arg) {
-            Names& n = *static_cast<Names*>(arg);
-            if (std::exchange(n.first, false) || !info->dlpi_name || !*info->dlpi_name) return 0;
-            n.objects.push_back(describe_loaded_object(info, info->dlpi_name));
-            return 0;
-        },
-        &loaded);
+    const std::vector<LoadedObject> loaded = loaded_object_names();
     // As the loader: a name that is a loaded object's path or soname, or a file that is one.
     const auto loaded_as = [&](const std::string& name) -> const LoadedObject* {
-        for (const LoadedObject& o : loaded.objects)
+        for (const LoadedObject& o : loaded)
             if (o.path == name || (!o.soname.empty() && o.soname == name)) return &o;
         return nullptr;
     };
     const auto loaded_file = [&](const std::string& path) -> const LoadedObject* {
         struct stat file;
         if (stat(path.c_str(), &file) != 0) return nullptr;
-        for (const LoadedObject& o : loaded.objects) {
+        for (const LoadedObject& o : loaded) {
             struct stat other;
             if (o.path == path ||
                 (stat(o.path.c_str(), &other) == 0 && other.st_dev == file.st_dev && other.st_ino == file.st_ino))
