@@ -1,9 +1,11 @@
 // MPI_File_open, MPI_File_close, MPI_File_delete (MPI-4.0 section 14.2.1-14.2.3).
 //
-// Open is collective over the application's communicator: the lowest rank opens first
-// (and alone creates the file: MPI_MODE_CREATE | MPI_MODE_EXCL fails for everyone when
-// it exists), an agreement tells every rank its amode matched and how that went, the
-// others then open, and a second agreement makes the result everyone's. Each rank gets
+// Open is collective over the application's communicator: an agreement checks the amodes
+// and lets no rank touch the file before every rank has entered the call (so a rank's
+// earlier MPI_File_delete of the name cannot remove the file another rank just made), the
+// lowest rank opens first (and alone creates the file: MPI_MODE_CREATE | MPI_MODE_EXCL
+// fails for everyone when it exists), a second agreement tells every rank how that went,
+// the others then open, and a third agreement makes the result everyone's. Each rank gets
 // its own real handle on the real MPI_COMM_SELF. Close is collective: each rank closes
 // its handle, and after an agreement the lowest rank deletes the file once when it was
 // opened with MPI_MODE_DELETE_ON_CLOSE. The lowest rank is also the home of the file's shared
@@ -120,27 +122,32 @@ int PMPI_File_open(MPI_Comm comm, const char* filename, int amode, MPI_Info info
         return io::raise_file(scope, nullptr, MPI_ERR_AMODE, why + " (amode " + std::to_string(amode) + ")");
     allow_all_descriptors();
 
-    // The lowest rank first: it alone may create the file, so CREATE|EXCL is decided once.
-    const bool first = c->rank_of(scope.rank) == 0;
-    RealOpen mine;
-    if (first) mine = open_real(filename, amode, info, true);
-    std::vector<std::int64_t> agreed{amode, -static_cast<std::int64_t>(amode), first ? mine.error_class : 0};
+    // Every rank has entered the call before any rank touches the file: what a rank did to
+    // it before (MPI_File_delete of the name by every rank, say, as Athena++ does before it
+    // opens its outputs) comes before the file is made, as natively (Open MPI's open
+    // agrees on a communicator first). This agreement also checks the amodes.
+    std::vector<std::int64_t> agreed{amode, -static_cast<std::int64_t>(amode)};
     std::string why;
-    if (int e = io::allreduce_max(scope, *c, agreed, &why)) {
-        close_real(mine.handle);
-        return io::raise_file(scope, nullptr, e, why);
-    }
+    if (int e = io::allreduce_max(scope, *c, agreed, &why)) return io::raise_file(scope, nullptr, e, why);
     // The file's own communicator: every member derives the same context (the call is
     // collective over `c`, so the creation counters agree), and the agreement above
     // already made every member take part.
     const ContextId id = derive_context(c->context, creation_counter(scope.rank, *c)++, kFileDerivation);
-    if (agreed[0] != -agreed[1]) {
-        close_real(mine.handle);
+    if (agreed[0] != -agreed[1])
         return io::raise_file(scope, nullptr, MPI_ERR_NOT_SAME,
                               "the ranks passed different amodes (MPI_File_open is collective: every rank must pass the same)");
+    // Then the lowest rank alone: it alone may create the file, so CREATE|EXCL is decided
+    // once; an agreement hands out how that went.
+    const bool first = c->rank_of(scope.rank) == 0;
+    RealOpen mine;
+    if (first) mine = open_real(filename, amode, info, true);
+    std::vector<std::int64_t> opened{first ? mine.error_class : 0};
+    if (int e = io::allreduce_max(scope, *c, opened, &why)) {
+        close_real(mine.handle);
+        return io::raise_file(scope, nullptr, e, why);
     }
-    if (agreed[2] != MPI_SUCCESS) {
-        const int e = static_cast<int>(agreed[2]);
+    if (opened[0] != MPI_SUCCESS) {
+        const int e = static_cast<int>(opened[0]);
         return io::raise_file(scope, nullptr, e, first ? mine.why : "the lowest rank could not open '" + std::string(filename) +
                                                                         "' (" + error_class_name(e) + ")");
     }
