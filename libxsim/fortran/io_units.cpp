@@ -23,15 +23,30 @@
 // outside the simulation and in a process that runs one rank.
 // The parameters of every such call begin with the same two integers, flags then unit
 // (libgfortran's st_parameter_common, unchanged since gfortran 4.3).
+// One file on units of two ranks: libgfortran refuses to connect a file that another unit
+// of the process has open ("File already opened in another unit") unless Fortran 2018 is
+// allowed, which a Fortran main program's _gfortran_set_options allows (gfortran 9 and
+// later) and the defaults of a C main program do not. Natively the ranks are processes with
+// a table each, so code_saturne's ranks but the first (a C main) each OPEN /dev/null on unit
+// 9 to silence their log; under xsim the second rank of a process failed. A rank's OPEN of a
+// file that only other ranks of the process have connected runs with Fortran 2018 allowed
+// for that statement; one the rank itself has connected to another unit still fails, as
+// natively. (Not done when the program asked for gfortran's backtrace handlers, which
+// _gfortran_set_options would install again: a Fortran main compiled with -std=f2008 or
+// older; such a program gets libgfortran's error.)
 #include <dlfcn.h>
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
+#include <utility>
 #include <unordered_map>
 
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/fortran/io_units.hpp"
 
 namespace xsim {
 namespace {
@@ -47,6 +62,15 @@ struct StatementHead {
     std::int32_t* iostat;
 };
 
+// OPEN's parameters begin so (st_parameter_open): the head, RECL=, then FILE= (length first).
+struct OpenHead {
+    StatementHead common;
+    std::int32_t recl_in;
+    std::size_t file_len;
+    const char* file;
+};
+
+constexpr std::int32_t kLibreturnMask = 3;           // IOPARM_LIBRETURN_MASK: 0 when the statement succeeded
 constexpr std::int32_t kHasIostat = 1 << 5;         // IOPARM_HAS_IOSTAT
 constexpr std::int32_t kHasFile = 1 << 8;           // IOPARM_OPEN_HAS_FILE (OPEN)
 constexpr std::int32_t kInternalUnit = 1 << 14;     // IOPARM_DT_HAS_INTERNAL_UNIT (READ, WRITE)
@@ -66,7 +90,17 @@ struct Units final : LayerState {
     std::unordered_map<std::int32_t, int> holder;          // unit number -> the local rank that uses it
     std::unordered_map<std::uint64_t, std::int32_t> own;   // (local rank, unit number) -> its own number
     std::int32_t next_own = kFirstOwnNumber;
+    // The file each unit of a rank was connected to by OPEN(FILE=): (local rank, the number
+    // libgfortran knows) -> the file's device and inode, which libgfortran compares.
+    std::unordered_map<std::uint64_t, std::pair<dev_t, ino_t>> files;
+    // libgfortran's compile options as the program set them (_gfortran_set_options, called by
+    // a Fortran main program), else its defaults for a C main program (init_compile_options).
+    int warn_std = 68;    // GFC_STD_F95_DEL | GFC_STD_LEGACY
+    int allow_std = 511;  // F77 to F2008_OBS, GNU, LEGACY: not GFC_STD_F2018
+    bool backtrace = false;
 };
+
+constexpr int kStdF2018 = 1 << 9;  // GFC_STD_F2018: a file may be connected to several units
 
 std::uint64_t key(int local, std::int32_t unit) {
     return static_cast<std::uint64_t>(static_cast<std::uint32_t>(local)) << 32 | static_cast<std::uint32_t>(unit);
@@ -120,6 +154,11 @@ void release_reopened_stream(int local, std::int32_t unit) {
     layer_state<Units>(*g_engine).own.erase(key(local, unit));
 }
 
+// Rank `local` closed the number libgfortran knows as `unit`: no file of its own there now.
+void forget_file(int local, std::int32_t unit) {
+    if (local >= 0) layer_state<Units>(*g_engine).files.erase(key(local, unit));
+}
+
 // After rank `local` closed `unit`: the number is free again.
 void closed(int local, std::int32_t unit) {
     if (!translated(local, unit)) return;
@@ -140,6 +179,50 @@ Function real(const char* name) {
 }
 
 using Statement = void (*)(StatementHead*);
+using SetOptions = void (*)(int, int*);
+
+// The file an OPEN names (blanks at its end are not part of it, as for libgfortran).
+bool file_of(const StatementHead* p, std::pair<dev_t, ino_t>& id) {
+    const auto* open = reinterpret_cast<const OpenHead*>(p);
+    std::size_t length = open->file_len;
+    while (length > 0 && (open->file[length - 1] == ' ' || open->file[length - 1] == '\0')) --length;
+    std::string path(open->file, length);
+    struct stat st{};
+    if (length == 0 || stat(path.c_str(), &st) != 0) return false;
+    id = {st.st_dev, st.st_ino};
+    return true;
+}
+
+// Rank `local`'s OPEN(FILE=) on the number `p` holds now: run with Fortran 2018 allowed when
+// the file is connected only to other ranks' units (see the top of this file), and remember
+// the connection when it succeeds.
+void open_file(Statement statement, StatementHead* p, int local) {
+    if (local < 0 || !(p->flags & kHasFile)) return statement(p);
+    Units& units = layer_state<Units>(*g_engine);
+    std::pair<dev_t, ino_t> id;
+    const bool named = file_of(p, id);
+    bool others = false, own = false;
+    if (named && !(units.allow_std & kStdF2018) && !units.backtrace) {
+        for (const auto& [holder, file] : units.files) {
+            if (file != id) continue;
+            const int rank = static_cast<int>(holder >> 32);
+            const auto unit = static_cast<std::int32_t>(holder & 0xffffffffu);
+            if (rank != local) others = true;
+            else if (unit != p->unit) own = true;
+        }
+    }
+    if (others && !own) {
+        static const auto set_options = real<SetOptions>("_gfortran_set_options");
+        int relaxed[2] = {units.warn_std, units.allow_std | kStdF2018};
+        int kept[2] = {units.warn_std, units.allow_std};
+        set_options(2, relaxed);
+        statement(p);
+        set_options(2, kept);
+    } else {
+        statement(p);
+    }
+    if ((p->flags & kLibreturnMask) == 0 && named) units.files[key(local, p->unit)] = id;
+}
 
 // Runs the real statement with the rank's number in place of the program's. The compiled
 // statement fills its parameter block afresh each time, and a READ or WRITE goes on with the
@@ -150,6 +233,15 @@ void run(Statement statement, StatementHead* p, bool uses) {
 }
 
 }  // namespace
+
+void note_gfortran_options(int count, const int options[]) {
+    if (!g_engine) return;
+    Units& units = layer_state<Units>(*g_engine);
+    if (count >= 1) units.warn_std = options[0];
+    if (count >= 2) units.allow_std = options[1];
+    if (count >= 5) units.backtrace = options[4] != 0;
+}
+
 }  // namespace xsim
 
 using xsim::StatementHead;
@@ -164,9 +256,10 @@ void _gfortran_st_open(StatementHead* p) {
     const int local = xsim::separating_rank();
     if (local >= 0 && xsim::preconnected(p->unit) && (p->flags & xsim::kHasFile)) {
         p->unit = xsim::reopened_stream(local, p->unit);
-        return statement(p);
+        return xsim::open_file(statement, p, local);
     }
-    xsim::run(statement, p, true);
+    p->unit = xsim::unit_for(local, p->unit, true);
+    xsim::open_file(statement, p, local);
 }
 
 void _gfortran_st_close(StatementHead* p) {
@@ -179,6 +272,7 @@ void _gfortran_st_close(StatementHead* p) {
         if (const std::int32_t own = xsim::unit_for(local, unit, false); own != unit) {  // its own file
             p->unit = own;
             statement(p);
+            xsim::forget_file(local, own);
             xsim::release_reopened_stream(local, unit);
             return;
         }
@@ -189,6 +283,7 @@ void _gfortran_st_close(StatementHead* p) {
     }
     const std::int32_t unit = p->unit;
     xsim::run(statement, p, false);
+    xsim::forget_file(local, p->unit);
     xsim::closed(local, unit);
 }
 
