@@ -302,8 +302,13 @@ int PMPI_Win_unlock_all(MPI_Win win) {
     return MPI_SUCCESS;
 }
 
+}  // extern "C"
+
+namespace {
+
 // Flushes: every operation of this rank (to one target, or all) completes at the target, which
-// also completes it locally (MPI_Win_flush_local*).
+// also completes it locally (MPI_Win_flush_local*). Not in the extern "C" block: libxsim would
+// export it as the C name `flush`.
 int flush(CallScope& scope, Window* w, int target) {
     if (target != -1)
         if (int e = window_checks::target(scope, w, target)) return e;
@@ -313,6 +318,10 @@ int flush(CallScope& scope, Window* w, int target) {
     rma::complete_operations(scope.engine, scope.rank, *w, target);
     return MPI_SUCCESS;
 }
+
+}  // namespace
+
+extern "C" {
 
 XSIM_MPI_ALIAS(Win_flush)
 int PMPI_Win_flush(int target, MPI_Win win) {

@@ -10,7 +10,7 @@
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/fortran/convert.hpp"
 
-extern "C" [[noreturn]] void xsim_unsupported_call(const char* name);
+extern "C" [[noreturn]] __attribute__((visibility("hidden"))) void xsim_unsupported_call(const char* name);
 
 namespace xsim::fortran {
 namespace {

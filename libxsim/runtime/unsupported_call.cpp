@@ -9,7 +9,8 @@
 
 #include "libxsim/engine/engine.hpp"
 
-extern "C" [[noreturn]] void xsim_unsupported_call(const char* name) {
+// Hidden: called by the stubs and the Fortran bindings, not part of the API (libxsim/exports.map).
+extern "C" [[noreturn]] __attribute__((visibility("hidden"))) void xsim_unsupported_call(const char* name) {
     using namespace xsim;
     if (g_engine && g_engine->current()) {
         const Rank& r = *g_engine->current();
