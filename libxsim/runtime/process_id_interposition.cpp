@@ -9,7 +9,9 @@
 //
 // What a program does with its own pid keeps working: kill() of a virtual pid of this
 // process signals the real process, and /proc/<pid>/... opened through open, openat, fopen
-// or readlink is the real process's entry, except the rank's own memory map
+// or readlink is the real process's entry (also for a rank of another real process on this
+// host: Gadget-4's node-shared memory is a memfd that the node's other ranks open as
+// /proc/<first rank's pid>/fd/N), except the rank's own memory map
 // (/proc/self/maps, or its pid's), which shows its stack as a mapping of its own
 // (own_stack.hpp). (The real process is every rank it hosts: a signal reaches them all.) Called from anywhere else (xsim, the real MPI library, other threads)
 // getpid() is the C library's.
@@ -22,12 +24,17 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cstdint>
 #include <cstdlib>
+#include <string>
+#include <vector>
 
 #include "libxsim/engine/call_scope.hpp"
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/runtime/next_function.hpp"
 #include "libxsim/runtime/own_stack.hpp"
+#include "libxsim/runtime/process_ids.hpp"
 
 using namespace xsim;
 using runtime::next_function;
@@ -52,16 +59,46 @@ long rank_of_virtual_pid(long pid) {
 constexpr std::size_t kPathBytes = 4096;
 thread_local char t_path[kPathBytes];
 
-// `path` with a leading /proc/<virtual pid of a rank of this process> replaced by the real
-// pid (in t_path); otherwise `path` itself.
+// The real pid of each real process of the run whose /proc this process sees (0 for the
+// others), by process number; empty until learn_sibling_processes. Process-wide and written
+// once at start-up, before any rank runs.
+std::vector<long> g_sibling_pids;
+
+// What identifies the /proc this process sees: the kernel's boot id (the host) and the pid
+// namespace (a container), hashed (FNV-1a).
+std::int64_t proc_view_key() {
+    std::string identity;
+    if (FILE* f = std::fopen("/proc/sys/kernel/random/boot_id", "r")) {
+        char buf[128] = {};
+        if (std::fgets(buf, sizeof buf, f)) identity = buf;
+        std::fclose(f);
+    }
+    char ns[128] = {};
+    if (const ssize_t n = readlink("/proc/self/ns/pid", ns, sizeof ns - 1); n > 0) identity.append(ns, static_cast<std::size_t>(n));
+    std::uint64_t hash = 1469598103934665603ULL;
+    for (const unsigned char c : identity) hash = (hash ^ c) * 1099511628211ULL;
+    return static_cast<std::int64_t>(hash >> 1);  // positive: MPI_MAX below treats 0 as "not mine"
+}
+
+// `path` with a leading /proc/<virtual pid of a rank> replaced by the real pid of the process
+// that hosts the rank, when that is this process or a sibling on the same /proc (in t_path);
+// otherwise `path` itself (a rank elsewhere: as natively, another host's pid is not here).
 const char* real_proc_path(const char* path) {
     if (!path || strncmp(path, "/proc/", 6) != 0) return path;
     char* end = nullptr;
     const long pid = std::strtol(path + 6, &end, 10);
     if (end == path + 6 || (*end != '/' && *end != '\0')) return path;
     const long rank = rank_of_virtual_pid(pid);
-    if (rank < 0 || !g_engine->is_local(static_cast<int>(rank))) return path;
-    const int n = snprintf(t_path, sizeof t_path, "/proc/%d%s", static_cast<int>(real_getpid()), end);
+    if (rank < 0) return path;
+    long real = 0;
+    if (g_engine->is_local(static_cast<int>(rank))) {
+        real = real_getpid();
+    } else {
+        const auto process = static_cast<std::size_t>(g_engine->process_of(static_cast<int>(rank)));
+        if (process < g_sibling_pids.size()) real = g_sibling_pids[process];
+    }
+    if (real <= 0) return path;
+    const int n = snprintf(t_path, sizeof t_path, "/proc/%ld%s", real, end);
     return n > 0 && static_cast<std::size_t>(n) < sizeof t_path ? t_path : path;
 }
 
@@ -107,6 +144,20 @@ mode_t mode_argument(int flags, va_list ap) {
 }
 
 }  // namespace
+
+void runtime::learn_sibling_processes(int process, int processes) {
+    if (processes <= 1) return;
+    // An all-gather through the real library's Allreduce: each process fills its own slots.
+    std::vector<std::int64_t> keys(static_cast<std::size_t>(processes), 0), pids(keys);
+    keys[static_cast<std::size_t>(process)] = proc_view_key();
+    pids[static_cast<std::size_t>(process)] = real_getpid();
+    real_mpi.Allreduce(MPI_IN_PLACE, keys.data(), processes, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    real_mpi.Allreduce(MPI_IN_PLACE, pids.data(), processes, MPI_INT64_T, MPI_MAX, MPI_COMM_WORLD);
+    const std::int64_t mine = keys[static_cast<std::size_t>(process)];
+    g_sibling_pids.assign(static_cast<std::size_t>(processes), 0);
+    for (std::size_t p = 0; p < keys.size(); ++p)
+        if (keys[p] == mine) g_sibling_pids[p] = static_cast<long>(pids[p]);
+}
 
 extern "C" {
 

@@ -43,6 +43,7 @@
 #include "libxsim/runtime/requested_libraries.hpp"
 #include "libxsim/runtime/launcher_environment.hpp"
 #include "libxsim/runtime/library_constructors.hpp"
+#include "libxsim/runtime/process_ids.hpp"
 #include "libxsim/runtime/program_constructors.hpp"
 #include "libxsim/runtime/startup_checks.hpp"
 #include "libxsim/runtime/watchdog.hpp"
@@ -157,6 +158,7 @@ int simulate(int argc, char** argv, char** envp) {
         real_mpi.Bcast(&now, 1, MPI_INT64_T, 0, MPI_COMM_WORLD);
         cl.options.epoch_seconds = now;
     }
+    runtime::learn_sibling_processes(process, processes);  // every process takes part
     // Where the results go: checked now, not after a long run.
     if (std::string why = check_output_files(cl.options, process); !why.empty()) return refuse(process, why);
     if (std::string why = trace::check_trace_options(cl.options, static_cast<int>(ranks), process); !why.empty())
