@@ -13,7 +13,7 @@
 // sections`, with their pre-4.9 *_start/GOMP_parallel_end pairs, GOMP_parallel_reductions
 // (task reductions) and GOMP_teams_reg (host `teams`)). A call from a rank's own code opens
 // the rank's region: until the real call returns (or GOMP_parallel_end for the old pairs),
-//  - the privatized image is pinned (Privatization::set_pin): before another rank's globals
+//  - the privatized image is pinned (rank_pin.hpp, Privatization::set_pin): before another rank's globals
 //    are loaded (another rank's fiber resumed because this one waits in an MPI call, or a
 //    callback acting for another rank), the pin asks libgomp whether a team with more than
 //    one thread is active (omp_get_active_level() > 0, asked only then). If so the run ends
@@ -32,7 +32,7 @@
 //  - libgomp may start threads (pthread_create called from libgomp): they run a trampoline
 //    that registers the thread's CPU clock for the region's charge. Any other thread a rank
 //    starts (std::thread, pthread_create from the program or another library, libgomp outside
-//    an interposed region, LLVM's libomp) is refused as before (thread_interposition.cpp).
+//    an interposed region, LLVM's libomp) pins the rank's image too (thread_interposition.cpp).
 // An MPI call from any thread other than the simulation thread (a worker) is refused with
 // a message (engine/call_scope.cpp): xsim takes MPI calls only from the rank's own thread.
 //
@@ -76,6 +76,7 @@
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/engine/layer_state.hpp"
 #include "libxsim/runtime/next_function.hpp"
+#include "libxsim/runtime/rank_pin.hpp"
 
 using namespace xsim;
 
@@ -137,7 +138,7 @@ std::string format_seconds(SimTime t) {
 void detach_region(Engine& engine, OpenMpTeams& t) {
     t.open.store(false, std::memory_order_release);
     engine.set_suspend_guard(nullptr);
-    engine.privatization().set_pin(nullptr, nullptr);
+    runtime::release_pin(engine, runtime::PinReason::OpenMpRegion);
     t.legacy_depth = 0;
     ++t.generation;
 }
@@ -160,9 +161,8 @@ void guard_suspend(Engine& engine, Rank& rank, const char* call) {
                             "regions, or run with OMP_NUM_THREADS=1");
 }
 
-// Privatization's pin: another rank's globals are about to be loaded.
-void guard_exchange(void* context, std::size_t loaded, std::size_t /*wanted*/) {
-    Engine& engine = *static_cast<Engine*>(context);
+// The region's pin (rank_pin.hpp): another rank's globals are about to be loaded.
+void guard_exchange(Engine& engine, std::size_t loaded) {
     OpenMpTeams& t = layer_state<OpenMpTeams>(engine);
     Rank& owner = t.rank ? *t.rank : engine.local(engine.first_local() + static_cast<int>(loaded));
     guard_suspend(engine, owner, owner.current_call);
@@ -195,7 +195,7 @@ std::uint64_t open_region(const char* entry) {
     t.clock_start = rank->clock;
     t.span_before = t.master_start - rank->last_exit_ns;
     engine.set_suspend_guard(&guard_suspend);
-    engine.privatization().set_pin(&guard_exchange, &engine);
+    runtime::hold_pin(engine, runtime::PinReason::OpenMpRegion, &guard_exchange);
     t.open.store(true, std::memory_order_release);
     return ++t.generation;
 }
@@ -208,7 +208,7 @@ void close_region(std::uint64_t generation) {
     Engine& engine = *g_engine;
     t.open.store(false, std::memory_order_release);
     engine.set_suspend_guard(nullptr);
-    engine.privatization().set_pin(nullptr, nullptr);
+    runtime::release_pin(engine, runtime::PinReason::OpenMpRegion);
     if (!t.measure) return;
     std::int64_t master_end = 0, after = 0;
     read_master_and_workers(engine, t, t.end, master_end, after);
