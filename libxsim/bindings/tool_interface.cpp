@@ -8,7 +8,8 @@
 //   library, which carries the traffic between the real processes): passed through, after
 //   the checks Open MPI 4.1 lacks (an index out of range is MPI_T_ERR_INVALID_INDEX, an
 //   enumeration item out of range MPI_T_ERR_INVALID_ITEM, an unknown or another rank's cvar
-//   handle MPI_T_ERR_INVALID_HANDLE, a null pointer MPI_T_ERR_INVALID, never a crash). A
+//   handle or an enumeration no MPI_T_cvar_get_info returned MPI_T_ERR_INVALID_HANDLE, a
+//   null output pointer MPI_T_ERR_INVALID, never a crash). A
 //   cvar bound to a communicator, group, error handler, file, window, request or message
 //   would be handed one of xsim's own handles, which the real library does not know: such
 //   a binding is refused with MPI_T_ERR_INVALID_HANDLE (Open MPI 4.1 has none; datatypes,
@@ -28,6 +29,7 @@
 #include <algorithm>
 #include <memory>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "libxsim/bindings/profiling_alias.hpp"
@@ -50,6 +52,7 @@ struct ToolInterfaceState : LayerState {
     std::vector<int> init_count;                                             // per local rank
     std::unordered_map<MPI_T_pvar_session, std::unique_ptr<PvarSession>> sessions;
     std::unordered_map<MPI_T_cvar_handle, int> cvar_handles;                 // -> owner rank
+    std::unordered_set<MPI_T_enum> enums;  // the real library's, as MPI_T_cvar_get_info returned them
 };
 
 // One MPI_T call: enters the rank like any call (AnytimeCall: also before MPI_Init and
@@ -84,10 +87,6 @@ bool bound_to_own_object(int bind) {
     }
 }
 
-// A string argument with its length: a null length asks for nothing, a length of 0 for the
-// length only; otherwise the string must be there (Open MPI 4.1 would write through null).
-bool fits(const char* text, const int* len) { return !len || *len == 0 || text; }
-
 int cvar_count(int* num) {
     *num = 0;
     return real_mpi.T_cvar_get_num(num);
@@ -102,6 +101,9 @@ bool own_cvar_handle(ToolCall& tool, MPI_T_cvar_handle handle) {
     auto it = tool.state().cvar_handles.find(handle);
     return it != tool.state().cvar_handles.end() && it->second == tool.rank()->world;
 }
+
+// An enumeration MPI_T_cvar_get_info handed out (a garbage handle would crash the real library).
+bool known_enum(ToolCall& tool, MPI_T_enum e) { return e != MPI_T_ENUM_NULL && tool.state().enums.count(e); }
 
 PvarSession* own_session(ToolCall& tool, MPI_T_pvar_session session) {
     auto it = tool.state().sessions.find(session);
@@ -170,9 +172,13 @@ int PMPI_T_cvar_get_info(int cvar_index, char* name, int* name_len, int* verbosi
                          MPI_T_enum* enumtype, char* desc, int* desc_len, int* bind, int* scope) {
     XSIM_MPIT_BEGIN(T_cvar_get_info);
     if (!valid_cvar_index(cvar_index)) return MPI_T_ERR_INVALID_INDEX;
-    if (!fits(name, name_len) || !fits(desc, desc_len)) return MPI_T_ERR_INVALID;
-    return real_mpi.T_cvar_get_info(cvar_index, name, name_len, verbosity, datatype, enumtype, desc, desc_len, bind,
-                                    scope);
+    // A null string with a length asks for the length only (MPI 3.1 section 14.3.3).
+    MPI_T_enum e = MPI_T_ENUM_NULL;
+    const int rc = real_mpi.T_cvar_get_info(cvar_index, name, name_len, verbosity, datatype, &e, desc, desc_len, bind,
+                                            scope);
+    if (rc == MPI_SUCCESS && e != MPI_T_ENUM_NULL) tool.state().enums.insert(e);
+    if (rc == MPI_SUCCESS && enumtype) *enumtype = e;
+    return rc;
 }
 
 XSIM_MPI_ALIAS(T_cvar_get_index)
@@ -232,16 +238,16 @@ int PMPI_T_cvar_write(MPI_T_cvar_handle handle, const void* buf) {
 XSIM_MPI_ALIAS(T_enum_get_info)
 int PMPI_T_enum_get_info(MPI_T_enum enumtype, int* num, char* name, int* name_len) {
     XSIM_MPIT_BEGIN(T_enum_get_info);
-    if (enumtype == MPI_T_ENUM_NULL) return MPI_T_ERR_INVALID_HANDLE;
-    if (!num || !fits(name, name_len)) return MPI_T_ERR_INVALID;
+    if (!known_enum(tool, enumtype)) return MPI_T_ERR_INVALID_HANDLE;
+    if (!num) return MPI_T_ERR_INVALID;
     return real_mpi.T_enum_get_info(enumtype, num, name, name_len);
 }
 
 XSIM_MPI_ALIAS(T_enum_get_item)
 int PMPI_T_enum_get_item(MPI_T_enum enumtype, int index, int* value, char* name, int* name_len) {
     XSIM_MPIT_BEGIN(T_enum_get_item);
-    if (enumtype == MPI_T_ENUM_NULL) return MPI_T_ERR_INVALID_HANDLE;
-    if (!value || !fits(name, name_len)) return MPI_T_ERR_INVALID;
+    if (!known_enum(tool, enumtype)) return MPI_T_ERR_INVALID_HANDLE;
+    if (!value) return MPI_T_ERR_INVALID;
     int items = 0, len = 0;
     if (int rc = real_mpi.T_enum_get_info(enumtype, &items, nullptr, &len)) return rc;
     if (index < 0 || index >= items) return MPI_T_ERR_INVALID_ITEM;

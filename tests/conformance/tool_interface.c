@@ -7,7 +7,8 @@
  * indices and names; nested init/finalize. Runs natively too (the reference); under xsim,
  * which has no performance variables or categories of its own (the real library's would
  * count the real processes' traffic, not the simulated ranks'), it also checks that both
- * counts are 0 and that bad handles and sessions are refused. */
+ * counts are 0 and that bad handles, sessions and enumerations are refused (Open MPI 4.1
+ * crashes on them). */
 #include "conformance.h"
 
 #define NAME_LEN 256
@@ -123,6 +124,21 @@ static void cvars(conf_t* t, int under_xsim) {
                    "MPI_T_cvar_handle_alloc(num) not refused");
         CONF_CHECK(t, MPI_T_cvar_get_index("xsim_no_such_cvar", &found) == MPI_T_ERR_INVALID_NAME,
                    "MPI_T_cvar_get_index of an unknown name not refused");
+        if (read_index >= 0) { /* a null string with a length asks for the length (MPI 3.1 14.3.3) */
+            int full = 1, again = NAME_LEN;
+            CONF_CALL(t, MPI_T_cvar_get_info(read_index, NULL, &full, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+            CONF_CALL(t, MPI_T_cvar_get_info(read_index, name, &again, NULL, NULL, NULL, NULL, NULL, NULL, NULL));
+            CONF_CHECK(t, full > 1 && full == again && (int)strlen(name) + 1 == full,
+                       "cvar %d: the length alone %d, with the name %d ('%s')", read_index, full, again, name);
+        }
+        if (under_xsim) { /* Open MPI dereferences these */
+            int value = 0;
+            CONF_CHECK(t, MPI_T_cvar_read(MPI_T_CVAR_HANDLE_NULL, &value) == MPI_T_ERR_INVALID_HANDLE,
+                       "MPI_T_cvar_read of MPI_T_CVAR_HANDLE_NULL not refused");
+            CONF_CHECK(t, MPI_T_enum_get_info((MPI_T_enum)0x31415926, &value, NULL, NULL) == MPI_T_ERR_INVALID_HANDLE,
+                       "MPI_T_enum_get_info of a garbage handle not refused");
+            CONF_CHECK(t, MPI_T_pvar_get_num(NULL) == MPI_T_ERR_INVALID, "MPI_T_pvar_get_num(NULL) not refused");
+        }
     }
 }
 
