@@ -52,6 +52,21 @@ static int count_not_refused(const char* when, int rank) {
     return bad;
 }
 
+/* Cycles of init and finalize, as a tool that looks up one variable does. (Under xsim the
+ * ranks of a process get here one after another: passing each cycle to Open MPI would
+ * reopen all its components every time.) Returns
+ * the number of failures. */
+static int init_finalize_cycles(void) {
+    int cycle, bad = 0;
+    for (cycle = 0; cycle < 2; cycle++) {
+        int n = -1, provided = -1;
+        if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS || MPI_T_cvar_get_num(&n) != MPI_SUCCESS ||
+            n <= 0 || MPI_T_finalize() != MPI_SUCCESS)
+            bad++;
+    }
+    return bad;
+}
+
 /* Control variables: names, lookup by name, one read, one enumeration. */
 static void cvars(conf_t* t, int under_xsim) {
     int num = -1, i, read_index = -1, enum_index = -1;
@@ -210,21 +225,14 @@ int main(int argc, char** argv) {
     int provided = -1, again = -1, early_bad, rank = -1, under_xsim;
     /* Before MPI_T_init_thread (and before MPI_Init, which MPI_T does not need). */
     early_bad = count_not_refused("before MPI_T_init_thread", -1);
-    /* Cycles of init and finalize, as a tool that looks up one variable does. (Under xsim the
-     * ranks of a process get here one after another: passing each cycle to Open MPI would
-     * reopen all its components every time, 0.2 s each, 10 minutes at 1000 ranks.) */
-    for (int cycle = 0; cycle < 3; cycle++) {
-        int n = -1;
-        if (MPI_T_init_thread(MPI_THREAD_SINGLE, &provided) != MPI_SUCCESS || MPI_T_cvar_get_num(&n) != MPI_SUCCESS ||
-            n <= 0 || MPI_T_finalize() != MPI_SUCCESS)
-            early_bad++;
-    }
+    early_bad += init_finalize_cycles();
     early_bad += count_not_refused("after init/finalize cycles", -1);
     int init_rc = MPI_T_init_thread(MPI_THREAD_SINGLE, &provided);
     MPI_Init(&argc, &argv);
     conf_init(&t, "tool_interface");
     rank = t.rank;
     under_xsim = conf_under_xsim();
+    early_bad += init_finalize_cycles(); /* and after MPI_Init, before any rank waits for another */
     CONF_CHECK(&t, early_bad == 0, "%d failures before MPI_Init (uninitialized calls not refused, init/finalize cycles)",
                early_bad);
     CONF_CHECK(&t, init_rc == MPI_SUCCESS, "MPI_T_init_thread returned %d", init_rc);
