@@ -25,7 +25,8 @@ enum class LayerSlot : std::uint8_t {
     FileErrhandlers,          // io/file_errors.cpp
     SharedFilePointers,       // io/shared_pointer.cpp
     OpenMpTeams,              // runtime/openmp_interposition.cpp
+    ToolInterface,            // bindings/tool_interface.cpp
 };
-constexpr std::size_t kLayerSlots = 11;
+constexpr std::size_t kLayerSlots = 12;
 
 }  // namespace xsim

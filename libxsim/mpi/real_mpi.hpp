@@ -32,6 +32,8 @@
     X(Type_dup) X(Type_f2c) X(Type_free) X(Type_free_keyval) X(Type_get_attr) X(Type_get_contents)                 \
     X(Type_get_envelope) X(Type_get_extent) X(Type_get_extent_x) X(Type_get_name) X(Type_get_true_extent)         \
     X(Type_get_true_extent_x) X(Type_indexed) X(Type_match_size) X(Type_set_attr) X(Type_set_name) X(Type_size)    \
+    X(T_init_thread) X(T_finalize) X(T_cvar_get_num) X(T_cvar_get_info) X(T_cvar_get_index) X(T_cvar_handle_alloc)  \
+    X(T_cvar_handle_free) X(T_cvar_read) X(T_cvar_write) X(T_enum_get_info) X(T_enum_get_item)                      \
     X(Type_size_x) X(Type_vector) X(Unpack) X(Unpack_external) X(Waitall) X(Wtime)
 
 namespace xsim {
