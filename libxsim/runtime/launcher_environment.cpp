@@ -67,7 +67,8 @@ struct Present {
     std::size_t name_length;
     std::string real;
     char* entry;
-    std::size_t room;  // bytes of `entry`
+    std::size_t room;          // bytes of `entry`
+    std::size_t number_at;     // where the rank's number goes in `entry` (after "NAME=" or "PMIX_ID=<namespace>.")
 };
 
 // Process-wide, as the environment is; made once at start-up, before any rank runs, and
@@ -80,20 +81,39 @@ struct LauncherEnvironment {
 };
 LauncherEnvironment* g_launcher = nullptr;  // null: no launcher variable taken over
 
-std::string value_for(const Present& p, const Rank& rank) {
+// The number a variable gives `rank` (for PMIX_ID, "<namespace>.<rank>", the part after the dot).
+long number_for(const Present& p, const Rank& rank) {
     const net::Machine& machine = g_engine->machine();
     switch (p.variable->value) {
-        case Value::WorldRank: return std::to_string(rank.world);
-        case Value::WorldSize: return std::to_string(g_engine->world_size());
-        case Value::LocalRank: return std::to_string(machine.local_rank_of(rank.world));
-        case Value::LocalSize: return std::to_string(machine.ranks_on_node_of(rank.world));
-        case Value::Node: return std::to_string(machine.node_of(rank.world));
-        case Value::PmixId: {  // "<namespace>.<rank>"
-            const std::size_t dot = p.real.rfind('.');
-            return (dot == std::string::npos ? p.real : p.real.substr(0, dot)) + "." + std::to_string(rank.world);
-        }
+        case Value::WorldRank: return rank.world;
+        case Value::WorldSize: return g_engine->world_size();
+        case Value::LocalRank: return machine.local_rank_of(rank.world);
+        case Value::LocalSize: return machine.ranks_on_node_of(rank.world);
+        case Value::Node: return machine.node_of(rank.world);
+        case Value::PmixId: return rank.world;
     }
-    return p.real;
+    return 0;
+}
+
+std::string value_for(const Present& p, const Rank& rank) {
+    const std::size_t kept = p.number_at - p.name_length - 1;  // PMIX_ID's "<namespace>."
+    return std::string(p.entry + p.name_length + 1, kept) + std::to_string(number_for(p, rank));
+}
+
+// Writes `number` in decimal with its terminating null at `out` (room for 21 bytes): little
+// stack, as it runs first on a rank's stack, which may be 2 KiB (snprintf takes more).
+void write_decimal(long number, char* out) {
+    char digits[24];
+    int n = 0;
+    const bool negative = number < 0;
+    unsigned long rest = negative ? 0UL - static_cast<unsigned long>(number) : static_cast<unsigned long>(number);
+    do {
+        digits[n++] = static_cast<char>('0' + rest % 10);
+        rest /= 10;
+    } while (rest);
+    if (negative) *out++ = '-';
+    while (n) *out++ = digits[--n];
+    *out = '\0';
 }
 
 // The launcher variable `name`, if the launcher set it. Cheap for every other name: the
@@ -132,7 +152,10 @@ void take_over_launcher_environment(char** main_envp) {
             const std::size_t room = name_length + 1 + real.size() + 24;
             char* entry = new char[room];  // for the process's lifetime, as environ's strings
             snprintf(entry, room, "%s=%s", v.name, real.c_str());
-            launcher->present.push_back({&v, name_length, real, entry, room});
+            std::size_t number_at = name_length + 1;
+            if (v.value == Value::PmixId)
+                if (const std::size_t dot = real.rfind('.'); dot != std::string::npos) number_at += dot + 1;
+            launcher->present.push_back({&v, name_length, real, entry, room, number_at});
             *e = entry;
             break;
         }
@@ -149,8 +172,7 @@ void take_over_launcher_environment(char** main_envp) {
 void show_rank_launcher_environment(int, char**, char**) {
     const Rank* rank = running_rank();
     if (!rank || !g_launcher) return;
-    for (const Present& p : g_launcher->present)
-        snprintf(p.entry, p.room, "%s=%s", p.variable->name, value_for(p, *rank).c_str());
+    for (const Present& p : g_launcher->present) write_decimal(number_for(p, *rank), p.entry + p.number_at);
 }
 
 }  // namespace xsim::runtime
