@@ -213,11 +213,6 @@ const std::string& own_path() {
     return path;
 }
 
-std::string executable_path() {
-    char buf[4096];
-    const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
-    return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("the executable");
-}
 
 // Writable bytes an object maps (its writable PT_LOAD segments), for objects that cannot
 // be read.
@@ -343,6 +338,19 @@ ElfData read_elf_data(const std::string& path) {
         return d;
     }
     return parse_elf_data(file.image(), file.size());
+}
+
+const std::string& executable_path() {
+    static const std::string path = [] {
+        char buf[4096];
+        const ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+        return n > 0 ? std::string(buf, static_cast<std::size_t>(n)) : std::string("the executable");
+    }();
+    return path;
+}
+
+bool answers_to(const LoadedObject& o, const std::string& name) {
+    return o.path == name || (!o.soname.empty() && o.soname == name);
 }
 
 // Every loaded object (the executable first, under its path) with its dynamic names.

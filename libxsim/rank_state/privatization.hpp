@@ -78,6 +78,11 @@ bool is_named_by(const LoadedObject& o, const std::string& needed);
 LoadedObject describe_loaded_object(const dl_phdr_info* info, std::string path);
 // Every loaded object (the executable first, under its path) with its dynamic names.
 std::vector<LoadedObject> loaded_object_names();
+// Whether loaded object `o` answers to `name` (its path as loaded, or its soname), as the
+// loader matches a name before it searches.
+bool answers_to(const LoadedObject& o, const std::string& name);
+// The executable's file (/proc/self/exe), read once.
+const std::string& executable_path();
 // A library of the system directories whose registries hold the program's objects, so that
 // natively each process has its own: Boost.Serialization (libboost_serialization,
 // libboost_wserialization), where the type information singletons of the program and of

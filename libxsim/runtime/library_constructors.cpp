@@ -327,7 +327,7 @@ void construct_needed_before_load(const Engine& engine, const char* file, const 
     // As the loader: a name that is a loaded object's path or soname, or a file that is one.
     const auto loaded_as = [&](const std::string& name) -> const LoadedObject* {
         for (const LoadedObject& o : loaded)
-            if (o.path == name || (!o.soname.empty() && o.soname == name)) return &o;
+            if (answers_to(o, name)) return &o;
         return nullptr;
     };
     const auto loaded_file = [&](const std::string& path) -> const LoadedObject* {

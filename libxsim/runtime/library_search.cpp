@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -24,16 +25,6 @@ std::string directory_of(const std::string& path) {
     const std::size_t slash = path.rfind('/');
     if (slash == std::string::npos) return ".";
     return slash == 0 ? "/" : path.substr(0, slash);
-}
-
-// The executable's file, and its directory ($ORIGIN), resolved once.
-const std::string& executable_path() {
-    static const std::string path = [] {
-        char buffer[4096];
-        const ssize_t n = readlink("/proc/self/exe", buffer, sizeof buffer - 1);
-        return n > 0 ? std::string(buffer, static_cast<std::size_t>(n)) : std::string();
-    }();
-    return path;
 }
 
 // A DT_RPATH/DT_RUNPATH value as directories, $ORIGIN expanded to `origin`.
@@ -173,21 +164,8 @@ std::string find_library_file(const std::string& name, const std::string& from_p
 }
 
 bool names_loaded_object(const std::string& name) {
-    struct Find {
-        const std::string* name;
-        bool first = true;
-        bool found = false;
-    } find{&name};
-    dl_iterate_phdr(
-        [](dl_phdr_info* info, std::size_t, void* arg) {
-            Find& f = *static_cast<Find*>(arg);
-            if (std::exchange(f.first, false) || !info->dlpi_name || !*info->dlpi_name) return 0;
-            const LoadedObject o = describe_loaded_object(info, info->dlpi_name);
-            f.found = o.path == *f.name || (!o.soname.empty() && o.soname == *f.name);
-            return f.found ? 1 : 0;
-        },
-        &find);
-    return find.found;
+    const std::vector<LoadedObject> loaded = loaded_object_names();
+    return std::any_of(loaded.begin(), loaded.end(), [&](const LoadedObject& o) { return answers_to(o, name); });
 }
 
 std::string loaded_object_path_of(const void* address) {
