@@ -44,8 +44,8 @@ Request* restarted(Rank& me, Request* r, std::uint32_t signature) {
 
 CollectiveCall::CollectiveCall(Engine& engine, Rank& me, const Comm& comm, CollKind kind, int root, CallForm form,
                                Request* again)
-    : ctx_(engine, me, comm, kind, root, form),
-      request_(again ? restarted(me, again, ctx_.signature) : collective_request(engine, me, comm, ctx_.signature)) {
+    : ctx_(engine, me, comm, kind, root, form) {
+    request_ = again ? restarted(me, again, ctx_.signature) : collective_request(engine, me, comm, ctx_.signature);
     if (!again) request_->collective = this;
     ctx_.told_of_completions = true;  // child_decided()
     path_ = me.path;

@@ -40,16 +40,19 @@ bool entry_counts(CollKind kind, int rank, int root) {
 }  // namespace
 
 Context::Context(Engine& e, Rank& m, const Comm& c, CollKind k, int root, CallForm form)
-    : engine(e), me(m), comm(c), rank(c.rank_of(m)), size(c.size), payload(e.options().payload.any()),
-      carry_below(e.options().payload.carry_below), kind(k),
-      nonblocking(form == CallForm::Nonblocking), signature(collective_signature(k, root, nonblocking)),
-      tag(form == CallForm::Leaders ? kLeadersTag : sequence_tag(collective_sequence(m, c)++)), now(m.clock),
-      from(&m.path), entry(m.clock), wait_kind(wait_kind_of(k, rank, root)) {
+    : engine(e), me(m), comm(c), rank(c.rank_of(m)), size(c.size), carry_below(e.options().payload.carry_below),
+      now(m.clock), from(&m.path), entry(m.clock),
+      signature(collective_signature(k, root, form == CallForm::Nonblocking)),
+      tag(form == CallForm::Leaders ? kLeadersTag : sequence_tag(collective_sequence(m, c)++)), kind(k),
+      nonblocking(form == CallForm::Nonblocking), payload(e.options().payload.any()),
+      wait_kind(wait_kind_of(k, rank, root)) {
     if (entry_counts(k, rank, root)) stamp.merge(entry, m.world);
 }
 
 void Context::post(Request* request, int peer, std::uint64_t bytes, bool receive, std::uint32_t signature) {
-    if (pending_.capacity() == 0) pending_.reserve(4);  // one block for most rounds
+    // Two: a driven call's eager sends make no transfer, so most rounds post one receive
+    // (and a blocking one a send and a receive); more grow the list.
+    if (pending_.capacity() == 0) pending_.reserve(2);
     pending_.emplace_back(request, peer, bytes, receive, signature);
 }
 

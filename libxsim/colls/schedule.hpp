@@ -12,6 +12,7 @@
 #include <coroutine>
 #include <cstdint>
 #include <exception>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -75,7 +76,29 @@ struct Transfer {
 enum class CallForm : std::uint8_t { Blocking, Nonblocking, Leaders };
 constexpr int kLeadersTag = -2;  // never a sequence tag (those are >= 0)
 
-// One rank's part in one collective call, from the rank's clock at construction.
+// Text that is almost always empty, in one pointer: a call's error message (set only when
+// the ranks disagree about a collective) would otherwise take 32 bytes of every call's
+// state, one more cache line per round at scale (collective_call.hpp).
+class RareText {
+public:
+    RareText() = default;
+    RareText& operator=(std::string text) {
+        text_ = std::make_unique<std::string>(std::move(text));
+        return *this;
+    }
+    operator const std::string&() const { return text_ ? *text_ : empty(); }
+
+private:
+    static const std::string& empty() {
+        static const std::string nothing;
+        return nothing;
+    }
+    std::unique_ptr<std::string> text_;
+};
+
+// One rank's part in one collective call, from the rank's clock at construction. The fields
+// are ordered by size so that none pads: a driven call (collective_call.hpp) holds this and
+// is cold at every round's message at scale, so each line it spans costs a miss.
 class Context {
 public:
     Context(Engine& engine, Rank& me, const Comm& comm, CollKind kind, int root,
@@ -87,17 +110,12 @@ public:
     const int rank;        // in comm
     const int size;
     // Which of this call's data moves (-xsim-payload; set per call by call_payload.hpp,
-    // before the algorithm is chosen): `payload` false: none, buffers may be null and
-    // scratch is not allocated; otherwise a block or message moves its data when
+    // before the algorithm is chosen): `payload` (below) false: none, buffers may be null
+    // and scratch is not allocated; otherwise a block or message moves its data when
     // carries() its size (all of them, except in calls decided block by block).
-    bool payload;
     std::uint64_t carry_below;
     bool carries(std::uint64_t bytes) const { return bytes < carry_below; }
     bool carries(const Block& b) const { return carries(b.bytes); }
-    const CollKind kind;
-    const bool nonblocking;
-    const std::uint32_t signature;   // kind, root and form, checked by receivers
-    const int tag;                   // this call's number on the communicator
     // Virtual time of this rank's part: messages are posted at it. The executor keeps it:
     // the rank's clock for a blocking call, the collective's own progress for a
     // nonblocking one (independent of what the owner computes meanwhile).
@@ -105,6 +123,18 @@ public:
     // The critical path of `now` (engine/critical_path.hpp), what messages are posted along:
     // the rank's for a blocking caller (run_blocking), the call's own for a driven call.
     const CriticalPath* from;
+    // Wait states (engine/wait_states.hpp): this rank's entry, the kind of waiting the call
+    // can cause it (`wait_kind`, below: None for the root of Bcast/Scatter(v), non-roots of
+    // Reduce/Gather(v)), and the latest entry known so far (its own if it counts, merged
+    // from each round's messages and sent on with the next round's).
+    const SimTime entry;
+    WaitStamp stamp;
+    const std::uint32_t signature;   // kind, root and form, checked by receivers
+    const int tag;                   // this call's number on the communicator
+    int error_class = MPI_SUCCESS;
+    const CollKind kind;
+    const bool nonblocking;
+    bool payload;
     // Messages move their data whatever -xsim-payload says (xsim's own data, such as the
     // colors and keys of MPI_Comm_split); local steps still follow `payload`.
     bool carries_data = false;
@@ -112,13 +142,14 @@ public:
     // for them (run_blocking): an eager send, complete when posted, needs no request then
     // (p2p::start_send_unless_eager).
     bool told_of_completions = false;
-    // Wait states (engine/wait_states.hpp): this rank's entry, the kind of waiting the call
-    // can cause it (None: the root of Bcast/Scatter(v), non-roots of Reduce/Gather(v)), and
-    // the latest entry known so far (its own if it counts, merged from each round's
-    // messages and sent on with the next round's).
-    const SimTime entry;
     const WaitKind wait_kind;
-    WaitStamp stamp;
+
+private:
+    bool sent_untracked_ = false;  // this round made an eager send without a request (with the flags: no padding)
+
+public:
+    // What the ranks disagreed about, when error_class is set (check_round).
+    RareText error;
 
     void send(int peer, const Block& data) { send(peer, data, signature); }
     void recv(int peer, const Block& data) { recv(peer, data, signature); }
@@ -174,8 +205,6 @@ public:
     // Checks the completed round (tags, sizes, truncation); false with error_class/error
     // set when the ranks disagree about the collective.
     bool check_round();
-    int error_class = MPI_SUCCESS;
-    std::string error;
 
 private:
     void send(int peer, const Block& data, std::uint32_t message_signature) {
@@ -202,7 +231,6 @@ private:
     // Sets error_class/error for a receive that did not; returns false.
     [[gnu::cold, gnu::noinline]] bool refuse_round(const Transfer& t);
     TransferList pending_;
-    bool sent_untracked_ = false;  // this round made an eager send without a request
     SimTime delay_ = 0;
     const void* last_send_buffer_ = nullptr;
 };
