@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/engine/own_symbols.hpp"
 
 namespace xsim {
 
@@ -53,7 +54,9 @@ void note_stack_guards(GuardPages guards, std::size_t stack_bytes, int process) 
 
 namespace {
 
-char g_signal_stack[64 * 1024];
+// 256 KiB, most never touched: the fault handler's frames, and the demangler's arrays when it
+// names a function of xsim's own (own_symbols: a few hundred bytes per byte of the name).
+char g_signal_stack[256 * 1024];
 
 // The C library's sigaction (libxsim interposes the program's: runtime/signal_interposition).
 using SigactionFn = int (*)(int, const struct sigaction*, struct sigaction*);
@@ -119,8 +122,9 @@ const void* interrupted(void* context, Register which) {
 // "; the faulting instruction is in /lib/x86_64-linux-gnu/libc.so.6 (strlen+0x1d)": which
 // loaded object crashed tells a library's bug from the program's. The function is named only
 // when the instruction lies inside an exported symbol's extent (dladdr alone names the nearest
-// exported one before it, often another function). Code of GOTCHA, which wraps calls by
-// rewriting the global offset tables all ranks of a process share, gets its remedy.
+// exported one before it, often another function). xsim's own functions, which libxsim does
+// not export, are named from its symbol table (own_symbols). Code of GOTCHA, which wraps calls
+// by rewriting the global offset tables all ranks of a process share, gets its remedy.
 void describe_faulting_code(char* out, std::size_t size, const void* pc) {
     out[0] = '\0';
     Dl_info where{};
@@ -130,8 +134,17 @@ void describe_faulting_code(char* out, std::size_t size, const void* pc) {
     const auto at = reinterpret_cast<std::uintptr_t>(pc);
     const auto start = reinterpret_cast<std::uintptr_t>(where.dli_saddr);
     const bool inside = where.dli_sname && symbol && at >= start && at < start + symbol->st_size;
-    char function[160] = "";
+    char function[360] = "";
     if (inside) std::snprintf(function, sizeof function, " (%s+0x%zx)", where.dli_sname, static_cast<std::size_t>(at - start));
+    else {
+        char own[320];
+        switch (name_own_code(pc, where.dli_fbase, own, sizeof own)) {
+        case OwnCode::Named: std::snprintf(function, sizeof function, " (%s)", own); break;
+        case OwnCode::NoSymbolTable: std::snprintf(function, sizeof function, " (no function name: %s)", own); break;
+        case OwnCode::Unnamed: std::snprintf(function, sizeof function, " (in no function of its symbol table)"); break;
+        case OwnCode::Other: break;
+        }
+    }
     const bool gotcha = std::strstr(where.dli_fname, "gotcha") || (inside && std::strncmp(where.dli_sname, "gotcha_", 7) == 0);
     std::snprintf(out, size, "; the faulting instruction is in %s%s%s", *where.dli_fname ? where.dli_fname : "the executable",
                   function,
@@ -145,7 +158,7 @@ void on_fault(int signal, siginfo_t* info, void* ucontext) {
     // abort() while the run is already ending (the real library's abort path) adds nothing.
     if (signal == SIGABRT && abnormal_end_started()) restore_default_and_raise(signal);
     const char* what = signal == SIGSEGV ? "segmentation fault" : signal == SIGBUS ? "bus error" : "abort() (SIGABRT)";
-    char text[600], code[480] = "";
+    char text[600], code[800] = "";
     if (signal != SIGABRT) describe_faulting_code(code, sizeof code, interrupted(ucontext, Register::Instruction));
     const Rank* rank = g_engine ? g_engine->current() : nullptr;
     char context[160] = "";
@@ -242,6 +255,7 @@ void program_fault_action(int signal, const struct sigaction* action, struct sig
 }
 
 void install_fault_handler() {
+    load_own_symbols();
     stack_t alternate;
     alternate.ss_sp = g_signal_stack;
     alternate.ss_size = sizeof g_signal_stack;

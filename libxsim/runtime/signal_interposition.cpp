@@ -1,4 +1,5 @@
-// The program's sigaction and signal for SIGSEGV and SIGBUS. xsim's fault handler (on its own
+// The program's sigaction and signal (and signal's other names: bsd_signal, ssignal,
+// sysv_signal, __sysv_signal) for SIGSEGV and SIGBUS. xsim's fault handler (on its own
 // signal stack) reports a rank that overflows its stack, whose size xsim chose (1 MiB by
 // default, where a process natively has 8 MiB). A program that installs a handler of its own
 // (AMReX's backtrace handler, on by default: amrex.signal_handling) would replace it, and an
@@ -25,14 +26,12 @@ extern "C" int sigaction(int signal, const struct sigaction* action, struct siga
     return real(signal, action, old);
 }
 
-// glibc's signal(): BSD semantics (the handler stays, the signal is blocked while it runs,
-// interrupted calls restart).
-extern "C" sighandler_t signal(int signal, sighandler_t handler) {
-    if (!xsim::keeps_program_fault_action(signal)) {
-        using Real = sighandler_t (*)(int, sighandler_t);
-        static const Real real = xsim::runtime::next_function<Real>("signal");
-        return real(signal, handler);
-    }
+namespace {
+
+// The program's handler for SIGSEGV or SIGBUS, set with one of the C library's signal()
+// functions while xsim's fault handler is installed: recorded with the flags the C library
+// would give it. Returns the previous handler, as they do.
+sighandler_t record_fault_handler(int signal, sighandler_t handler, int flags, bool block_itself) {
     if (handler == SIG_ERR) {
         errno = EINVAL;
         return SIG_ERR;
@@ -41,8 +40,59 @@ extern "C" sighandler_t signal(int signal, sighandler_t handler) {
     std::memset(&action, 0, sizeof action);
     action.sa_handler = handler;
     sigemptyset(&action.sa_mask);
-    sigaddset(&action.sa_mask, signal);
-    action.sa_flags = SA_RESTART;
+    if (block_itself) sigaddset(&action.sa_mask, signal);
+    action.sa_flags = flags;
     xsim::program_fault_action(signal, &action, &old);
     return old.sa_handler;
+}
+
+// BSD semantics (glibc's signal, bsd_signal, ssignal): the handler stays, the signal is
+// blocked while it runs, interrupted calls restart.
+template <const char* name>
+sighandler_t bsd_semantics(int signal, sighandler_t handler) {
+    if (!xsim::keeps_program_fault_action(signal)) {
+        using Real = sighandler_t (*)(int, sighandler_t);
+        static const Real real = xsim::runtime::next_function<Real>(name);
+        return real(signal, handler);
+    }
+    return record_fault_handler(signal, handler, SA_RESTART, true);
+}
+
+// System V semantics (sysv_signal, and signal() itself in a program compiled for strict ISO C,
+// e.g. -std=c99, where <signal.h> redirects it to __sysv_signal): the handler is reset to
+// SIG_DFL when the signal comes, the signal is not blocked while it runs, interrupted calls
+// fail with EINTR.
+template <const char* name>
+sighandler_t sysv_semantics(int signal, sighandler_t handler) {
+    if (!xsim::keeps_program_fault_action(signal)) {
+        using Real = sighandler_t (*)(int, sighandler_t);
+        static const Real real = xsim::runtime::next_function<Real>(name);
+        return real(signal, handler);
+    }
+#ifdef SA_INTERRUPT
+    constexpr int historical = SA_INTERRUPT;  // a no-op glibc sets all the same
+#else
+    constexpr int historical = 0;
+#endif
+    return record_fault_handler(signal, handler, SA_RESETHAND | SA_NODEFER | historical, false);
+}
+
+constexpr char kSignal[] = "signal";
+constexpr char kBsdSignal[] = "bsd_signal";
+constexpr char kSsignal[] = "ssignal";
+constexpr char kSysvSignal[] = "sysv_signal";
+constexpr char kSysvSignalInternal[] = "__sysv_signal";
+
+}  // namespace
+
+extern "C" sighandler_t signal(int signal, sighandler_t handler) { return bsd_semantics<kSignal>(signal, handler); }
+extern "C" sighandler_t bsd_signal(int signal, sighandler_t handler) {
+    return bsd_semantics<kBsdSignal>(signal, handler);
+}
+extern "C" sighandler_t ssignal(int signal, sighandler_t handler) { return bsd_semantics<kSsignal>(signal, handler); }
+extern "C" sighandler_t sysv_signal(int signal, sighandler_t handler) {
+    return sysv_semantics<kSysvSignal>(signal, handler);
+}
+extern "C" sighandler_t __sysv_signal(int signal, sighandler_t handler) {
+    return sysv_semantics<kSysvSignalInternal>(signal, handler);
 }

@@ -4,6 +4,9 @@
  *          segv_in_libc rank 1 passes a null pointer to strlen: the crash is in the C library
  *          segv_in_gotcha  rank 1 crashes in a stand-in for GOTCHA's gotcha_get_wrappee
  *                          (fake_gotcha.c): xsim names GOTCHA's remedy
+ *          segv_in_xsim rank 1 sends two ints from address 16 to rank 0: the crash is in
+ *                       xsim's own code (its copy of a small message), which the report names by function (libxsim
+ *                       exports none of its C++ functions: the name is from its .symtab)
  *          abort        rank 1 calls abort(), as glibc does on heap corruption
  * Every rank first times region "work" (xsim_region_begin/end), which a regions file must
  * still hold after the crash. Every other rank waits in MPI_Barrier. Prints nothing the
@@ -24,8 +27,8 @@ int main(int argc, char **argv)
     const char *volatile no_string = NULL;
 
     if (argc < 2 || (strcmp(argv[1], "segv") && strcmp(argv[1], "segv_in_libc") && strcmp(argv[1], "segv_in_gotcha") &&
-                     strcmp(argv[1], "abort"))) {
-        fprintf(stderr, "usage: %s segv|segv_in_libc|segv_in_gotcha|abort\n", argv[0]);
+                     strcmp(argv[1], "segv_in_xsim") && strcmp(argv[1], "abort"))) {
+        fprintf(stderr, "usage: %s segv|segv_in_libc|segv_in_gotcha|segv_in_xsim|abort\n", argv[0]);
         return 2;
     }
     MPI_Init(&argc, &argv);
@@ -38,6 +41,8 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], "segv") == 0) *nowhere = 1;
         else if (strcmp(argv[1], "segv_in_libc") == 0) printf("%zu\n", strlen(no_string));
         else if (strcmp(argv[1], "segv_in_gotcha") == 0) printf("%p\n", gotcha_get_wrappee(NULL));
+        else if (strcmp(argv[1], "segv_in_xsim") == 0)
+            MPI_Send((const void *)(size_t)16, 2, MPI_INT, 0, 99, MPI_COMM_WORLD);
         else abort();
     }
     MPI_Barrier(MPI_COMM_WORLD);

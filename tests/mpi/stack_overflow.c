@@ -5,11 +5,17 @@
  * argv[2] "handler": first install a SIGSEGV handler of the program's own with signal(), as
  * AMReX does by default; xsim must still report the overflow (the handler would run on the
  * exhausted stack). argv[2] "fault": the same handler, then rank 1 writes through a null
- * pointer; the program's handler must run (it says so and exits with 3), as natively. */
+ * pointer; the program's handler must run (it says so and exits with 3), as natively.
+ * argv[3]: the function that installs the handler, signal (default) or one of its other
+ * names in glibc: bsd_signal, ssignal, sysv_signal, __sysv_signal. */
+#define _GNU_SOURCE
 #include <signal.h>
 #include <unistd.h>
 
 #include "xsim_test.h"
+
+/* Not declared by <signal.h> for _GNU_SOURCE (it is XPG4.2's, withdrawn in POSIX.1-2008). */
+extern sighandler_t bsd_signal(int signal, sighandler_t handler);
 
 static void program_handler(int signal)
 {
@@ -38,7 +44,16 @@ int main(int argc, char **argv)
     xt_init(t, &argc, &argv, "stack_overflow");
     const int depth = argc > 1 ? atoi(argv[1]) : 200;
     const char *mode = argc > 2 ? argv[2] : "";
-    if (strcmp(mode, "handler") == 0 || strcmp(mode, "fault") == 0) signal(SIGSEGV, program_handler);
+    const char *installer = argc > 3 ? argv[3] : "signal";
+    sighandler_t (*install)(int, sighandler_t) = strcmp(installer, "signal") == 0        ? signal
+                                                 : strcmp(installer, "bsd_signal") == 0    ? bsd_signal
+                                                 : strcmp(installer, "ssignal") == 0       ? ssignal
+                                                 : strcmp(installer, "sysv_signal") == 0   ? sysv_signal
+                                                 : strcmp(installer, "__sysv_signal") == 0 ? __sysv_signal
+                                                                                           : NULL;
+    if (!install) xt_fatal(t, "unknown installer '%s'", installer);
+    if (strcmp(mode, "handler") == 0 || strcmp(mode, "fault") == 0)
+        XT_CHECK(t, install(SIGSEGV, program_handler) != SIG_ERR, "%s(SIGSEGV, handler) failed", installer);
     if (strcmp(mode, "fault") == 0) {
         int rank;
         MPI_Comm_rank(MPI_COMM_WORLD, &rank);
