@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "libxsim/rank_state/elf_file.hpp"
@@ -529,17 +530,48 @@ std::vector<std::string> imported_symbols(const std::string& path) {
 }  // namespace
 
 void add_undeclared_dependencies(std::vector<LoadedObject>& objects) {
-    static std::vector<std::pair<std::string, std::vector<std::string>>> known;  // path, relies_on
+    static std::unordered_map<std::string, std::vector<std::string>> known;  // path -> relies_on
+    // Built at the first path not seen before (each dlopen of Python's brings new ones): the
+    // objects by the names a DT_NEEDED entry may give (soname, file name), what xsim runs on.
+    std::unordered_map<std::string, std::vector<std::size_t>> by_name;
     std::vector<bool> underneath;
+    const auto for_each_named = [&](const std::string& needed, auto&& visit) {
+        if (const auto it = by_name.find(needed); it != by_name.end())
+            for (const std::size_t j : it->second) visit(j);
+    };
+    const auto prepare = [&] {
+        for (std::size_t j = 1; j < objects.size(); ++j) {
+            if (!objects[j].soname.empty()) by_name[objects[j].soname].push_back(j);
+            const std::string file = base_name(objects[j].path);
+            if (file != objects[j].soname) by_name[file].push_back(j);
+        }
+        underneath.assign(objects.size(), false);
+        std::vector<std::size_t> todo;
+        for (std::size_t j = 1; j < objects.size(); ++j)
+            if (is_mpi_library(objects[j].path) || objects[j].path == own_path()) {
+                underneath[j] = true;
+                todo.push_back(j);
+            }
+        while (!todo.empty()) {
+            const std::size_t k = todo.back();
+            todo.pop_back();
+            for (const std::string& needed : objects[k].needed)
+                for_each_named(needed, [&](std::size_t j) {
+                    if (!underneath[j]) {
+                        underneath[j] = true;
+                        todo.push_back(j);
+                    }
+                });
+        }
+    };
     for (std::size_t i = 1; i < objects.size(); ++i) {
         LoadedObject& o = objects[i];
         if (o.path.empty() || !is_system_object(o.path) || is_mpi_library(o.path) || o.path == own_path()) continue;
-        const auto seen = std::find_if(known.begin(), known.end(), [&](const auto& k) { return k.first == o.path; });
-        if (seen != known.end()) {
+        if (const auto seen = known.find(o.path); seen != known.end()) {
             o.relies_on = seen->second;
             continue;
         }
-        if (underneath.empty()) underneath = runtime_underneath(objects);
+        if (underneath.empty()) prepare();
         if (underneath[i]) continue;
         // Its DT_NEEDED closure.
         std::vector<bool> declared(objects.size(), false);
@@ -549,23 +581,26 @@ void add_undeclared_dependencies(std::vector<LoadedObject>& objects) {
             const std::size_t k = todo.back();
             todo.pop_back();
             for (const std::string& needed : objects[k].needed)
-                for (std::size_t j = 1; j < objects.size(); ++j)
-                    if (!declared[j] && is_named_by(objects[j], needed)) {
+                for_each_named(needed, [&](std::size_t j) {
+                    if (!declared[j]) {
                         declared[j] = true;
                         todo.push_back(j);
                     }
+                });
         }
         std::vector<std::string> relies_on;
+        std::string last;  // consecutive imports mostly come from one library
         for (const std::string& name : imported_symbols(o.path)) {
             void* at = dlsym(RTLD_DEFAULT, name.c_str());
             Dl_info where{};
-            if (!at || !dladdr(at, &where) || !where.dli_fname) continue;
+            if (!at || !dladdr(at, &where) || !where.dli_fname || last == where.dli_fname) continue;
+            last = where.dli_fname;
             for (std::size_t j = 1; j < objects.size(); ++j)
-                if (objects[j].path == where.dli_fname && !declared[j] && !underneath[j] && is_system_object(objects[j].path) &&
+                if (objects[j].path == last && !declared[j] && !underneath[j] && is_system_object(objects[j].path) &&
                     std::find(relies_on.begin(), relies_on.end(), objects[j].path) == relies_on.end())
                     relies_on.push_back(objects[j].path);
         }
-        known.emplace_back(o.path, relies_on);
+        known.emplace(o.path, relies_on);
         o.relies_on = std::move(relies_on);
     }
 }
