@@ -15,6 +15,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <unordered_map>
 #include <utility>
 
 #include "libxsim/rank_state/elf_file.hpp"
@@ -475,9 +476,10 @@ bool library_has_name(const std::string& path, const std::string& name) {
     return false;
 }
 
-NamedLibraries find_named_system_libraries(const std::string& name) {
-    const std::vector<LoadedObject> objects = loaded_object_names();
-    // What xsim itself runs on: the MPI library, libxsim and every library they need.
+namespace {
+
+// What xsim itself runs on: the MPI library, libxsim and every library they need.
+std::vector<bool> runtime_underneath(const std::vector<LoadedObject>& objects) {
     std::vector<bool> underneath(objects.size(), false);
     for (std::size_t i = 0; i < objects.size(); ++i)
         underneath[i] = i > 0 && (is_mpi_library(objects[i].path) || objects[i].path == own_path());
@@ -490,6 +492,122 @@ NamedLibraries find_named_system_libraries(const std::string& name) {
                     if (!underneath[j] && is_named_by(objects[j], needed)) underneath[j] = grew = true;
         }
     }
+    return underneath;
+}
+
+// The names of the symbols the ELF file at `path` imports (undefined in its dynamic symbol
+// table, weak ones aside: they may stay unresolved).
+std::vector<std::string> imported_symbols(const std::string& path) {
+    std::vector<std::string> names;
+    MappedFile file(path);
+    if (!file.error().empty() || file.size() < sizeof(Elf64_Ehdr)) return names;
+    const unsigned char* image = file.image();
+    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(image);
+    if (std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shoff == 0 ||
+        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > file.size() ||
+        eh->e_shnum > (file.size() - eh->e_shoff) / sizeof(Elf64_Shdr))
+        return names;
+    const auto* sh = reinterpret_cast<const Elf64_Shdr*>(image + eh->e_shoff);
+    for (int i = 0; i < eh->e_shnum; ++i) {
+        if (sh[i].sh_type != SHT_DYNSYM || sh[i].sh_entsize != sizeof(Elf64_Sym) || sh[i].sh_link >= eh->e_shnum ||
+            sh[i].sh_offset > file.size() || sh[i].sh_size > file.size() - sh[i].sh_offset)
+            continue;
+        const Elf64_Shdr& strtab = sh[sh[i].sh_link];
+        if (strtab.sh_offset > file.size() || strtab.sh_size > file.size() - strtab.sh_offset) continue;
+        const auto* sym = reinterpret_cast<const Elf64_Sym*>(image + sh[i].sh_offset);
+        const char* strings = reinterpret_cast<const char*>(image + strtab.sh_offset);
+        for (std::size_t k = 1; k < sh[i].sh_size / sizeof(Elf64_Sym); ++k) {
+            if (sym[k].st_shndx != SHN_UNDEF || ELF64_ST_BIND(sym[k].st_info) == STB_WEAK ||
+                sym[k].st_name >= strtab.sh_size || strings[sym[k].st_name] == '\0')
+                continue;
+            const char* name = strings + sym[k].st_name;
+            if (std::memchr(name, '\0', strtab.sh_size - sym[k].st_name)) names.emplace_back(name);
+        }
+    }
+    return names;
+}
+
+}  // namespace
+
+void add_undeclared_dependencies(std::vector<LoadedObject>& objects) {
+    static std::unordered_map<std::string, std::vector<std::string>> known;  // path -> relies_on
+    // Built at the first path not seen before (each dlopen of Python's brings new ones): the
+    // objects by the names a DT_NEEDED entry may give (soname, file name), what xsim runs on.
+    std::unordered_map<std::string, std::vector<std::size_t>> by_name;
+    std::vector<bool> underneath;
+    const auto for_each_named = [&](const std::string& needed, auto&& visit) {
+        if (const auto it = by_name.find(needed); it != by_name.end())
+            for (const std::size_t j : it->second) visit(j);
+    };
+    const auto prepare = [&] {
+        for (std::size_t j = 1; j < objects.size(); ++j) {
+            if (!objects[j].soname.empty()) by_name[objects[j].soname].push_back(j);
+            const std::string file = base_name(objects[j].path);
+            if (file != objects[j].soname) by_name[file].push_back(j);
+        }
+        underneath.assign(objects.size(), false);
+        std::vector<std::size_t> todo;
+        for (std::size_t j = 1; j < objects.size(); ++j)
+            if (is_mpi_library(objects[j].path) || objects[j].path == own_path()) {
+                underneath[j] = true;
+                todo.push_back(j);
+            }
+        while (!todo.empty()) {
+            const std::size_t k = todo.back();
+            todo.pop_back();
+            for (const std::string& needed : objects[k].needed)
+                for_each_named(needed, [&](std::size_t j) {
+                    if (!underneath[j]) {
+                        underneath[j] = true;
+                        todo.push_back(j);
+                    }
+                });
+        }
+    };
+    for (std::size_t i = 1; i < objects.size(); ++i) {
+        LoadedObject& o = objects[i];
+        if (o.path.empty() || !is_system_object(o.path) || is_mpi_library(o.path) || o.path == own_path()) continue;
+        if (const auto seen = known.find(o.path); seen != known.end()) {
+            o.relies_on = seen->second;
+            continue;
+        }
+        if (underneath.empty()) prepare();
+        if (underneath[i]) continue;
+        // Its DT_NEEDED closure.
+        std::vector<bool> declared(objects.size(), false);
+        declared[i] = true;
+        std::vector<std::size_t> todo{i};
+        while (!todo.empty()) {
+            const std::size_t k = todo.back();
+            todo.pop_back();
+            for (const std::string& needed : objects[k].needed)
+                for_each_named(needed, [&](std::size_t j) {
+                    if (!declared[j]) {
+                        declared[j] = true;
+                        todo.push_back(j);
+                    }
+                });
+        }
+        std::vector<std::string> relies_on;
+        std::string last;  // consecutive imports mostly come from one library
+        for (const std::string& name : imported_symbols(o.path)) {
+            void* at = dlsym(RTLD_DEFAULT, name.c_str());
+            Dl_info where{};
+            if (!at || !dladdr(at, &where) || !where.dli_fname || last == where.dli_fname) continue;
+            last = where.dli_fname;
+            for (std::size_t j = 1; j < objects.size(); ++j)
+                if (objects[j].path == last && !declared[j] && !underneath[j] && is_system_object(objects[j].path) &&
+                    std::find(relies_on.begin(), relies_on.end(), objects[j].path) == relies_on.end())
+                    relies_on.push_back(objects[j].path);
+        }
+        known.emplace(o.path, relies_on);
+        o.relies_on = std::move(relies_on);
+    }
+}
+
+NamedLibraries find_named_system_libraries(const std::string& name) {
+    const std::vector<LoadedObject> objects = loaded_object_names();
+    const std::vector<bool> underneath = runtime_underneath(objects);
     NamedLibraries out;
     for (std::size_t i = 1; i < objects.size(); ++i) {
         if (!is_system_object(objects[i].path) || !library_has_name(objects[i].path, name)) continue;
@@ -517,15 +635,27 @@ std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*
                 if (is_named_by(objects[j], needed)) on[j] = true;
         }
     }
+    const auto index_of = [&](const std::string& path) {
+        for (std::size_t j = 0; j < objects.size(); ++j)
+            if (objects[j].path == path) return j;
+        return objects.size();
+    };
     for (bool grew = true; grew;) {  // a few rounds: dependency chains are short
         grew = false;
         for (std::size_t i = 0; i < objects.size(); ++i) {
+            // What a library built on MPI relies on without needing it (underlinked: part of
+            // the same program) is built on MPI too.
+            if (on[i] && is_system_object(objects[i].path))
+                for (const std::string& path : objects[i].relies_on)
+                    if (const std::size_t j = index_of(path); j < objects.size() && !on[j]) on[j] = grew = true;
             if (on[i]) continue;
             for (const std::string& needed : objects[i].needed) {
                 for (std::size_t j = 0; j < objects.size() && !on[i]; ++j)
                     if (on[j] && is_named_by(objects[j], needed)) on[i] = grew = true;
                 if (on[i]) break;
             }
+            for (const std::string& path : objects[i].relies_on)
+                if (const std::size_t j = index_of(path); !on[i] && j < objects.size() && on[j]) on[i] = grew = true;
         }
     }
     return on;
@@ -535,7 +665,8 @@ namespace {
 
 // Fills walk.on_mpi from the objects loaded now.
 void find_objects_on_mpi(Walk& walk) {
-    const std::vector<LoadedObject> objects = loaded_object_names();
+    std::vector<LoadedObject> objects = loaded_object_names();
+    add_undeclared_dependencies(objects);
     const std::vector<bool> on = built_on_mpi(objects, walk.system_object_is_per_rank);
     for (std::size_t i = 0; i < objects.size(); ++i)
         if (on[i]) walk.on_mpi.push_back(objects[i].path);

@@ -71,7 +71,17 @@ struct LoadedObject {
     std::string path;
     std::string soname;
     std::vector<std::string> needed;
+    // The loaded libraries (paths) of the system directories that define symbols this object
+    // imports although it does not need them, directly or not (no DT_NEEDED entry of its
+    // closure names them): an underlinked library, built to find them loaded by the program
+    // (Debian's MPQC: libSCgroup.so.7 needs only libmpi, libmpi_cxx and the C and C++
+    // runtimes, and registers its classes with libSCclass.so.7's registry). Filled by
+    // add_undeclared_dependencies; never the executable, libxsim, MPI or what they need.
+    std::vector<std::string> relies_on{};
 };
+// Fills `relies_on` of the objects of the system directories (the executable, first, aside),
+// resolving their imported symbols as the loader does (the global scope). Read once per path.
+void add_undeclared_dependencies(std::vector<LoadedObject>& objects);
 // Whether a DT_NEEDED entry `needed` names object `o` (its soname, or its file name).
 bool is_named_by(const LoadedObject& o, const std::string& needed);
 // What the dynamic section of a loaded object (dl_iterate_phdr's `info`) names.
@@ -101,7 +111,13 @@ bool is_mpi_layer_of(const std::string& layer, const std::string& needed);
 // solvers and is freed by fftw_mpi_cleanup), or `also` accepts them (objects of the
 // system directories only), or they need such an object, directly or not (OpenFOAM's
 // libOpenFOAM.so needs libPstream.so and holds the rank's number; libfiniteVolume.so needs
-// libOpenFOAM.so). A library under the MPI library (libz, libstdc++) is not.
+// libOpenFOAM.so), or rely on such an object without needing it (`relies_on`: MPQC's
+// libSCscf.so.7 on libSCclass.so.7). And what an object of the system directories built on
+// MPI relies on without needing it is built on MPI too: an underlinked library is part of the
+// program that provides its symbols, not a library of its own (libSCgroup.so.7, built on MPI,
+// registers its classes in libSCclass.so.7's registry, which natively each process has; a
+// shared one saw the second rank's constructors register them again). A library under the
+// MPI library (libz, libstdc++) is not.
 std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*also)(const std::string& path));
 // Whether the library file at `path` is the one `name` names (-xsim-privatize-libs): its file
 // name is `name` or lib`name`, whole or followed by ".so...": fftw3, libfftw3 and

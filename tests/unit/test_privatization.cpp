@@ -158,6 +158,39 @@ TEST(ObjectKinds, LibrariesNeedingALibraryBuiltOnMpiAreBuiltOnMpi) {
     EXPECT_FALSE(on_python[2]);
 }
 
+// Debian's MPQC: its libraries are underlinked (libSCgroup.so.7 needs only MPI and the C++
+// runtime, yet registers its classes in libSCclass.so.7's registry; libSCscf.so.7 needs no
+// libSC* at all). What a library built on MPI relies on without needing it is built on MPI
+// (part of the same program), and so is a library relying on such a one; a library it needs
+// (liblapack) and what relies on none of them stay shared.
+TEST(ObjectKinds, WhatAnUnderlinkedLibraryBuiltOnMpiReliesOnIsBuiltOnMpi) {
+    const std::string d = "/lib/x86_64-linux-gnu/";
+    std::vector<LoadedObject> objects = {
+        {"/usr/bin/mpqc", "", {"libSCscf.so.7", "libSCgroup.so.7", "libSCclass.so.7", "libSCoptions.so.7"}},
+        {d + "libSCscf.so.7", "libSCscf.so.7", {"libstdc++.so.6"}},
+        {d + "libSCgroup.so.7", "libSCgroup.so.7", {"libmpi.so.40", "liblapack.so.3", "libstdc++.so.6"}},
+        {d + "libSCclass.so.7", "libSCclass.so.7", {"libstdc++.so.6"}},
+        {d + "libSCoptions.so.7", "libSCoptions.so.7", {"libstdc++.so.6"}},
+        {d + "liblapack.so.3", "liblapack.so.3", {"libblas.so.3"}},
+        {d + "libSCref.so.7", "libSCref.so.7", {"libstdc++.so.6"}},
+    };
+    objects[1].relies_on = {d + "libSCclass.so.7"};
+    objects[2].relies_on = {d + "libSCclass.so.7"};
+    objects[3].relies_on = {d + "libSCref.so.7"};
+    const std::vector<bool> on = built_on_mpi(objects, nullptr);
+    ASSERT_EQ(on.size(), objects.size());
+    EXPECT_TRUE(on[2]);   // needs libmpi
+    EXPECT_TRUE(on[3]);   // libSCgroup relies on it
+    EXPECT_TRUE(on[6]);   // libSCclass (now built on MPI) relies on it
+    EXPECT_TRUE(on[1]);   // relies on libSCclass
+    EXPECT_FALSE(on[4]);  // relies on nothing, needed by the executable only
+    EXPECT_FALSE(on[5]);  // needed (not relied on) by libSCgroup
+    // Without a library built on MPI, relying alone changes nothing.
+    objects[2].needed = {"liblapack.so.3", "libstdc++.so.6"};
+    const std::vector<bool> off = built_on_mpi(objects, nullptr);
+    for (std::size_t i = 1; i < objects.size(); ++i) EXPECT_FALSE(off[i]) << objects[i].path;
+}
+
 // Boost.Serialization keeps the registry where the program's (and Boost.MPI's) type
 // information registers itself: per rank, although it does not need MPI; what it needs
 // (libstdc++) stays shared.
