@@ -152,7 +152,33 @@ std::string base_name(const std::string& path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-bool is_system_object(const std::string& path) {
+// `path` with "." and ".." resolved and repeated slashes merged, as names, without the file
+// system (an absolute path: ".." of the root is the root).
+std::string lexically_normal(const std::string& path) {
+    if (path.find("/.") == std::string::npos && path.find("//") == std::string::npos) return path;
+    std::vector<std::string> parts;
+    std::size_t at = 0;
+    while (at <= path.size()) {
+        std::size_t end = path.find('/', at);
+        if (end == std::string::npos) end = path.size();
+        const std::string part = path.substr(at, end - at);
+        if (part == "..") {
+            if (!parts.empty()) parts.pop_back();
+        } else if (!part.empty() && part != ".") {
+            parts.push_back(part);
+        }
+        at = end + 1;
+    }
+    std::string out;
+    for (const std::string& part : parts) out += "/" + part;
+    return out;
+}
+
+bool is_system_object(const std::string& loaded_path) {
+    // The loader names a library by the path it found it at: through a DT_RUNPATH of
+    // $ORIGIN/../lib/x86_64-linux-gnu (ParaView's pvbatch in /usr/bin) every library, the C
+    // library too, is /usr/bin/../lib/x86_64-linux-gnu/...
+    const std::string path = loaded_path.empty() || loaded_path[0] != '/' ? loaded_path : lexically_normal(loaded_path);
     static const char* const kDirs[] = {"/lib/", "/lib32/", "/lib64/", "/libx32/", "/usr/lib/", "/usr/lib32/", "/usr/lib64/",
                                         "/usr/libx32/"};
     for (const char* dir : kDirs)

@@ -93,6 +93,19 @@ TEST(ObjectKinds, SystemAndMpiLibrariesStayShared) {
     EXPECT_FALSE(is_foreign_object("/home/user/app/libphysics.so"));
 }
 
+// The loader names a library by the path it was found at: through pvbatch's DT_RUNPATH
+// ($ORIGIN/../lib/x86_64-linux-gnu, pvbatch in /usr/bin) the C library is
+// /usr/bin/../lib/x86_64-linux-gnu/libc.so.6, a system library all the same.
+TEST(ObjectKinds, SystemDirectoriesReachedThroughDotDotAreSystemDirectories) {
+    EXPECT_TRUE(is_foreign_object("/usr/bin/../lib/x86_64-linux-gnu/libc.so.6"));
+    EXPECT_TRUE(is_foreign_object("/usr/bin/../lib/x86_64-linux-gnu/libstdc++.so.6"));
+    EXPECT_TRUE(is_foreign_object("/usr/./lib//x86_64-linux-gnu/libz.so.1"));
+    EXPECT_TRUE(is_foreign_object("/opt/../lib64/ld-linux-x86-64.so.2"));
+    EXPECT_FALSE(is_foreign_object("/usr/lib/../../home/user/app/libphysics.so"));
+    EXPECT_FALSE(is_foreign_object("/usr/lib/x86_64-linux-gnu/../../local/lib/libphysics.so"));
+    EXPECT_FALSE(is_foreign_object("/usr/bin/../lib/x86_64-linux-gnu/libvtkParallelMPI-pv5.11.so.1", true));
+}
+
 // MPI's own libraries, by their names in Open MPI, MPICH and Intel MPI, against PMPI tools named
 // after MPI: mpiP's libmpiP.so keeps its per-rank tables (the rank, the collector's buffers)
 // in globals, which must be per simulated rank (e2e.pmpi.mpip_like).
