@@ -488,6 +488,38 @@ bool is_mpi_layer_of(const std::string& layer, const std::string& needed) {
     return starts_with(rest, "mpi") || starts_with(rest, "openmpi") || starts_with(rest, "mpich");
 }
 
+namespace {
+
+// A library file name of a release with a version tag, "lib<project...>-<tag>.so<...>"
+// (libvtkParallelMPI-9.1.so.1, libvtkCommonCore-pv5.11.so.1): the project's leading
+// lowercase letters ("vtk") and everything from the tag on ("-9.1.so.1"); empty without a tag.
+struct ReleaseName {
+    std::string project, release;
+};
+ReleaseName release_name_of(const std::string& file) {
+    const std::size_t so = file.find(".so");
+    if (so == std::string::npos || !starts_with(file, "lib")) return {};
+    const std::size_t dash = file.rfind('-', so);
+    if (dash == std::string::npos || dash <= 3 || dash + 1 >= so) return {};
+    if (!std::any_of(file.begin() + static_cast<std::ptrdiff_t>(dash) + 1, file.begin() + static_cast<std::ptrdiff_t>(so),
+                     [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; }))
+        return {};
+    std::size_t end = 3;
+    while (end < dash && std::islower(static_cast<unsigned char>(file[end]))) ++end;
+    if (end - 3 < 3) return {};
+    return {file.substr(3, end - 3), file.substr(dash)};
+}
+
+}  // namespace
+
+bool is_same_release(const std::string& layer, const std::string& needed) {
+    const ReleaseName a = release_name_of(base_name(layer)), b = release_name_of(base_name(needed));
+    if (a.release.empty() || a.release != b.release) return false;
+    const std::string& shorter = a.project.size() <= b.project.size() ? a.project : b.project;
+    const std::string& longer = a.project.size() <= b.project.size() ? b.project : a.project;
+    return longer.compare(0, shorter.size(), shorter) == 0;
+}
+
 bool library_has_name(const std::string& path, const std::string& name) {
     const std::string file = base_name(path);
     for (const std::string& stem : {name, "lib" + name}) {
@@ -541,6 +573,25 @@ std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*
             if (!is_mpi_layer_of(layer, needed)) continue;
             for (std::size_t j = 0; j < objects.size(); ++j)
                 if (is_named_by(objects[j], needed)) on[j] = true;
+        }
+    }
+    // The libraries of the same release as a library built on MPI that it needs, directly or
+    // through others of the release (libvtkParallelCore-9.1 under libvtkParallelMPI-9.1,
+    // ParaView's libvtkprotobuf-pv5.11 under its libvtkRemotingCore-pv5.11): one project's
+    // libraries share their state (VTK's global controller, the descriptors that ParaView's
+    // per-rank libraries register in protobuf's database at construction), per process natively.
+    for (bool grew = true; grew;) {
+        grew = false;
+        for (std::size_t i = 0; i < objects.size(); ++i) {
+            if (!on[i] || !is_system_object(objects[i].path) || is_mpi_library(objects[i].path)) continue;
+            const std::string& layer = objects[i].soname.empty() ? objects[i].path : objects[i].soname;
+            for (const std::string& needed : objects[i].needed) {
+                if (!is_same_release(layer, needed)) continue;
+                for (std::size_t j = 0; j < objects.size(); ++j)
+                    if (!on[j] && is_named_by(objects[j], needed) && is_system_object(objects[j].path) &&
+                        !is_mpi_library(objects[j].path))
+                        on[j] = grew = true;
+            }
         }
     }
     for (bool grew = true; grew;) {  // a few rounds: dependency chains are short
