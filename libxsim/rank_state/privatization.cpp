@@ -153,7 +153,33 @@ std::string base_name(const std::string& path) {
     return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
-bool is_system_object(const std::string& path) {
+// `path` with "." and ".." resolved and repeated slashes merged, as names, without the file
+// system (an absolute path: ".." of the root is the root).
+std::string lexically_normal(const std::string& path) {
+    if (path.find("/.") == std::string::npos && path.find("//") == std::string::npos) return path;
+    std::vector<std::string> parts;
+    std::size_t at = 0;
+    while (at <= path.size()) {
+        std::size_t end = path.find('/', at);
+        if (end == std::string::npos) end = path.size();
+        const std::string part = path.substr(at, end - at);
+        if (part == "..") {
+            if (!parts.empty()) parts.pop_back();
+        } else if (!part.empty() && part != ".") {
+            parts.push_back(part);
+        }
+        at = end + 1;
+    }
+    std::string out;
+    for (const std::string& part : parts) out += "/" + part;
+    return out;
+}
+
+bool is_system_object(const std::string& loaded_path) {
+    // The loader names a library by the path it found it at: through a DT_RUNPATH of
+    // $ORIGIN/../lib/x86_64-linux-gnu (ParaView's pvbatch in /usr/bin) every library, the C
+    // library too, is /usr/bin/../lib/x86_64-linux-gnu/...
+    const std::string path = loaded_path.empty() || loaded_path[0] != '/' ? loaded_path : lexically_normal(loaded_path);
     static const char* const kDirs[] = {"/lib/", "/lib32/", "/lib64/", "/libx32/", "/usr/lib/", "/usr/lib32/", "/usr/lib64/",
                                         "/usr/libx32/"};
     for (const char* dir : kDirs)
@@ -463,6 +489,38 @@ bool is_mpi_layer_of(const std::string& layer, const std::string& needed) {
     return starts_with(rest, "mpi") || starts_with(rest, "openmpi") || starts_with(rest, "mpich");
 }
 
+namespace {
+
+// A library file name of a release with a version tag, "lib<project...>-<tag>.so<...>"
+// (libvtkParallelMPI-9.1.so.1, libvtkCommonCore-pv5.11.so.1): the project's leading
+// lowercase letters ("vtk") and everything from the tag on ("-9.1.so.1"); empty without a tag.
+struct ReleaseName {
+    std::string project, release;
+};
+ReleaseName release_name_of(const std::string& file) {
+    const std::size_t so = file.find(".so");
+    if (so == std::string::npos || !starts_with(file, "lib")) return {};
+    const std::size_t dash = file.rfind('-', so);
+    if (dash == std::string::npos || dash <= 3 || dash + 1 >= so) return {};
+    if (!std::any_of(file.begin() + static_cast<std::ptrdiff_t>(dash) + 1, file.begin() + static_cast<std::ptrdiff_t>(so),
+                     [](char ch) { return std::isdigit(static_cast<unsigned char>(ch)) != 0; }))
+        return {};
+    std::size_t end = 3;
+    while (end < dash && std::islower(static_cast<unsigned char>(file[end]))) ++end;
+    if (end - 3 < 3) return {};
+    return {file.substr(3, end - 3), file.substr(dash)};
+}
+
+}  // namespace
+
+bool is_same_release(const std::string& layer, const std::string& needed) {
+    const ReleaseName a = release_name_of(base_name(layer)), b = release_name_of(base_name(needed));
+    if (a.release.empty() || a.release != b.release) return false;
+    const std::string& shorter = a.project.size() <= b.project.size() ? a.project : b.project;
+    const std::string& longer = a.project.size() <= b.project.size() ? b.project : a.project;
+    return longer.compare(0, shorter.size(), shorter) == 0;
+}
+
 bool library_has_name(const std::string& path, const std::string& name) {
     const std::string file = base_name(path);
     for (const std::string& stem : {name, "lib" + name}) {
@@ -640,6 +698,24 @@ std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*
             if (objects[j].path == path) return j;
         return objects.size();
     };
+    // The libraries of the same release as a library built on MPI that it needs, directly or
+    // through others of the release (libvtkParallelCore-9.1 under libvtkParallelMPI-9.1,
+    // ParaView's libvtkprotobuf-pv5.11 under its libvtkRemotingCore-pv5.11): one project's
+    // libraries share their state (VTK's global controller, the descriptors that ParaView's
+    // per-rank libraries register in protobuf's database at construction), per process natively.
+    const auto take_release_of = [&](std::size_t i) {
+        bool grew = false;
+        if (!is_system_object(objects[i].path) || is_mpi_library(objects[i].path)) return grew;
+        const std::string& layer = objects[i].soname.empty() ? objects[i].path : objects[i].soname;
+        for (const std::string& needed : objects[i].needed) {
+            if (!is_same_release(layer, needed)) continue;
+            for (std::size_t j = 0; j < objects.size(); ++j)
+                if (!on[j] && is_named_by(objects[j], needed) && is_system_object(objects[j].path) &&
+                    !is_mpi_library(objects[j].path))
+                    on[j] = grew = true;
+        }
+        return grew;
+    };
     for (bool grew = true; grew;) {  // a few rounds: dependency chains are short
         grew = false;
         for (std::size_t i = 0; i < objects.size(); ++i) {
@@ -648,6 +724,7 @@ std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*
             if (on[i] && is_system_object(objects[i].path))
                 for (const std::string& path : objects[i].relies_on)
                     if (const std::size_t j = index_of(path); j < objects.size() && !on[j]) on[j] = grew = true;
+            if (on[i] && take_release_of(i)) grew = true;
             if (on[i]) continue;
             for (const std::string& needed : objects[i].needed) {
                 for (std::size_t j = 0; j < objects.size() && !on[i]; ++j)

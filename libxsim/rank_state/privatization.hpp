@@ -104,11 +104,18 @@ bool keeps_registry_of_program_objects(const std::string& path);
 // `needed` (a DT_NEEDED name), named after it with an MPI suffix: libfftw3_mpi.so.3 of
 // libfftw3.so.3, libfftw3f_mpi of libfftw3f, libadios2_c_mpi of libadios2_c.
 bool is_mpi_layer_of(const std::string& layer, const std::string& needed);
+// Whether two libraries (paths or sonames) are of one release of one project: file names
+// "lib<project>...-<tag>.so<suffix>" with the same tag and suffix (a version: "-9.1.so.1",
+// "-pv5.11.so.1") whose projects' leading lowercase letters (3 or more) agree, one starting
+// the other: libvtkParallelMPI-9.1.so.1 and libvtkParallelCore-9.1.so.1, libvtksys-9.1.so.1.
+bool is_same_release(const std::string& layer, const std::string& needed);
 // Which of `objects` are built on MPI: they need the MPI library itself (a DT_NEEDED entry
 // libmpi*: PETSc, hypre, OpenFOAM's libPstream), or keep a registry of the program's objects
 // (keeps_registry_of_program_objects), or are the serial library an MPI layer built on MPI
 // is named after (is_mpi_layer_of: libfftw3 under libfftw3_mpi, whose planner holds the MPI
-// solvers and is freed by fftw_mpi_cleanup), or `also` accepts them (objects of the
+// solvers and is freed by fftw_mpi_cleanup), or are of the same release as a library of the
+// system directories built on MPI that needs them, directly or through others of the release
+// (is_same_release: VTK's libvtkParallelCore-9.1 under libvtkParallelMPI-9.1), or `also` accepts them (objects of the
 // system directories only), or they need such an object, directly or not (OpenFOAM's
 // libOpenFOAM.so needs libPstream.so and holds the rank's number; libfiniteVolume.so needs
 // libOpenFOAM.so), or rely on such an object without needing it (`relies_on`: MPQC's

@@ -93,6 +93,19 @@ TEST(ObjectKinds, SystemAndMpiLibrariesStayShared) {
     EXPECT_FALSE(is_foreign_object("/home/user/app/libphysics.so"));
 }
 
+// The loader names a library by the path it was found at: through pvbatch's DT_RUNPATH
+// ($ORIGIN/../lib/x86_64-linux-gnu, pvbatch in /usr/bin) the C library is
+// /usr/bin/../lib/x86_64-linux-gnu/libc.so.6, a system library all the same.
+TEST(ObjectKinds, SystemDirectoriesReachedThroughDotDotAreSystemDirectories) {
+    EXPECT_TRUE(is_foreign_object("/usr/bin/../lib/x86_64-linux-gnu/libc.so.6"));
+    EXPECT_TRUE(is_foreign_object("/usr/bin/../lib/x86_64-linux-gnu/libstdc++.so.6"));
+    EXPECT_TRUE(is_foreign_object("/usr/./lib//x86_64-linux-gnu/libz.so.1"));
+    EXPECT_TRUE(is_foreign_object("/opt/../lib64/ld-linux-x86-64.so.2"));
+    EXPECT_FALSE(is_foreign_object("/usr/lib/../../home/user/app/libphysics.so"));
+    EXPECT_FALSE(is_foreign_object("/usr/lib/x86_64-linux-gnu/../../local/lib/libphysics.so"));
+    EXPECT_FALSE(is_foreign_object("/usr/bin/../lib/x86_64-linux-gnu/libvtkParallelMPI-pv5.11.so.1", true));
+}
+
 // MPI's own libraries, by their names in Open MPI, MPICH and Intel MPI, against PMPI tools named
 // after MPI: mpiP's libmpiP.so keeps its per-rank tables (the rank, the collector's buffers)
 // in globals, which must be per simulated rank (e2e.pmpi.mpip_like).
@@ -214,6 +227,58 @@ TEST(ObjectKinds, BoostSerializationsRegistryIsPerRank) {
     EXPECT_TRUE(on[2]);
     EXPECT_FALSE(on[3]);
     EXPECT_FALSE(is_foreign_object(objects[2].path, on[2]));
+}
+
+// One release of one project (VTK 9.1's, ParaView 5.11's libraries): the libraries a library
+// built on MPI needs of its own release are per rank with it (VTK's global controller lives in
+// libvtkParallelCore, which does not need MPI; ParaView's per-rank libraries register their
+// protobuf descriptors in libvtkprotobuf's database as they are constructed), and what needs
+// them; libraries of other projects or releases (the C++ library, zlib, another VTK) are not.
+TEST(ObjectKinds, LibrariesOfTheReleaseOfALibraryBuiltOnMpiArePerRank) {
+    EXPECT_TRUE(is_same_release("libvtkParallelMPI-9.1.so.1", "libvtkParallelCore-9.1.so.1"));
+    EXPECT_TRUE(is_same_release("/usr/lib/x86_64-linux-gnu/libvtkParallelMPI-9.1.so.1", "libvtksys-9.1.so.1"));
+    EXPECT_TRUE(is_same_release("libvtkRemotingCore-pv5.11.so.1", "libvtkprotobuf-pv5.11.so.1"));
+    EXPECT_TRUE(is_same_release("libvtkm_cont-pv5.11.so.1", "libvtkCommonCore-pv5.11.so.1"));
+    EXPECT_FALSE(is_same_release("libvtkParallelMPI-9.1.so.1", "libvtkParallelCore-pv5.11.so.1"));  // another release
+    EXPECT_FALSE(is_same_release("libvtkParallelMPI-9.1.so.1", "libvtkParallelCore-9.1.so.2"));
+    EXPECT_FALSE(is_same_release("libvtkParallelMPI-9.1.so.1", "libstdc++.so.6"));
+    EXPECT_FALSE(is_same_release("libvtkParallelMPI-9.1.so.1", "libtbb-9.1.so.1"));  // another project
+    EXPECT_FALSE(is_same_release("libpetsc_real.so.3.18", "libpetsc_complex.so.3.18"));  // no version tag
+    EXPECT_FALSE(is_same_release("libHYPRE-2.26.0.so", "libHYPRE_utilities-2.26.0.so"));  // "HYPRE": no lowercase project
+    const std::vector<LoadedObject> objects = {
+        {"/usr/bin/python3", "", {"libpython3.11.so.1.0", "libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libvtkParallelMPI-9.1.so.1", "libvtkParallelMPI-9.1.so.1",
+         {"libvtkParallelCore-9.1.so.1", "libvtkCommonCore-9.1.so.1", "libmpi.so.40", "libstdc++.so.6"}},
+        {"/lib/x86_64-linux-gnu/libvtkParallelCore-9.1.so.1", "libvtkParallelCore-9.1.so.1",
+         {"libvtkCommonCore-9.1.so.1", "libvtksys-9.1.so.1", "libz.so.1"}},
+        {"/lib/x86_64-linux-gnu/libvtkCommonCore-9.1.so.1", "libvtkCommonCore-9.1.so.1", {"libvtksys-9.1.so.1", "libtbb.so.12"}},
+        {"/lib/x86_64-linux-gnu/libvtksys-9.1.so.1", "libvtksys-9.1.so.1", {"libstdc++.so.6"}},
+        {"/lib/x86_64-linux-gnu/libvtkIOXML-9.1.so.1", "libvtkIOXML-9.1.so.1", {"libvtkCommonCore-9.1.so.1"}},
+        {"/lib/x86_64-linux-gnu/libvtkFiltersCore-9.1.so.1", "libvtkFiltersCore-9.1.so.1", {"libvtksys-9.1.so.1"}},
+        {"/lib/x86_64-linux-gnu/libz.so.1", "libz.so.1", {"libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libtbb.so.12", "libtbb.so.12", {"libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libstdc++.so.6", "libstdc++.so.6", {"libm.so.6", "libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libmpi.so.40", "libmpi.so.40", {"libopen-pal.so.40", "libc.so.6"}},
+        {"/lib/x86_64-linux-gnu/libopen-pal.so.40", "libopen-pal.so.40", {"libc.so.6"}},
+    };
+    const std::vector<bool> on = built_on_mpi(objects, nullptr);
+    ASSERT_EQ(on.size(), objects.size());
+    EXPECT_FALSE(on[0]);  // the interpreter itself does not need VTK here
+    EXPECT_TRUE(on[1]);   // needs libmpi
+    EXPECT_TRUE(on[2]);   // of its release, needed by it
+    EXPECT_TRUE(on[3]);
+    EXPECT_TRUE(on[4]);   // needed through libvtkParallelCore
+    EXPECT_TRUE(on[5]);   // needs a per-rank library
+    EXPECT_TRUE(on[6]);
+    EXPECT_FALSE(on[7]);  // libz, libtbb, libstdc++: other projects
+    EXPECT_FALSE(on[8]);
+    EXPECT_FALSE(on[9]);
+    EXPECT_FALSE(on[10]);  // MPI's own
+    EXPECT_FALSE(on[11]);
+    // Without a library built on MPI, VTK's libraries stay shared.
+    const std::vector<LoadedObject> serial(objects.begin() + 2, objects.begin() + 5);
+    const std::vector<bool> off = built_on_mpi(serial, nullptr);
+    EXPECT_FALSE(off[0] || off[1] || off[2]);
 }
 
 // The DT_NEEDED names of a library file on disk (a rank's dlopen constructs the libraries
