@@ -110,10 +110,15 @@ XSIM_MPI_ALIAS(Abort)
 int PMPI_Abort(MPI_Comm comm, int errorcode) {
     CallScope scope("MPI_Abort");
     const Comm* c = resolve_comm(comm);
-    char text[200];
+    // A communicator the program did not name (MPI_Comm_split, MPI_Cart_create: Ludwig
+    // aborts on its Cartesian one) is described by its size, never printed as "".
+    char what[64];
+    if (!c) std::snprintf(what, sizeof what, "invalid communicator");
+    else if (c->name[0] == '\0') std::snprintf(what, sizeof what, "an unnamed communicator of %d ranks", c->size);
+    else std::snprintf(what, sizeof what, "%s", c->name);
+    char text[300];
     std::snprintf(text, sizeof text, "simulated rank %d called MPI_Abort(%s, %d) at virtual time %.9f s",
-                  scope.rank.world, c ? c->name : "invalid communicator", errorcode,
-                  simtime_to_seconds(scope.rank.clock));
+                  scope.rank.world, what, errorcode, simtime_to_seconds(scope.rank.clock));
     scope.engine.abort_run(errorcode, text, RunEnd::Abort);
 }
 
