@@ -593,9 +593,19 @@ void add_undeclared_dependencies(std::vector<LoadedObject>& objects) {
     // objects by the names a DT_NEEDED entry may give (soname, file name), what xsim runs on.
     std::unordered_map<std::string, std::vector<std::size_t>> by_name;
     std::vector<bool> underneath;
-    const auto for_each_named = [&](const std::string& needed, auto&& visit) {
-        if (const auto it = by_name.find(needed); it != by_name.end())
-            for (const std::size_t j : it->second) visit(j);
+    // Marks in `marked` everything the objects in `todo` need, directly or not.
+    const auto mark_needed_closure = [&](std::vector<bool>& marked, std::vector<std::size_t> todo) {
+        while (!todo.empty()) {
+            const std::size_t k = todo.back();
+            todo.pop_back();
+            for (const std::string& needed : objects[k].needed)
+                if (const auto it = by_name.find(needed); it != by_name.end())
+                    for (const std::size_t j : it->second)
+                        if (!marked[j]) {
+                            marked[j] = true;
+                            todo.push_back(j);
+                        }
+        }
     };
     const auto prepare = [&] {
         for (std::size_t j = 1; j < objects.size(); ++j) {
@@ -610,17 +620,7 @@ void add_undeclared_dependencies(std::vector<LoadedObject>& objects) {
                 underneath[j] = true;
                 todo.push_back(j);
             }
-        while (!todo.empty()) {
-            const std::size_t k = todo.back();
-            todo.pop_back();
-            for (const std::string& needed : objects[k].needed)
-                for_each_named(needed, [&](std::size_t j) {
-                    if (!underneath[j]) {
-                        underneath[j] = true;
-                        todo.push_back(j);
-                    }
-                });
-        }
+        mark_needed_closure(underneath, std::move(todo));
     };
     for (std::size_t i = 1; i < objects.size(); ++i) {
         LoadedObject& o = objects[i];
@@ -634,18 +634,7 @@ void add_undeclared_dependencies(std::vector<LoadedObject>& objects) {
         // Its DT_NEEDED closure.
         std::vector<bool> declared(objects.size(), false);
         declared[i] = true;
-        std::vector<std::size_t> todo{i};
-        while (!todo.empty()) {
-            const std::size_t k = todo.back();
-            todo.pop_back();
-            for (const std::string& needed : objects[k].needed)
-                for_each_named(needed, [&](std::size_t j) {
-                    if (!declared[j]) {
-                        declared[j] = true;
-                        todo.push_back(j);
-                    }
-                });
-        }
+        mark_needed_closure(declared, {i});
         std::vector<std::string> relies_on;
         std::string last;  // consecutive imports mostly come from one library
         for (const std::string& name : imported_symbols(o.path)) {
