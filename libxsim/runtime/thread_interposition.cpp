@@ -68,10 +68,12 @@ std::string thread_remedy(const void* caller) {
         return "run with GC_MARKERS=1 (mpirun -x GC_MARKERS=1), so that the collector marks on the rank's own thread";
     // oneTBB (deal.II, OpenVDB, ...) starts its workers at the first parallel algorithm, up to
     // the cores it sees, unless the program limits it; TBB reads no environment variable for
-    // that, the programs built on it do (deal.II: DEAL_II_NUM_THREADS).
+    // that, the programs built on it do (deal.II: DEAL_II_NUM_THREADS; VTK's SMP tools, also
+    // under ParaView: VTK_SMP_MAX_THREADS).
     if (object.find("libtbb") != std::string::npos)
         return "TBB starts worker threads unless the program limits it to one thread: run with the program's "
-               "thread count set to 1 (DEAL_II_NUM_THREADS=1 for deal.II: mpirun -x DEAL_II_NUM_THREADS=1), or in "
+               "thread count set to 1 (DEAL_II_NUM_THREADS=1 for deal.II: mpirun -x DEAL_II_NUM_THREADS=1; "
+               "VTK_SMP_MAX_THREADS=1 for VTK and ParaView), or in "
                "code tbb::global_control(tbb::global_control::max_allowed_parallelism, 1)";
     return "run with OMP_NUM_THREADS=1 (OpenMP), with the library's own thread count set to 1 "
            "(SCOTCH_PTHREAD_NUMBER=1 for Scotch, GC_MARKERS=1 for the Boehm collector), or without the thread";
