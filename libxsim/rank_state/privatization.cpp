@@ -14,6 +14,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <optional>
 #include <string>
 #include <unordered_map>
 #include <utility>
@@ -398,6 +399,48 @@ std::vector<LoadedObject> loaded_object_names() {
     return collect.objects;
 }
 
+namespace {
+
+// Calls visit(symbol, name) for each symbol of the dynamic symbol tables (SHT_DYNSYM) of
+// `file`, the null entry aside, `name` empty when it lies outside its string table; stops
+// when visit returns false. Nothing for a file that is not 64-bit ELF or whose section
+// headers lie outside it.
+template <class Visit>
+void for_each_dynamic_symbol(const MappedFile& file, Visit&& visit) {
+    if (!file.error().empty() || file.size() < sizeof(Elf64_Ehdr)) return;
+    const unsigned char* image = file.image();
+    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(image);
+    if (std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shoff == 0 ||
+        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > file.size() ||
+        eh->e_shnum > (file.size() - eh->e_shoff) / sizeof(Elf64_Shdr))
+        return;
+    const auto* sh = reinterpret_cast<const Elf64_Shdr*>(image + eh->e_shoff);
+    for (int i = 0; i < eh->e_shnum; ++i) {
+        if (sh[i].sh_type != SHT_DYNSYM || sh[i].sh_entsize != sizeof(Elf64_Sym) || sh[i].sh_offset > file.size() ||
+            sh[i].sh_size > file.size() - sh[i].sh_offset)
+            continue;
+        const char* strings = nullptr;
+        std::size_t strings_size = 0;
+        if (sh[i].sh_link < eh->e_shnum) {
+            const Elf64_Shdr& strtab = sh[sh[i].sh_link];
+            if (strtab.sh_offset <= file.size() && strtab.sh_size <= file.size() - strtab.sh_offset) {
+                strings = reinterpret_cast<const char*>(image + strtab.sh_offset);
+                strings_size = strtab.sh_size;
+            }
+        }
+        const auto* sym = reinterpret_cast<const Elf64_Sym*>(image + sh[i].sh_offset);
+        for (std::size_t k = 1; k < sh[i].sh_size / sizeof(Elf64_Sym); ++k) {
+            const char* name = "";
+            if (sym[k].st_name < strings_size &&
+                std::memchr(strings + sym[k].st_name, '\0', strings_size - sym[k].st_name))
+                name = strings + sym[k].st_name;
+            if (!visit(sym[k], name)) return;
+        }
+    }
+}
+
+}  // namespace
+
 FileDynamic dynamic_of_file(const std::string& path) {
     FileDynamic out;
     MappedFile file(path);
@@ -442,21 +485,11 @@ FileDynamic dynamic_of_file(const std::string& path) {
     }
     // A defined STB_GNU_UNIQUE symbol (a C++ inline function's static, a template's static
     // member): the loader marks the library not to be unloaded once such a symbol is bound.
-    if (eh->e_shentsize == sizeof(Elf64_Shdr) && eh->e_shoff <= file.size() &&
-        eh->e_shnum <= (file.size() - eh->e_shoff) / sizeof(Elf64_Shdr)) {
-        const auto* sh = reinterpret_cast<const Elf64_Shdr*>(image + eh->e_shoff);
-        for (int i = 0; i < eh->e_shnum && !out.no_delete; ++i) {
-            if (sh[i].sh_type != SHT_DYNSYM || sh[i].sh_entsize != sizeof(Elf64_Sym) || sh[i].sh_offset > file.size() ||
-                sh[i].sh_size > file.size() - sh[i].sh_offset)
-                continue;
-            const auto* sym = reinterpret_cast<const Elf64_Sym*>(image + sh[i].sh_offset);
-            for (std::size_t k = 0; k < sh[i].sh_size / sizeof(Elf64_Sym); ++k)
-                if (ELF64_ST_BIND(sym[k].st_info) == STB_GNU_UNIQUE && sym[k].st_shndx != SHN_UNDEF) {
-                    out.no_delete = true;
-                    break;
-                }
-        }
-    }
+    if (!out.no_delete)
+        for_each_dynamic_symbol(file, [&](const Elf64_Sym& symbol, const char*) {
+            out.no_delete = ELF64_ST_BIND(symbol.st_info) == STB_GNU_UNIQUE && symbol.st_shndx != SHN_UNDEF;
+            return !out.no_delete;
+        });
     return out;
 }
 
@@ -536,20 +569,47 @@ bool library_has_name(const std::string& path, const std::string& name) {
 
 namespace {
 
-// What xsim itself runs on: the MPI library, libxsim and every library they need.
-std::vector<bool> runtime_underneath(const std::vector<LoadedObject>& objects) {
-    std::vector<bool> underneath(objects.size(), false);
-    for (std::size_t i = 0; i < objects.size(); ++i)
-        underneath[i] = i > 0 && (is_mpi_library(objects[i].path) || objects[i].path == own_path());
-    for (bool grew = true; grew;) {
-        grew = false;
-        for (std::size_t i = 0; i < objects.size(); ++i) {
-            if (!underneath[i]) continue;
-            for (const std::string& needed : objects[i].needed)
-                for (std::size_t j = 1; j < objects.size(); ++j)
-                    if (!underneath[j] && is_named_by(objects[j], needed)) underneath[j] = grew = true;
+// The loaded objects (the executable aside) by the names a DT_NEEDED entry may give them,
+// their soname and their file name: is_named_by as an index.
+class NeededIndex {
+public:
+    explicit NeededIndex(const std::vector<LoadedObject>& objects) : objects_(objects) {
+        for (std::size_t j = 1; j < objects.size(); ++j) {
+            if (!objects[j].soname.empty()) by_name_[objects[j].soname].push_back(j);
+            const std::string file = base_name(objects[j].path);
+            if (file != objects[j].soname) by_name_[file].push_back(j);
         }
     }
+    // Marks in `marked` everything the objects in `todo` need, directly or not.
+    void mark_closure(std::vector<bool>& marked, std::vector<std::size_t> todo) const {
+        while (!todo.empty()) {
+            const std::size_t k = todo.back();
+            todo.pop_back();
+            for (const std::string& needed : objects_[k].needed)
+                if (const auto it = by_name_.find(needed); it != by_name_.end())
+                    for (const std::size_t j : it->second)
+                        if (!marked[j]) {
+                            marked[j] = true;
+                            todo.push_back(j);
+                        }
+        }
+    }
+
+private:
+    const std::vector<LoadedObject>& objects_;
+    std::unordered_map<std::string, std::vector<std::size_t>> by_name_;
+};
+
+// What xsim itself runs on: the MPI library, libxsim and every library they need.
+std::vector<bool> runtime_underneath(const std::vector<LoadedObject>& objects, const NeededIndex& index) {
+    std::vector<bool> underneath(objects.size(), false);
+    std::vector<std::size_t> todo;
+    for (std::size_t j = 1; j < objects.size(); ++j)
+        if (is_mpi_library(objects[j].path) || objects[j].path == own_path()) {
+            underneath[j] = true;
+            todo.push_back(j);
+        }
+    index.mark_closure(underneath, std::move(todo));
     return underneath;
 }
 
@@ -557,31 +617,11 @@ std::vector<bool> runtime_underneath(const std::vector<LoadedObject>& objects) {
 // table, weak ones aside: they may stay unresolved).
 std::vector<std::string> imported_symbols(const std::string& path) {
     std::vector<std::string> names;
-    MappedFile file(path);
-    if (!file.error().empty() || file.size() < sizeof(Elf64_Ehdr)) return names;
-    const unsigned char* image = file.image();
-    const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(image);
-    if (std::memcmp(eh->e_ident, ELFMAG, SELFMAG) != 0 || eh->e_ident[EI_CLASS] != ELFCLASS64 || eh->e_shoff == 0 ||
-        eh->e_shentsize != sizeof(Elf64_Shdr) || eh->e_shoff > file.size() ||
-        eh->e_shnum > (file.size() - eh->e_shoff) / sizeof(Elf64_Shdr))
-        return names;
-    const auto* sh = reinterpret_cast<const Elf64_Shdr*>(image + eh->e_shoff);
-    for (int i = 0; i < eh->e_shnum; ++i) {
-        if (sh[i].sh_type != SHT_DYNSYM || sh[i].sh_entsize != sizeof(Elf64_Sym) || sh[i].sh_link >= eh->e_shnum ||
-            sh[i].sh_offset > file.size() || sh[i].sh_size > file.size() - sh[i].sh_offset)
-            continue;
-        const Elf64_Shdr& strtab = sh[sh[i].sh_link];
-        if (strtab.sh_offset > file.size() || strtab.sh_size > file.size() - strtab.sh_offset) continue;
-        const auto* sym = reinterpret_cast<const Elf64_Sym*>(image + sh[i].sh_offset);
-        const char* strings = reinterpret_cast<const char*>(image + strtab.sh_offset);
-        for (std::size_t k = 1; k < sh[i].sh_size / sizeof(Elf64_Sym); ++k) {
-            if (sym[k].st_shndx != SHN_UNDEF || ELF64_ST_BIND(sym[k].st_info) == STB_WEAK ||
-                sym[k].st_name >= strtab.sh_size || strings[sym[k].st_name] == '\0')
-                continue;
-            const char* name = strings + sym[k].st_name;
-            if (std::memchr(name, '\0', strtab.sh_size - sym[k].st_name)) names.emplace_back(name);
-        }
-    }
+    const MappedFile file(path);
+    for_each_dynamic_symbol(file, [&](const Elf64_Sym& symbol, const char* name) {
+        if (symbol.st_shndx == SHN_UNDEF && ELF64_ST_BIND(symbol.st_info) != STB_WEAK && *name) names.emplace_back(name);
+        return true;
+    });
     return names;
 }
 
@@ -590,38 +630,9 @@ std::vector<std::string> imported_symbols(const std::string& path) {
 void add_undeclared_dependencies(std::vector<LoadedObject>& objects) {
     static std::unordered_map<std::string, std::vector<std::string>> known;  // path -> relies_on
     // Built at the first path not seen before (each dlopen of Python's brings new ones): the
-    // objects by the names a DT_NEEDED entry may give (soname, file name), what xsim runs on.
-    std::unordered_map<std::string, std::vector<std::size_t>> by_name;
+    // objects by the names a DT_NEEDED entry may give, what xsim runs on.
+    std::optional<NeededIndex> index;
     std::vector<bool> underneath;
-    // Marks in `marked` everything the objects in `todo` need, directly or not.
-    const auto mark_needed_closure = [&](std::vector<bool>& marked, std::vector<std::size_t> todo) {
-        while (!todo.empty()) {
-            const std::size_t k = todo.back();
-            todo.pop_back();
-            for (const std::string& needed : objects[k].needed)
-                if (const auto it = by_name.find(needed); it != by_name.end())
-                    for (const std::size_t j : it->second)
-                        if (!marked[j]) {
-                            marked[j] = true;
-                            todo.push_back(j);
-                        }
-        }
-    };
-    const auto prepare = [&] {
-        for (std::size_t j = 1; j < objects.size(); ++j) {
-            if (!objects[j].soname.empty()) by_name[objects[j].soname].push_back(j);
-            const std::string file = base_name(objects[j].path);
-            if (file != objects[j].soname) by_name[file].push_back(j);
-        }
-        underneath.assign(objects.size(), false);
-        std::vector<std::size_t> todo;
-        for (std::size_t j = 1; j < objects.size(); ++j)
-            if (is_mpi_library(objects[j].path) || objects[j].path == own_path()) {
-                underneath[j] = true;
-                todo.push_back(j);
-            }
-        mark_needed_closure(underneath, std::move(todo));
-    };
     for (std::size_t i = 1; i < objects.size(); ++i) {
         LoadedObject& o = objects[i];
         if (o.path.empty() || !is_system_object(o.path) || is_mpi_library(o.path) || o.path == own_path()) continue;
@@ -629,12 +640,15 @@ void add_undeclared_dependencies(std::vector<LoadedObject>& objects) {
             o.relies_on = seen->second;
             continue;
         }
-        if (underneath.empty()) prepare();
+        if (!index) {
+            index.emplace(objects);
+            underneath = runtime_underneath(objects, *index);
+        }
         if (underneath[i]) continue;
         // Its DT_NEEDED closure.
         std::vector<bool> declared(objects.size(), false);
         declared[i] = true;
-        mark_needed_closure(declared, {i});
+        index->mark_closure(declared, {i});
         std::vector<std::string> relies_on;
         std::string last;  // consecutive imports mostly come from one library
         for (const std::string& name : imported_symbols(o.path)) {
@@ -654,7 +668,7 @@ void add_undeclared_dependencies(std::vector<LoadedObject>& objects) {
 
 NamedLibraries find_named_system_libraries(const std::string& name) {
     const std::vector<LoadedObject> objects = loaded_object_names();
-    const std::vector<bool> underneath = runtime_underneath(objects);
+    const std::vector<bool> underneath = runtime_underneath(objects, NeededIndex(objects));
     NamedLibraries out;
     for (std::size_t i = 1; i < objects.size(); ++i) {
         if (!is_system_object(objects[i].path) || !library_has_name(objects[i].path, name)) continue;
