@@ -46,35 +46,38 @@ sighandler_t record_fault_handler(int signal, sighandler_t handler, int flags, b
     return old.sa_handler;
 }
 
-// BSD semantics (glibc's signal, bsd_signal, ssignal): the handler stays, the signal is
-// blocked while it runs, interrupted calls restart.
-template <const char* name>
-sighandler_t bsd_semantics(int signal, sighandler_t handler) {
+// The C library's function `name` (signal or one of its other names) for a signal whose
+// handler xsim does not keep, else the program's handler recorded with the C library's flags
+// for that function and whether the signal is blocked while its handler runs.
+template <const char* name, unsigned flags, bool block_itself>
+sighandler_t signal_with_semantics(int signal, sighandler_t handler) {
     if (!xsim::keeps_program_fault_action(signal)) {
         using Real = sighandler_t (*)(int, sighandler_t);
         static const Real real = xsim::runtime::next_function<Real>(name);
         return real(signal, handler);
     }
-    return record_fault_handler(signal, handler, SA_RESTART, true);
+    return record_fault_handler(signal, handler, static_cast<int>(flags), block_itself);
+}
+
+// BSD semantics (glibc's signal, bsd_signal, ssignal): the handler stays, the signal is
+// blocked while it runs, interrupted calls restart.
+template <const char* name>
+sighandler_t bsd_semantics(int signal, sighandler_t handler) {
+    return signal_with_semantics<name, SA_RESTART, true>(signal, handler);
 }
 
 // System V semantics (sysv_signal, and signal() itself in a program compiled for strict ISO C,
 // e.g. -std=c99, where <signal.h> redirects it to __sysv_signal): the handler is reset to
 // SIG_DFL when the signal comes, the signal is not blocked while it runs, interrupted calls
 // fail with EINTR.
+#ifdef SA_INTERRUPT
+constexpr int kHistoricalSysv = SA_INTERRUPT;  // a no-op glibc sets all the same
+#else
+constexpr int kHistoricalSysv = 0;
+#endif
 template <const char* name>
 sighandler_t sysv_semantics(int signal, sighandler_t handler) {
-    if (!xsim::keeps_program_fault_action(signal)) {
-        using Real = sighandler_t (*)(int, sighandler_t);
-        static const Real real = xsim::runtime::next_function<Real>(name);
-        return real(signal, handler);
-    }
-#ifdef SA_INTERRUPT
-    constexpr int historical = SA_INTERRUPT;  // a no-op glibc sets all the same
-#else
-    constexpr int historical = 0;
-#endif
-    return record_fault_handler(signal, handler, SA_RESETHAND | SA_NODEFER | historical, false);
+    return signal_with_semantics<name, SA_RESETHAND | SA_NODEFER | kHistoricalSysv, false>(signal, handler);
 }
 
 constexpr char kSignal[] = "signal";
