@@ -36,9 +36,9 @@ Rank& calling_rank(const char* call) {
                      "-xsim-privatize off, or xsim is not active in this program%s)\n",
                      call,
                      g_engine ? ""
-                              : ": xsim takes over programs that import MPI_Init, and the Python and R "
+                              : ": xsim takes over programs that import MPI_Init, and the Python, R and Ruby "
                                 "interpreters when given an -xsim- option, as in `python3 script.py -xsim-np 64`, "
-                                "`Rscript script.R -xsim-np 64`, or XSIM_OPTIONS");
+                                "`Rscript script.R -xsim-np 64`, `ruby script.rb -xsim-np 64`, or XSIM_OPTIONS");
         std::fflush(stderr);
         std::_Exit(1);
     }

@@ -90,10 +90,12 @@ int library_imports_mpi_init(dl_phdr_info* info, std::size_t, void* found) {
 }
 
 // The functions by which an interpreter's executable enters the interpreter: Python's
-// (defined in /usr/bin/python3, or imported from a libpython) and R's (exec/R is a main of
-// three lines that calls Rf_initialize_R and Rf_mainloop of libR.so).
+// (defined in /usr/bin/python3, or imported from a libpython), R's (exec/R is a main of
+// three lines that calls Rf_initialize_R and Rf_mainloop of libR.so) and Ruby's (ruby's main
+// calls ruby_options and ruby_run_node of libruby; ruby-mpi's mpi.so imports MPI_Init).
 bool is_interpreter_entry(const char* name) {
-    return std::strcmp(name, "Py_BytesMain") == 0 || std::strcmp(name, "Rf_initialize_R") == 0;
+    return std::strcmp(name, "Py_BytesMain") == 0 || std::strcmp(name, "Rf_initialize_R") == 0 ||
+           std::strcmp(name, "ruby_run_node") == 0;
 }
 
 // Appends the functions the ELF file at `path` defines (its dynamic symbol table).

@@ -11,7 +11,8 @@ namespace xsim {
 bool program_imports_mpi_init();
 // Whether the program is an interpreter whose scripts load MPI only when they run: Python
 // (it defines or imports Py_BytesMain; mpi4py's extension module imports MPI_Init) or R
-// (it imports Rf_initialize_R; Rmpi's library imports MPI_Init).
+// (it imports Rf_initialize_R; Rmpi's library imports MPI_Init) or Ruby (it imports
+// ruby_run_node; ruby-mpi's mpi.so imports MPI_Init).
 bool program_is_interpreter();
 // The shared library that holds the interpreter when the executable only calls into it (R's
 // libR.so, a libpython), by its loaded name; empty if there is none (Debian's python3 holds
