@@ -1,3 +1,5 @@
+#include <sys/syscall.h>
+#include <unistd.h>
 #include "libxsim/engine/own_symbols.hpp"
 
 #include <dlfcn.h>
@@ -133,7 +135,8 @@ void append_demangled(const char* s, std::size_t n, void* text) { static_cast<Te
 // the signal stack (whose room is known) with this much left.
 bool room_to_demangle(std::size_t mangled_bytes) {
     stack_t now{};
-    if (sigaltstack(nullptr, &now) != 0 || !(now.ss_flags & SS_ONSTACK)) return false;
+    // The kernel's answer (libxsim's sigaltstack gives a rank the one it set itself).
+    if (syscall(SYS_sigaltstack, nullptr, &now) != 0 || !(now.ss_flags & SS_ONSTACK)) return false;
     const auto here = reinterpret_cast<std::uintptr_t>(__builtin_frame_address(0));
     const auto low = reinterpret_cast<std::uintptr_t>(now.ss_sp);
     if (here <= low || here - low > now.ss_size) return false;

@@ -3,12 +3,15 @@
 #include <dlfcn.h>
 #include <link.h>
 #include <signal.h>
+#include <sys/syscall.h>
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include "libxsim/engine/engine.hpp"
 #include "libxsim/engine/own_symbols.hpp"
@@ -97,6 +100,40 @@ bool hand_fault_to_program(int signal, const siginfo_t* info) {
     return true;
 }
 
+// The alternate signal stacks the program's ranks set up (sigaltstack), by local rank: recorded,
+// not installed, so that xsim's own stays the simulation thread's; natively each process's.
+std::vector<stack_t> g_program_alternate_stacks;
+
+bool program_alternate_stack_set() {
+    const Rank* rank = g_engine ? g_engine->current() : nullptr;
+    if (!rank) return false;
+    const auto local = static_cast<std::size_t>(rank->world - g_engine->first_local());
+    return local < g_program_alternate_stacks.size() && !(g_program_alternate_stacks[local].ss_flags & SS_DISABLE);
+}
+
+// An overflow of the running rank's stack, when the program's own handler for it asked for an
+// alternate signal stack (SA_ONSTACK) and the program set one up (sigaltstack): natively the
+// kernel runs that handler on the alternate stack, where it may recover, as Ruby's does
+// (SystemStackError: it jumps back onto the rank's stack, to its innermost rescue). It runs
+// here, on xsim's signal stack, with its mask; it returns only when it did not recover, and
+// the overflow is then reported as before.
+void run_program_overflow_handler(int signal, siginfo_t* info, void* ucontext) {
+    const int slot = fault_slot(signal);
+    if (slot < 0 || !g_program_fault.set[slot] || !program_alternate_stack_set()) return;
+    const struct sigaction program = g_program_fault.action[slot];
+    if (!(program.sa_flags & SA_ONSTACK)) return;
+    sigset_t mask = program.sa_mask;
+    if (!(program.sa_flags & SA_NODEFER)) sigaddset(&mask, signal);
+    sigset_t before;
+    pthread_sigmask(SIG_BLOCK, &mask, &before);
+    if (program.sa_flags & SA_SIGINFO) {
+        if (program.sa_sigaction) program.sa_sigaction(signal, info, ucontext);
+    } else if (program.sa_handler != SIG_DFL && program.sa_handler != SIG_IGN) {
+        program.sa_handler(signal);
+    }
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+}
+
 // ", at virtual time 0.000123000 s, last MPI call MPI_Send" for the running rank.
 void rank_context(char* out, std::size_t size, const Rank& rank) {
     std::snprintf(out, size, " at virtual time %.9f s (last call: %s)", simtime_to_seconds(rank.clock),
@@ -173,6 +210,7 @@ void on_fault(int signal, siginfo_t* info, void* ucontext) {
                                      (sp && g_engine->stack_pointer_below(*rank, sp)));
     const bool overflow = signal != SIGABRT && (overflowed || (!rank && guarded >= 0));
     if (!overflow && hand_fault_to_program(signal, info)) return;
+    if (overflow && rank) run_program_overflow_handler(signal, info, ucontext);
     if (overflow) {
         char how[256], overflow[480];
         std::snprintf(how, sizeof how, "%s at %p, under its stack%s", what, info->si_addr, context);
@@ -234,6 +272,43 @@ void on_stop(int signal) {
 
 }  // namespace
 
+Rank* application_rank();  // engine/call_scope.hpp, whose xsim::raise would hide the C library's here
+
+// On the simulation thread, in a rank's code: a thread of the rank's own (one rank per process)
+// sets its own alternate stack, as natively.
+bool keeps_program_alternate_stack() { return g_fault_handler_installed && application_rank(); }
+
+int program_alternate_stack(const stack_t* stack, stack_t* old) {
+    const Rank* rank = application_rank();
+#ifndef SS_AUTODISARM
+    constexpr int SS_AUTODISARM = 1 << 31;  // Linux 4.7's flag; older C library headers lack it
+#endif
+    if (stack && ((stack->ss_flags & ~(SS_DISABLE | SS_AUTODISARM)) != 0)) {
+        errno = EINVAL;
+        return -1;
+    }
+    if (stack && !(stack->ss_flags & SS_DISABLE) && stack->ss_size < static_cast<std::size_t>(MINSIGSTKSZ)) {
+        errno = ENOMEM;
+        return -1;
+    }
+    auto& recorded = g_program_alternate_stacks;
+    if (recorded.size() < static_cast<std::size_t>(g_engine->local_count())) {
+        stack_t none{};
+        none.ss_flags = SS_DISABLE;
+        recorded.resize(static_cast<std::size_t>(g_engine->local_count()), none);
+    }
+    stack_t& mine = recorded[static_cast<std::size_t>(rank->world - g_engine->first_local())];
+    if (old) *old = mine;
+    if (stack) {
+        mine = *stack;
+        if (mine.ss_flags & SS_DISABLE) {
+            mine.ss_sp = nullptr;
+            mine.ss_size = 0;
+        }
+    }
+    return 0;
+}
+
 bool keeps_program_fault_action(int signal) { return g_fault_handler_installed && fault_slot(signal) >= 0; }
 
 ProgramFaultActions recorded_program_fault_actions() { return g_program_fault; }
@@ -260,7 +335,7 @@ void install_fault_handler() {
     alternate.ss_sp = g_signal_stack;
     alternate.ss_size = sizeof g_signal_stack;
     alternate.ss_flags = 0;
-    sigaltstack(&alternate, nullptr);
+    syscall(SYS_sigaltstack, &alternate, nullptr);  // not libxsim's (a rank's own, recorded)
     struct sigaction action;
     std::memset(&action, 0, sizeof action);
     action.sa_sigaction = on_fault;

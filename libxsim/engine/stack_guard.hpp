@@ -66,6 +66,13 @@ void install_fault_handler();
 // program's previous action (SIG_DFL at first). xsim reports an overflow of a rank's stack
 // itself and hands any other fault to the program's handler.
 bool keeps_program_fault_action(int signal);
+// While it is installed, a rank's sigaltstack (runtime/signal_interposition.cpp) is recorded
+// for that rank, as natively for its process, not installed: xsim's signal stack stays. An
+// overflow of the rank's stack then goes to the program's SIGSEGV handler when that asked for
+// the alternate stack (SA_ONSTACK): it runs on xsim's, and may recover (Ruby's
+// SystemStackError); when it returns, xsim reports the overflow.
+bool keeps_program_alternate_stack();
+int program_alternate_stack(const stack_t* stack, stack_t* old);
 void program_fault_action(int signal, const struct sigaction* action, struct sigaction* old);
 // The program's recorded SIGSEGV and SIGBUS actions, to put back after a call whose own
 // handlers xsim's report replaces (libgfortran's backtrace handlers: fortran/gfortran_runtime).

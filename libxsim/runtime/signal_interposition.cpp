@@ -26,6 +26,14 @@ extern "C" int sigaction(int signal, const struct sigaction* action, struct siga
     return real(signal, action, old);
 }
 
+// A rank's alternate signal stack: its own record while xsim's fault handler is installed.
+extern "C" int sigaltstack(const stack_t* stack, stack_t* old) noexcept {
+    if (xsim::keeps_program_alternate_stack()) return xsim::program_alternate_stack(stack, old);
+    using Real = int (*)(const stack_t*, stack_t*);
+    static const Real real = xsim::runtime::next_function<Real>("sigaltstack");
+    return real(stack, old);
+}
+
 namespace {
 
 // The program's handler for SIGSEGV or SIGBUS, set with one of the C library's signal()
