@@ -1,5 +1,3 @@
-#include <sys/syscall.h>
-#include <unistd.h>
 #include "libxsim/engine/own_symbols.hpp"
 
 #include <dlfcn.h>
@@ -9,6 +7,7 @@
 #include <signal.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
