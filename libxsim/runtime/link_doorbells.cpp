@@ -22,6 +22,7 @@ constexpr long kSleepTimeoutNs = 1'000'000;
 }  // namespace
 
 LinkDoorbells::LinkDoorbells(int self, int processes) : self_(self) {
+    if (processes < 2) return;  // alone: no waits
     // Doorbells only when every process is on this host (one shared-memory node).
     MPI_Comm node;
     real_mpi.Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
