@@ -58,11 +58,12 @@ public:
     }
 
     // How long a wait polls before it sleeps: many times a round of the real MPI library
-    // between two processes that both run (a few microseconds), so that on a host with a core
-    // per process the waits of short windows do not sleep (a sleep and its wake-up cost some
-    // 5-10 us). Measured on 2 cores shared with other work (bench/RESULTS.md, "Session 36"):
-    // sleeping at once made short windows 7x slower; 10 to 200 us were alike.
-    static constexpr std::int64_t kSpinNs = 50'000;
+    // between two processes that both run (a few microseconds), so that the waits of short
+    // windows do not sleep. Measured on 2 shared cores (bench/RESULTS.md, "Session 36"):
+    // sleeping at once made windows with no work 7x slower; 50 us still made windows with work
+    // (esys-particle, xmds2) 1.5-2x slower than 200 to 500 us, with more CPU time (a process that
+    // slept finds its caches cold); polling for ever is what made them slow in the first place.
+    static constexpr std::int64_t kSpinNs = 200'000;
 
 private:
     void sleep(std::uint32_t seen);
