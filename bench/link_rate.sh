@@ -69,7 +69,8 @@ wall = statistics.median(r["wall_time_s"] for r in runs)
 windows = runs[0]["windows"]
 sims = {r["simulated_time_ps"] for r in runs}
 sim = f"{runs[0]['simulated_time_s']:.9f}" + ("" if len(sims) == 1 else " (differs between runs!)")
-print(f"| {label} | {p} | {windows} | {wall:.3f} | {wall / windows * 1e6:.1f} | {exchanges / wall:,.0f} | {sim} |")
+per = f"{wall / windows * 1e6:.1f}" if windows > 1 else "-"
+print(f"| {label} | {p} | {windows} | {wall:.3f} | {per} | {exchanges / wall:,.0f} | {sim} |")
 PY
         rm -f "$work"/R.*.json
     done
