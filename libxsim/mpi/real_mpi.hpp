@@ -13,7 +13,7 @@
 // PMPI_ call below the bindings bypasses this table).
 #define XSIM_REAL_MPI_FUNCTIONS(X)                                                                                   \
     X(Abort) X(Add_error_class) X(Add_error_code) X(Add_error_string) X(Alloc_mem) X(Allreduce) X(Alltoall)         \
-    X(Barrier) X(Bcast) X(Comm_get_attr) X(Comm_rank) X(Comm_set_errhandler) X(Comm_size) X(Error_class) X(Error_string) X(Finalize)  \
+    X(Barrier) X(Bcast) X(Comm_free) X(Comm_get_attr) X(Comm_rank) X(Comm_set_errhandler) X(Comm_size) X(Comm_split_type) X(Error_class) X(Error_string) X(Finalize)  \
     X(File_close) X(File_delete) X(File_get_atomicity) X(File_get_byte_offset) X(File_get_info)                    \
     X(File_get_position) X(File_get_size) X(File_get_type_extent) X(File_get_view) X(File_open) X(File_preallocate) \
     X(File_read) X(File_read_all) X(File_read_at) X(File_read_at_all) X(File_seek) X(File_set_atomicity)           \
@@ -22,9 +22,9 @@
     X(Finalized) X(Free_mem) X(Gather) X(Gatherv) X(Get_address) X(Get_elements) X(Get_elements_x)                 \
     X(Get_library_version) X(Info_c2f) X(Info_create) X(Info_delete) X(Info_dup) X(Info_f2c) X(Info_free)          \
     X(Info_get) X(Info_get_nkeys) X(Info_get_nthkey) X(Info_get_valuelen) X(Info_set) X(Init_thread)               \
-    X(Initialized) X(Irecv) X(Isend) X(Op_c2f) X(Op_commutative) X(Op_create) X(Op_f2c) X(Op_free) X(Pack)         \
+    X(Initialized) X(Iprobe) X(Irecv) X(Isend) X(Op_c2f) X(Op_commutative) X(Op_create) X(Op_f2c) X(Op_free) X(Pack)         \
     X(Pack_external) X(Pack_external_size) X(Pack_size) X(Reduce) X(Reduce_local) X(Scatter) X(Scatterv)             \
-    X(Get_count) X(Probe) X(Recv) X(Status_set_cancelled)                                                            \
+    X(Get_count) X(Recv) X(Status_set_cancelled)                                                            \
     X(Status_set_elements) X(Status_set_elements_x) X(Type_c2f) X(Type_commit) X(Type_contiguous)                   \
     X(Type_create_darray) X(Type_create_f90_complex) X(Type_create_f90_integer) X(Type_create_f90_real)             \
     X(Type_create_hindexed) X(Type_create_hindexed_block) X(Type_create_hvector) X(Type_create_indexed_block)      \

@@ -58,6 +58,12 @@ constexpr long long kPiece = 1LL << 30;
 
 enum class Direction { Send, Receive };
 
+int world_rank() {
+    int rank = 0;
+    real_mpi.Comm_rank(MPI_COMM_WORLD, &rank);
+    return rank;
+}
+
 // Posts the send to (or receive from) `process` of `bytes` bytes at `data` in pieces,
 // appending their requests to `transfers`.
 void post_in_pieces(Direction direction, int process, int tag, char* data, long long bytes,
@@ -85,8 +91,9 @@ PmpiLink::PmpiLink(Engine& engine, int processes)
       processes_(processes),
       outboxes_(static_cast<std::size_t>(processes)),
       inboxes_(static_cast<std::size_t>(processes)),
-      scratch_(std::make_unique<WireHeader>()) {
-    real_mpi.Comm_rank(MPI_COMM_WORLD, &self_);
+      scratch_(std::make_unique<WireHeader>()),
+      doorbells_(world_rank(), processes) {
+    self_ = world_rank();
     for (auto& box : outboxes_) {
         box.reserve(kOutboxStart);
         box.resize(sizeof(WirePrefix));
@@ -160,12 +167,20 @@ ProcessLink::Agreement PmpiLink::exchange(SimTime local_next_time, std::int64_t 
     for (const SeparatePayload& s : separate_out_)
         post_in_pieces(Direction::Send, s.process, kPayloadTag, s.buffer, static_cast<long long>(s.bytes),
                        payload_transfers);
+    // The others may sleep waiting for their boxes (link_doorbells.hpp): wake them.
+    for (std::size_t p = 0; p < n; ++p)
+        if (static_cast<int>(p) != self_) doorbells_.ring(static_cast<int>(p));
     // A box's size is known when its first piece arrives (its prefix); the rest of a box larger
-    // than a piece follows in pieces of its own.
+    // than a piece follows in pieces of its own. The wait for a first piece is the wait for the
+    // other process to end its window, which may take long: it sleeps once it has spun a while.
     for (std::size_t p = 0; p < n; ++p) {
         if (static_cast<int>(p) == self_) continue;
         MPI_Status status;
-        real_mpi.Probe(static_cast<int>(p), kExchangeTag, MPI_COMM_WORLD, &status);
+        doorbells_.wait_until([&] {
+            int arrived = 0;
+            real_mpi.Iprobe(static_cast<int>(p), kExchangeTag, MPI_COMM_WORLD, &arrived, &status);
+            return arrived != 0;
+        });
         int first = 0;
         real_mpi.Get_count(&status, MPI_BYTE, &first);
         std::vector<char>& inbox = inboxes_[p];

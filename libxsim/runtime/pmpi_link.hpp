@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "libxsim/engine/engine.hpp"
+#include "libxsim/runtime/link_doorbells.hpp"
 #include "pdes/process_link.hpp"
 
 namespace xsim {
@@ -39,6 +40,7 @@ private:
     std::vector<Message*> received_;  // one window's messages, accepted once all their payloads are in
     std::unique_ptr<WireHeader> scratch_;  // post()'s header, off the rank's stack
     SimTime outbound_next_ = kNever;       // the earliest event posted since the last exchange
+    runtime::LinkDoorbells doorbells_;     // how a waiting process sleeps (link_doorbells.hpp)
 };
 
 }  // namespace xsim
