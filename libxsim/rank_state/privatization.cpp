@@ -35,6 +35,14 @@ constexpr std::size_t kTrackPagesFrom = 128 * 1024;
 // Quantum ESPRESSO ran as fast from 32 to 256 KiB, slower from 8 KiB, many small maps).
 constexpr std::size_t kRemapFrom = 64 * 1024;
 
+// Runs of written pages this close (unwritten pages between them) are remapped as one, when
+// the gap is no longer than the runs it joins (so that it at most doubles what a rank's slot
+// takes): each map costs some 10-20 us of the kernel's work on its areas (splitting,
+// merging the old ones), whatever its length, while the pages between cost a rank's slot
+// their bytes and, when a rank touches them, a fault (bench/RESULTS.md, "Session 36":
+// MITgcm's 7.8 MB of written COMMON blocks in 11 runs, 88-620 KiB apart, now in 2).
+constexpr std::size_t kBridgeUpTo = 1024 * 1024;
+
 // Writable sections that are not program data: owned by the loader (GOT, dynamic section,
 // constructor tables) or made read-only after relocation (RELRO).
 bool is_loader_section(const char* name) {
@@ -999,6 +1007,11 @@ void Privatization::note_written(const char* start, std::size_t bytes) {
     written_pages_.poll(found_);
     if (start) written_pages_.mark(start, bytes, found_);
     if (found_.empty()) return;
+    give_others_startup_pages();
+    update_copies();
+}
+
+void Privatization::give_others_startup_pages() {
     // Until now the page was the start-up one in every image. The loaded rank's copy is the
     // live page (saved at its switch); every other rank that has a slot gets the start-up
     // bytes there, as a rank without a slot starts from them.
@@ -1013,7 +1026,6 @@ void Privatization::note_written(const char* start, std::size_t bytes) {
                 if (r != loaded_ && saved(r))
                     std::memcpy(slot(r) + offset, snapshot_.data() + offset, to - from);
         }
-    update_copies();
 }
 
 std::vector<Privatization::Piece> Privatization::without(const std::vector<Piece>& pieces,
@@ -1041,28 +1053,72 @@ std::vector<Privatization::Piece> Privatization::without(const std::vector<Piece
     return out;
 }
 
+bool Privatization::privatized_in_place(const char* from, std::size_t bytes, std::size_t offset) const {
+    const char* end = from + bytes;
+    for (const char* at = from; at < end;) {
+        const Piece* in = nullptr;
+        for (const Piece& q : pieces_)
+            if (at >= q.live && at < q.live + q.bytes && q.offset + (at - q.live) == offset + (at - from)) in = &q;
+        if (!in) return false;
+        at = std::min<const char*>(end, in->live + in->bytes);
+    }
+    return true;
+}
+
+std::vector<Privatization::Piece> Privatization::runs_to_remap(const std::vector<Piece>& written) const {
+    const std::size_t page = WrittenPages::page_bytes();
+    std::vector<Piece> runs;  // the whole written pages, joined where they follow each other live and in the slot
+    for (const Piece& w : written) {
+        const auto begin = reinterpret_cast<std::uintptr_t>(w.live);
+        const std::size_t first = round_up(begin, page), end = round_down(begin + w.bytes, page);
+        if (end > first) runs.push_back({reinterpret_cast<char*>(first), end - first, w.offset + (first - begin)});
+    }
+    std::sort(runs.begin(), runs.end(), [](const Piece& a, const Piece& b) { return a.live < b.live; });
+    std::vector<Piece> joined;
+    for (const Piece& r : runs) {
+        if (!joined.empty()) {
+            Piece& last = joined.back();
+            const std::size_t gap = static_cast<std::size_t>(r.live - (last.live + last.bytes));
+            // Joined across a short gap of unwritten pages that are privatized at their place
+            // in the slot (not across another object's bytes, nor a piece laid out elsewhere).
+            if (r.live >= last.live + last.bytes && gap <= kBridgeUpTo && gap <= last.bytes + r.bytes &&
+                last.offset + last.bytes + gap == r.offset &&
+                (gap == 0 || privatized_in_place(last.live + last.bytes, gap, last.offset + last.bytes))) {
+                last.bytes += gap + r.bytes;
+                continue;
+            }
+        }
+        joined.push_back(r);
+    }
+    std::vector<Piece> out;
+    for (const Piece& r : joined)
+        if (r.bytes >= kRemapFrom) out.push_back(r);
+    return out;
+}
+
 void Privatization::update_copies() {
     std::vector<Piece> written = on_written_pages(pieces_, written_pages_);
     if (slot_file_ >= 0) {
-        const std::size_t page = WrittenPages::page_bytes();
-        for (const Piece& w : without(written, remapped_)) {
-            const auto begin = reinterpret_cast<std::uintptr_t>(w.live);
-            const std::size_t first = round_up(begin, page), end = round_down(begin + w.bytes, page);
-            if (end >= first + kRemapFrom)
-                remap({reinterpret_cast<char*>(first), end - first, w.offset + (first - begin)});
+        std::vector<Piece> runs = runs_to_remap(written);
+        // The unwritten pages a run bridges count as written from now on: each rank's image of
+        // them is the start-up one (the loaded rank's is live).
+        found_.clear();
+        for (const Piece& r : runs) written_pages_.mark(r.live, r.bytes, found_);
+        if (!found_.empty()) {
+            give_others_startup_pages();
+            written = on_written_pages(pieces_, written_pages_);
+        }
+        // The runs contain those remapped so far (written pages stay written): what is new in
+        // them is the loaded rank's live bytes, which its slot receives before it is mapped.
+        const std::vector<Piece> added = without(runs, remapped_);
+        if (!added.empty()) {
+            if (loaded_ != kNone)
+                for (const Piece& a : added) std::memcpy(slot(loaded_) + a.offset, a.live, a.bytes);
+            remapped_ = std::move(runs);
+            if (loaded_ != kNone) map_runs(loaded_);  // else the first switch maps them
         }
     }
     copies_ = without(written, remapped_);
-}
-
-void Privatization::remap(const Piece& run) {
-    remapped_.push_back(run);
-    if (loaded_ == kNone) return;  // the first switch maps it
-    // The loaded rank's image of the run is the live one; every other rank's is in its slot
-    // (saved at its switch, or the start-up bytes note_written gave it), or is the start-up
-    // image (a rank that never ran gets it in its slot before it runs).
-    std::memcpy(slot(loaded_) + run.offset, run.live, run.bytes);
-    map_runs(loaded_);
 }
 
 void Privatization::map_runs(std::size_t index) {

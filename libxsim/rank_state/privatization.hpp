@@ -7,7 +7,9 @@
 // a page that no one wrote is the same in every rank's image. A long run of written pages
 // (Fortran COMMON blocks of megabytes that every rank writes) is not copied but remapped:
 // the slots of a large image are pages of a memory file laid out like the live pages, and
-// a switch maps the next rank's pages of the run over the live ones (mmap MAP_FIXED).
+// a switch maps the next rank's pages of the run over the live ones (mmap MAP_FIXED). Runs
+// that lie close are remapped as one, with the unwritten pages between them (each map costs
+// the kernel's work on its areas, whatever its length).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -308,7 +310,14 @@ private:
     bool holds(const char* c) const;
     // copies_ from the written pages, after turning new long runs of them into remapped_.
     void update_copies();
-    void remap(const Piece& run);
+    // Every rank with a slot but the loaded one gets the start-up bytes of the pages found_.
+    void give_others_startup_pages();
+    // Whether every byte of [from, from + bytes) is privatized, at `offset` + its distance from
+    // `from` in a slot.
+    bool privatized_in_place(const char* from, std::size_t bytes, std::size_t offset) const;
+    // The runs a switch remaps: the whole written pages of `written` in runs of kRemapFrom or
+    // more, joined across short gaps of privatized pages no one wrote.
+    std::vector<Piece> runs_to_remap(const std::vector<Piece>& written) const;
     // Maps rank `index`'s slot pages of every remapped run over the live pages.
     void map_runs(std::size_t index);
     // Gives rank `index`'s slot its start-up image of what is switched (before its first run,

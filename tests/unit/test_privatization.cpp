@@ -15,6 +15,8 @@
 #include <cstring>
 #include <fstream>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <gtest/gtest.h>
 
@@ -504,8 +506,10 @@ TEST(Privatization, LongRunsOfWrittenPagesAreRemapped) {
     for (std::size_t p = 0; p < 120; ++p) at(p) = '0';  // pages 1..119 whole: a run to remap
     at(0, 40) = '0';
     priv.switch_to(1);
-    EXPECT_EQ(priv.remapped_bytes(), 119 * page);
-    EXPECT_EQ(priv.switched_bytes(), 2 * page - 40);  // page 0's privatized part and page 150
+    // Pages 1..119 and page 150 (written before start-up), joined across the 30 pages no one
+    // wrote between them (shorter than the runs they join): one run of pages 1..150.
+    EXPECT_EQ(priv.remapped_bytes(), 150 * page);
+    EXPECT_EQ(priv.switched_bytes(), page - 40);  // page 0's privatized part
     EXPECT_EQ(at(0), 0);
     EXPECT_EQ(at(60), 0);
     EXPECT_EQ(at(119), 0);
@@ -546,6 +550,88 @@ TEST(Privatization, LongRunsOfWrittenPagesAreRemapped) {
     // view of the loaded rank is the live page; of another, its own copy in the run.
     EXPECT_EQ(priv.view(&at(10), 1, 1), &at(10));
     EXPECT_EQ(*static_cast<char*>(priv.view(&at(10), 1, 0)), '0');
+    munmap(mapped, pages * page);
+}
+
+// The long runs of written pages that lie close (MITgcm's COMMON blocks: 7.8 MB in 11 runs,
+// 88 KiB to 2.8 MB apart) are remapped as one, across the pages between them that no one
+// wrote, when the gap is no longer than the runs it joins: one map per switch instead of
+// one per run. Each rank's image of the pages between is the start-up one (here a file's
+// pages) until it writes them, and its own after; a gap longer than the runs stays out.
+TEST(Privatization, CloseRunsOfWrittenPagesAreRemappedAsOne) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), pages = 400;
+    const std::string path = testing::TempDir() + "xsim_runs.bin";
+    {
+        std::ofstream file(path, std::ios::binary);
+        for (std::size_t i = 0; i < pages; ++i) file << std::string(page, static_cast<char>('A' + i % 26));
+    }
+    const int fd = open(path.c_str(), O_RDONLY);
+    ASSERT_GE(fd, 0);
+    void* mapped = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    close(fd);
+    std::remove(path.c_str());
+    ASSERT_NE(mapped, MAP_FAILED);
+    char* g = static_cast<char*>(mapped);
+    auto at = [&](std::size_t p, std::size_t byte = 100) -> char& { return g[p * page + byte]; };
+    auto file_byte = [](std::size_t p) { return static_cast<char>('A' + p % 26); };
+    // The live mappings that lie wholly in [from, to) pages (the remapped runs are maps of their own).
+    auto maps_in = [&](std::size_t from, std::size_t to) {
+        std::vector<std::pair<std::size_t, std::size_t>> found;
+        std::ifstream maps("/proc/self/maps");
+        for (std::string line; std::getline(maps, line);) {
+            std::uintptr_t begin = 0, end = 0;
+            if (std::sscanf(line.c_str(), "%lx-%lx", &begin, &end) != 2) continue;
+            const auto base = reinterpret_cast<std::uintptr_t>(g);
+            if (begin >= base + from * page && end <= base + to * page)
+                found.emplace_back((begin - base) / page, (end - base) / page);
+        }
+        return found;
+    };
+
+    Privatization priv;
+    ASSERT_EQ(priv.start({{g, pages * page, "common blocks"}}, 3), "");
+    priv.switch_to(0);
+    for (std::size_t p = 10; p < 40; ++p) at(p) = '0';    // 30 pages
+    for (std::size_t p = 60; p < 90; ++p) at(p) = '0';    // 30 pages, 20 after
+    for (std::size_t p = 300; p < 330; ++p) at(p) = '0';  // 30 pages, 210 after: too far
+    priv.switch_to(1);
+    EXPECT_EQ(priv.remapped_bytes(), (80 + 30) * page);
+    EXPECT_EQ(priv.switched_bytes(), 0u);
+    using Map = std::pair<std::size_t, std::size_t>;
+    EXPECT_EQ(maps_in(10, 90), (std::vector<Map>{{10, 90}}));  // one map, not two
+    EXPECT_EQ(maps_in(300, 330), (std::vector<Map>{{300, 330}}));
+    for (std::size_t p : {10, 39, 40, 50, 59, 60, 89, 90, 200, 300, 329})
+        EXPECT_EQ(at(p), file_byte(p)) << "rank 1, page " << p;
+    at(50) = '1';  // a page between the runs, now rank 1's
+    at(35) = '1';
+    at(200) = '1';  // a page no run holds: switched by copy from now on
+    priv.switch_to(2);
+    EXPECT_EQ(at(50), file_byte(50));
+    EXPECT_EQ(at(35), file_byte(35));
+    EXPECT_EQ(at(200), file_byte(200));
+    EXPECT_EQ(priv.switched_bytes(), page);
+    at(45) = '2';
+    // xsim's write into rank 0's copy of a page between the runs, while rank 2 runs.
+    char* seen = static_cast<char*>(priv.view(&at(55), 1, 0));
+    EXPECT_NE(seen, &at(55));
+    EXPECT_EQ(*seen, file_byte(55));
+    *seen = 'x';
+    EXPECT_EQ(at(55), file_byte(55));
+    priv.switch_to(0);
+    for (std::size_t p : {10, 39, 60, 89, 300, 329}) EXPECT_EQ(at(p), '0') << "rank 0, page " << p;
+    for (std::size_t p : {40, 45, 50, 59, 90, 200}) EXPECT_EQ(at(p), file_byte(p)) << "rank 0, page " << p;
+    EXPECT_EQ(at(55), 'x');
+    priv.switch_to(1);
+    EXPECT_EQ(at(50), '1');
+    EXPECT_EQ(at(35), '1');
+    EXPECT_EQ(at(200), '1');
+    EXPECT_EQ(at(45), file_byte(45));
+    EXPECT_EQ(at(55), file_byte(55));
+    EXPECT_EQ(at(10), file_byte(10));
+    priv.switch_to(2);
+    EXPECT_EQ(at(45), '2');
+    EXPECT_EQ(at(50), file_byte(50));
+    EXPECT_EQ(at(300), file_byte(300));
     munmap(mapped, pages * page);
 }
 
