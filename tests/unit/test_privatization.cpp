@@ -56,6 +56,23 @@ bool in(const std::vector<Segment>& segments, const void* p) {
     return false;
 }
 
+// `pages` pages mapped privately from a file, as a library's .data is: page i holds the
+// letter 'A' + i % 26 (the file is removed; the mapping stays). Null when it fails.
+char* map_lettered_file(std::size_t pages, const char* name) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+    const std::string path = testing::TempDir() + name;
+    {
+        std::ofstream file(path, std::ios::binary);
+        for (std::size_t i = 0; i < pages; ++i) file << std::string(page, static_cast<char>('A' + i % 26));
+    }
+    const int fd = open(path.c_str(), O_RDONLY);
+    if (fd < 0) return nullptr;
+    void* mapped = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+    close(fd);
+    std::remove(path.c_str());
+    return mapped == MAP_FAILED ? nullptr : static_cast<char*>(mapped);
+}
+
 }  // namespace
 
 TEST(ElfData, ProgramDataWithoutCopiesOrLoaderSections) {
@@ -425,18 +442,8 @@ TEST(Privatization, APinIsAskedBeforeAnotherRanksImageIsLoaded) {
 // image; a page first written by one rank is its own, and the start-up one for the others.
 TEST(Privatization, LargeImagesSwitchOnlyTheWrittenPages) {
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), pages = 64;
-    const std::string path = testing::TempDir() + "xsim_image.bin";
-    {
-        std::ofstream file(path, std::ios::binary);
-        for (std::size_t i = 0; i < pages; ++i) file << std::string(page, static_cast<char>('A' + i % 26));
-    }
-    const int fd = open(path.c_str(), O_RDONLY);
-    ASSERT_GE(fd, 0);
-    void* mapped = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-    close(fd);
-    std::remove(path.c_str());
-    ASSERT_NE(mapped, MAP_FAILED);
-    char* g = static_cast<char*>(mapped);
+    char* g = map_lettered_file(pages, "xsim_image.bin");
+    ASSERT_NE(g, nullptr);
     auto at = [&](std::size_t p, std::size_t byte = 100) -> char& { return g[p * page + byte]; };
 
     const std::vector<Segment> image{{g + 8, pages * page - 8, "image"}};  // not page aligned
@@ -484,7 +491,7 @@ TEST(Privatization, LargeImagesSwitchOnlyTheWrittenPages) {
     EXPECT_EQ(at(7), 'H');
     EXPECT_EQ(at(0), 'A');
     EXPECT_EQ(priv.switched_bytes(), 5 * page - 8);
-    munmap(mapped, pages * page);
+    munmap(g, pages * page);
 }
 
 // A long run of written pages (a COMMON block every rank writes) is remapped at a switch,
@@ -560,18 +567,8 @@ TEST(Privatization, LongRunsOfWrittenPagesAreRemapped) {
 // pages) until it writes them, and its own after; a gap longer than the runs stays out.
 TEST(Privatization, CloseRunsOfWrittenPagesAreRemappedAsOne) {
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), pages = 400;
-    const std::string path = testing::TempDir() + "xsim_runs.bin";
-    {
-        std::ofstream file(path, std::ios::binary);
-        for (std::size_t i = 0; i < pages; ++i) file << std::string(page, static_cast<char>('A' + i % 26));
-    }
-    const int fd = open(path.c_str(), O_RDONLY);
-    ASSERT_GE(fd, 0);
-    void* mapped = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
-    close(fd);
-    std::remove(path.c_str());
-    ASSERT_NE(mapped, MAP_FAILED);
-    char* g = static_cast<char*>(mapped);
+    char* g = map_lettered_file(pages, "xsim_runs.bin");
+    ASSERT_NE(g, nullptr);
     auto at = [&](std::size_t p, std::size_t byte = 100) -> char& { return g[p * page + byte]; };
     auto file_byte = [](std::size_t p) { return static_cast<char>('A' + p % 26); };
     // The live mappings that lie wholly in [from, to) pages (the remapped runs are maps of their own).
@@ -632,7 +629,7 @@ TEST(Privatization, CloseRunsOfWrittenPagesAreRemappedAsOne) {
     EXPECT_EQ(at(45), '2');
     EXPECT_EQ(at(50), file_byte(50));
     EXPECT_EQ(at(300), file_byte(300));
-    munmap(mapped, pages * page);
+    munmap(g, pages * page);
 }
 
 // Two segments that touch in memory but lie apart in the slot: the executable's copies of two
