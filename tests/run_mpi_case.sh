@@ -26,6 +26,8 @@
 #   --env VAR=VALUE        set and forward (mpirun -x) an environment variable (repeatable)
 #   --real                 run on plain MPI instead: mpirun -np N <exe> [app args], no -xsim
 #                          options and no xsim-only checks; P is ignored
+#   --singleton            start the program without mpirun (an MPI singleton, P must be 1):
+#                          <exe> -xsim-np N ..., or with --real <exe> alone (N must be 1)
 #   --full                 echo all of stdout (default: the protocol lines only)
 # Success (without --expect-fail) means all of:
 #   exit status 0, no time-out;
@@ -54,7 +56,7 @@ bad() { echo "$me: $*" >&2; exit 2; }
 exe=$1 procs=$2 nranks=$3
 shift 3
 
-expect_fail='' pass_re='' real=0 full=0
+expect_fail='' pass_re='' real=0 full=0 singleton=0
 timeout_s=${XSIM_TEST_TIMEOUT:-300}
 stdout_res=() stderr_res=() values=() envs=() xsim_opts=() app_args=()
 while [[ $# -gt 0 ]]; do
@@ -68,6 +70,7 @@ while [[ $# -gt 0 ]]; do
         --timeout) [[ $# -ge 2 ]] || usage; timeout_s=$2; shift 2 ;;
         --env) [[ $# -ge 2 && $2 == [A-Za-z_]*=* ]] || bad "--env needs VAR=VALUE, got '${2:-}'"; envs+=("$2"); shift 2 ;;
         --real) real=1; shift ;;
+        --singleton) singleton=1; shift ;;
         --full) full=1; shift ;;
         --) shift; app_args=("$@"); break ;;
         *) bad "unknown option '$1' (see the usage at the top of $0)" ;;
@@ -76,6 +79,8 @@ done
 
 [[ -x $exe ]] || bad "'$exe' is not an executable"
 [[ $procs =~ ^[1-9][0-9]*$ && $nranks =~ ^[1-9][0-9]*$ ]] || bad "P and N must be positive integers, got '$procs' '$nranks'"
+[[ $singleton == 0 || ( $procs == 1 && ( $real == 0 || $nranks == 1 ) ) ]] ||
+    bad "--singleton runs one real process: P must be 1 (and N too with --real)"
 [[ $timeout_s =~ ^[1-9][0-9]*$ ]] || bad "--timeout needs a positive number of seconds, got '$timeout_s'"
 [[ -z $expect_fail || ( ${#stdout_res[@]} == 0 && ${#values[@]} == 0 && -z $pass_re ) ]] ||
     bad "--expect-fail excludes --expect-stdout, --expect-value and --pass-line (a failing run has no results)"
@@ -100,12 +105,17 @@ for kv in "${envs[@]+"${envs[@]}"}"; do
     fwd+=(-x "${kv%%=*}")
 done
 
+# The launcher, or none for a singleton (the variables are exported).
+launch=("$MPIRUN" "${mpirun_flags[@]}" "${fwd[@]}" -np)
+[[ $singleton == 1 ]] && launch=()
 if [[ $real == 0 ]]; then
-    cmd=("$MPIRUN" "${mpirun_flags[@]}" "${fwd[@]}" -np "$procs" "$exe"
+    [[ $singleton == 1 ]] || launch+=("$procs")
+    cmd=("${launch[@]+"${launch[@]}"}" "$exe"
          -xsim-np "$nranks" -xsim-compute none "${xsim_opts[@]+"${xsim_opts[@]}"}"
          "${app_args[@]+"${app_args[@]}"}")
 else
-    cmd=("$MPIRUN" "${mpirun_flags[@]}" "${fwd[@]}" -np "$nranks" "$exe"
+    [[ $singleton == 1 ]] || launch+=("$nranks")
+    cmd=("${launch[@]+"${launch[@]}"}" "$exe"
          "${app_args[@]+"${app_args[@]}"}")
 fi
 

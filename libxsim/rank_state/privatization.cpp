@@ -249,6 +249,13 @@ const std::string& own_path() {
     return path;
 }
 
+// The paths of the objects the real MPI library loaded for itself (note_loaded_by_mpi): set
+// once at start-up, before any rank runs, then only read.
+std::vector<std::string>& mpi_loaded_paths() {
+    static std::vector<std::string> paths;
+    return paths;
+}
+
 
 // Writable bytes an object maps (its writable PT_LOAD segments), for objects that cannot
 // be read.
@@ -332,6 +339,10 @@ int visit(dl_phdr_info* info, std::size_t, void* arg) {
         out.uncovered.push_back(name + " (an MPI library: its state stays per process)");
         return 0;
     }
+    if (loaded_by_mpi(name)) {
+        out.uncovered.push_back(name + " (loaded by the MPI library for itself: its state stays per process)");
+        return 0;
+    }
     const ElfData d = read_elf_data(executable ? "/proc/self/exe" : name);
     if (!d.error.empty()) {
         out.uncovered.push_back(name + " (" + d.error + ")");
@@ -401,6 +412,7 @@ std::vector<LoadedObject> loaded_object_names() {
             const bool executable = std::exchange(c.first, false);
             c.objects.push_back(
                 describe_loaded_object(info, executable ? executable_path() : std::string(info->dlpi_name ? info->dlpi_name : "")));
+            c.objects.back().mpi_loaded = !executable && loaded_by_mpi(c.objects.back().path);
             return 0;
         },
         &collect);
@@ -506,7 +518,34 @@ std::vector<std::string> needed_libraries_of_file(const std::string& path) { ret
 bool is_own_library(const std::string& path) { return !path.empty() && path == own_path(); }
 
 bool is_foreign_object(const std::string& path, bool on_mpi) {
-    return path.empty() || is_mpi_library(path) || path == own_path() || (is_system_object(path) && !on_mpi);
+    return path.empty() || is_mpi_library(path) || path == own_path() || loaded_by_mpi(path) ||
+           (is_system_object(path) && !on_mpi);
+}
+
+void note_loaded_by_mpi(const std::vector<const void*>& before) {
+    struct Collect {
+        const std::vector<const void*>* before = nullptr;
+        std::vector<std::string> paths;
+    } collect;
+    collect.before = &before;
+    dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* arg) {
+            Collect& c = *static_cast<Collect*>(arg);
+            const void* base = reinterpret_cast<const void*>(info->dlpi_addr);
+            if (info->dlpi_name && *info->dlpi_name &&
+                std::find(c.before->begin(), c.before->end(), base) == c.before->end())
+                c.paths.emplace_back(info->dlpi_name);
+            return 0;
+        },
+        &collect);
+    std::vector<std::string>& paths = mpi_loaded_paths();
+    for (std::string& path : collect.paths)
+        if (std::find(paths.begin(), paths.end(), path) == paths.end()) paths.push_back(std::move(path));
+}
+
+bool loaded_by_mpi(const std::string& path) {
+    const std::vector<std::string>& paths = mpi_loaded_paths();
+    return !path.empty() && std::find(paths.begin(), paths.end(), path) != paths.end();
 }
 
 bool is_named_by(const LoadedObject& o, const std::string& needed) {
@@ -608,12 +647,13 @@ private:
     std::unordered_map<std::string, std::vector<std::size_t>> by_name_;
 };
 
-// What xsim itself runs on: the MPI library, libxsim and every library they need.
+// What xsim itself runs on: the MPI library, libxsim, what the MPI library loaded for itself
+// and every library they need.
 std::vector<bool> runtime_underneath(const std::vector<LoadedObject>& objects, const NeededIndex& index) {
     std::vector<bool> underneath(objects.size(), false);
     std::vector<std::size_t> todo;
     for (std::size_t j = 1; j < objects.size(); ++j)
-        if (is_mpi_library(objects[j].path) || objects[j].path == own_path()) {
+        if (is_mpi_library(objects[j].path) || objects[j].path == own_path() || objects[j].mpi_loaded) {
             underneath[j] = true;
             todo.push_back(j);
         }
@@ -643,7 +683,8 @@ void add_undeclared_dependencies(std::vector<LoadedObject>& objects) {
     std::vector<bool> underneath;
     for (std::size_t i = 1; i < objects.size(); ++i) {
         LoadedObject& o = objects[i];
-        if (o.path.empty() || !is_system_object(o.path) || is_mpi_library(o.path) || o.path == own_path()) continue;
+        if (o.path.empty() || !is_system_object(o.path) || is_mpi_library(o.path) || o.path == own_path() || o.mpi_loaded)
+            continue;
         if (const auto seen = known.find(o.path); seen != known.end()) {
             o.relies_on = seen->second;
             continue;
@@ -689,8 +730,9 @@ std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*
     std::vector<bool> on(objects.size(), false);
     for (std::size_t i = 0; i < objects.size(); ++i) {
         const LoadedObject& o = objects[i];
-        on[i] = std::any_of(o.needed.begin(), o.needed.end(), [](const std::string& n) { return starts_with(n, "libmpi"); }) ||
-                keeps_registry_of_program_objects(o.path) || (also && is_system_object(o.path) && also(o.path));
+        on[i] = !o.mpi_loaded &&
+                (std::any_of(o.needed.begin(), o.needed.end(), [](const std::string& n) { return starts_with(n, "libmpi"); }) ||
+                 keeps_registry_of_program_objects(o.path) || (also && is_system_object(o.path) && also(o.path)));
     }
     // The serial library under an MPI layer named after it (libfftw3 under libfftw3_mpi): the
     // layer keeps its state there (FFTW's planner, where fftw_mpi_init adds the MPI solvers
@@ -701,7 +743,7 @@ std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*
         for (const std::string& needed : objects[i].needed) {
             if (!is_mpi_layer_of(layer, needed)) continue;
             for (std::size_t j = 0; j < objects.size(); ++j)
-                if (is_named_by(objects[j], needed)) on[j] = true;
+                if (!objects[j].mpi_loaded && is_named_by(objects[j], needed)) on[j] = true;
         }
     }
     const auto index_of = [&](const std::string& path) {
@@ -721,8 +763,8 @@ std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*
         for (const std::string& needed : objects[i].needed) {
             if (!is_same_release(layer, needed)) continue;
             for (std::size_t j = 0; j < objects.size(); ++j)
-                if (!on[j] && is_named_by(objects[j], needed) && is_system_object(objects[j].path) &&
-                    !is_mpi_library(objects[j].path))
+                if (!on[j] && !objects[j].mpi_loaded && is_named_by(objects[j], needed) &&
+                    is_system_object(objects[j].path) && !is_mpi_library(objects[j].path))
                     on[j] = grew = true;
         }
         return grew;
@@ -734,9 +776,11 @@ std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*
             // the same program) is built on MPI too.
             if (on[i] && is_system_object(objects[i].path))
                 for (const std::string& path : objects[i].relies_on)
-                    if (const std::size_t j = index_of(path); j < objects.size() && !on[j]) on[j] = grew = true;
+                    if (const std::size_t j = index_of(path); j < objects.size() && !on[j] && !objects[j].mpi_loaded)
+                        on[j] = grew = true;
             if (on[i] && take_release_of(i)) grew = true;
-            if (on[i]) continue;
+            // What the MPI library loaded for itself stays the MPI library's, whatever it needs.
+            if (on[i] || objects[i].mpi_loaded) continue;
             for (const std::string& needed : objects[i].needed) {
                 for (std::size_t j = 0; j < objects.size() && !on[i]; ++j)
                     if (on[j] && is_named_by(objects[j], needed)) on[i] = grew = true;

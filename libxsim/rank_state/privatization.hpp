@@ -62,8 +62,19 @@ struct FileDynamic {
 };
 FileDynamic dynamic_of_file(const std::string& path);
 
+// The objects the real MPI library loaded for itself while it initialized (xsim's call of
+// its MPI_Init_thread at start-up, before any rank runs): the objects loaded now that are not
+// in `before` (loaded_objects()). Natively they are the MPI library's as much as libmpi
+// itself: its components and what they load, which the real library may load although the
+// program never uses them (a singleton's hwloc loads its OpenCL plugin, the OpenCL ICD loader
+// loads Mesa's Rusticl, which needs LLVM: per rank, LLVM's constructors ran once more in each
+// rank and registered its command-line options twice, an abort). Recorded once per process.
+void note_loaded_by_mpi(const std::vector<const void*>& before);
+// Whether the loaded object at `path` (as the loader names it) is one note_loaded_by_mpi found.
+bool loaded_by_mpi(const std::string& path);
+
 // True for loaded objects whose data stays shared: the loader and the vDSO, libxsim, MPI
-// libraries (and what they load), and the libraries of the system directories, except
+// libraries (and what they load: loaded_by_mpi), and the libraries of the system directories, except
 // those built on MPI (`on_mpi`, see built_on_mpi): natively their globals are per MPI
 // process, so here they are per rank.
 bool is_foreign_object(const std::string& path, bool on_mpi = false);
@@ -80,6 +91,8 @@ struct LoadedObject {
     // runtimes, and registers its classes with libSCclass.so.7's registry). Filled by
     // add_undeclared_dependencies; never the executable, libxsim, MPI or what they need.
     std::vector<std::string> relies_on{};
+    // Loaded by the real MPI library for itself (loaded_by_mpi): never per rank.
+    bool mpi_loaded = false;
 };
 // Fills `relies_on` of the objects of the system directories (the executable, first, aside),
 // resolving their imported symbols as the loader does (the global scope). Read once per path.
@@ -126,7 +139,8 @@ bool is_same_release(const std::string& layer, const std::string& needed);
 // program that provides its symbols, not a library of its own (libSCgroup.so.7, built on MPI,
 // registers its classes in libSCclass.so.7's registry, which natively each process has; a
 // shared one saw the second rank's constructors register them again). A library under the
-// MPI library (libz, libstdc++) is not.
+// MPI library (libz, libstdc++) is not, nor one the MPI library loaded for itself
+// (`mpi_loaded`), whatever it needs or relies on: it is not the program's.
 std::vector<bool> built_on_mpi(const std::vector<LoadedObject>& objects, bool (*also)(const std::string& path));
 // Whether the library file at `path` is the one `name` names (-xsim-privatize-libs): its file
 // name is `name` or lib`name`, whole or followed by ".so...": fftw3, libfftw3 and

@@ -19,7 +19,7 @@ std::string request_per_rank_libraries(const std::vector<std::string>& names, st
         const NamedLibraries named = find_named_system_libraries(name);
         if (!named.refused.empty())
             return "-xsim-privatize-libs: " + name + " names " + named.refused.front() +
-                   ", which cannot be per rank: xsim itself runs on it (the MPI library and what it, or xsim, needs)";
+                   ", which cannot be per rank: xsim itself runs on it (the MPI library, what it loaded for itself, and what they, or xsim, need)";
         if (named.found.empty() && unmatched) unmatched->push_back(name);
     }
     return {};

@@ -13,6 +13,7 @@
 #include <ctime>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "libxsim/colls/entry.hpp"
 #include "libxsim/colls/spanning_exchange.hpp"
@@ -23,6 +24,7 @@
 #include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/p2p/p2p.hpp"
 #include "libxsim/rank_state/libc_rank_state.hpp"
+#include "libxsim/rank_state/privatization.hpp"
 #include "libxsim/report/deadlock_report.hpp"
 #include "libxsim/report/output_file.hpp"
 #include "libxsim/report/region_file.hpp"
@@ -104,7 +106,11 @@ void bind_now_for_small_stacks(int argc, char** argv) {
 int simulate(int argc, char** argv, char** envp) {
     bind_now_for_small_stacks(argc, argv);
     int provided = 0, process = 0, processes = 1;
+    // What the real library loads as it starts (its components, a singleton's hwloc plugins and
+    // what they load) is its own, never the program's: process-wide, constructed once.
+    const std::vector<const void*> before_mpi = runtime::loaded_objects();
     real_mpi.Init_thread(nullptr, nullptr, MPI_THREAD_SINGLE, &provided);
+    runtime::note_loaded_by_mpi(before_mpi);
     // Errors of the real library come back to xsim, which reports them per simulated rank.
     real_mpi.Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     real_mpi.Comm_set_errhandler(MPI_COMM_SELF, MPI_ERRORS_RETURN);

@@ -223,6 +223,68 @@ TEST(ObjectKinds, WhatAnUnderlinkedLibraryBuiltOnMpiReliesOnIsBuiltOnMpi) {
     for (std::size_t i = 1; i < objects.size(); ++i) EXPECT_FALSE(off[i]) << objects[i].path;
 }
 
+// What the real MPI library loads for itself as it starts is never the program's, whatever it
+// needs or relies on. A singleton Open MPI under ruby: hwloc loads its OpenCL plugin, the ICD
+// loader loads Mesa's Rusticl, which needs LLVM, which needs libedit, which needs libbsd, whose
+// strlcpy the loader binds to libruby's (per rank: the interpreter's library). Taken as
+// relying on libruby, libbsd and everything above it became per rank, and LLVM's constructors
+// ran once more in each rank: "Option 'spirv-lower-const-expr' registered more than once".
+TEST(ObjectKinds, WhatTheMpiLibraryLoadedForItselfIsNeverPerRank) {
+    const std::string d = "/lib/x86_64-linux-gnu/";
+    std::vector<LoadedObject> objects = {
+        {"/usr/bin/ruby3.1", "", {"libruby-3.1.so.3.1", "libc.so.6"}},
+        {d + "libruby-3.1.so.3.1", "libruby-3.1.so.3.1", {"libc.so.6"}},
+        {d + "hwloc/hwloc_opencl.so", "", {"libOpenCL.so.1", "libhwloc.so.15"}},
+        {d + "libOpenCL.so.1", "libOpenCL.so.1", {"libc.so.6"}},
+        {d + "libRusticlOpenCL.so.1", "libRusticlOpenCL.so.1", {"libLLVM-15.so.1", "libclang-cpp.so.15"}},
+        {d + "libclang-cpp.so.15", "libclang-cpp.so.15", {"libLLVM-15.so.1"}},
+        {d + "libLLVM-15.so.1", "libLLVM-15.so.1", {"libedit.so.2", "libz.so.1"}},
+        {d + "libedit.so.2", "libedit.so.2", {"libbsd.so.0", "libtinfo.so.6"}},
+        {d + "libbsd.so.0", "libbsd.so.0", {"libmd.so.0"}},
+        // A library of the program built on MPI that needs one the MPI library loaded.
+        {d + "libfoo_mpi.so.1", "libfoo_mpi.so.1", {"libmpi.so.40", "libLLVM-15.so.1"}},
+    };
+    objects[8].relies_on = {d + "libruby-3.1.so.3.1"};  // strlcpy, bound to libruby's
+    const auto interpreter = [](const std::string& path) { return path.find("libruby") != std::string::npos; };
+    // Not known to be the MPI library's: the chain is per rank (what xsim did).
+    const std::vector<bool> before = built_on_mpi(objects, interpreter);
+    EXPECT_TRUE(before[1]);
+    EXPECT_TRUE(before[8]);
+    EXPECT_TRUE(before[6]);
+    EXPECT_TRUE(before[4]);
+    for (std::size_t i = 2; i <= 8; ++i) objects[i].mpi_loaded = true;
+    const std::vector<bool> on = built_on_mpi(objects, interpreter);
+    ASSERT_EQ(on.size(), objects.size());
+    EXPECT_TRUE(on[1]);  // the interpreter's library
+    for (std::size_t i = 2; i <= 8; ++i) EXPECT_FALSE(on[i]) << objects[i].path;
+    EXPECT_TRUE(on[9]);  // the program's own library stays per rank
+    // Even `also` or a DT_NEEDED libmpi do not make them the program's.
+    objects[3].needed.push_back("libmpi.so.40");
+    const std::vector<bool> all = built_on_mpi(objects, [](const std::string&) { return true; });
+    for (std::size_t i = 2; i <= 8; ++i) EXPECT_FALSE(all[i]) << objects[i].path;
+}
+
+// note_loaded_by_mpi records what was loaded since its snapshot, and only that; the loaded
+// objects' names carry it, and such an object's data stays shared (is_foreign_object).
+TEST(ObjectKinds, ObjectsLoadedDuringTheMpiLibrarysStartAreItsOwn) {
+    const std::vector<const void*> before = loaded_objects();
+    void* handle = dlopen("libutil.so.1", RTLD_NOW | RTLD_LOCAL);
+    ASSERT_NE(handle, nullptr) << dlerror();
+    if (loaded_objects().size() == before.size()) GTEST_SKIP() << "libutil.so.1 was loaded already";
+    note_loaded_by_mpi(before);
+    bool found = false;
+    for (const LoadedObject& o : loaded_object_names()) {
+        const bool util = o.path.find("libutil.so.1") != std::string::npos;
+        found = found || util;
+        EXPECT_EQ(o.mpi_loaded, util) << o.path;
+        EXPECT_EQ(loaded_by_mpi(o.path), util) << o.path;
+        if (util) EXPECT_TRUE(is_foreign_object(o.path, true));
+    }
+    EXPECT_TRUE(found);
+    EXPECT_FALSE(loaded_by_mpi(""));
+    EXPECT_FALSE(loaded_by_mpi(executable_path()));
+}
+
 // Boost.Serialization keeps the registry where the program's (and Boost.MPI's) type
 // information registers itself: per rank, although it does not need MPI; what it needs
 // (libstdc++) stays shared.
