@@ -647,13 +647,16 @@ private:
     std::unordered_map<std::string, std::vector<std::size_t>> by_name_;
 };
 
-// What xsim itself runs on: the MPI library, libxsim, what the MPI library loaded for itself
-// and every library they need.
+// Whether `o` is one of what xsim itself runs on: the MPI library, libxsim, or what the MPI
+// library loaded for itself.
+bool is_runtime_object(const LoadedObject& o) { return is_mpi_library(o.path) || o.path == own_path() || o.mpi_loaded; }
+
+// What xsim itself runs on (is_runtime_object) and every library they need.
 std::vector<bool> runtime_underneath(const std::vector<LoadedObject>& objects, const NeededIndex& index) {
     std::vector<bool> underneath(objects.size(), false);
     std::vector<std::size_t> todo;
     for (std::size_t j = 1; j < objects.size(); ++j)
-        if (is_mpi_library(objects[j].path) || objects[j].path == own_path() || objects[j].mpi_loaded) {
+        if (is_runtime_object(objects[j])) {
             underneath[j] = true;
             todo.push_back(j);
         }
@@ -683,8 +686,7 @@ void add_undeclared_dependencies(std::vector<LoadedObject>& objects) {
     std::vector<bool> underneath;
     for (std::size_t i = 1; i < objects.size(); ++i) {
         LoadedObject& o = objects[i];
-        if (o.path.empty() || !is_system_object(o.path) || is_mpi_library(o.path) || o.path == own_path() || o.mpi_loaded)
-            continue;
+        if (o.path.empty() || !is_system_object(o.path) || is_runtime_object(o)) continue;
         if (const auto seen = known.find(o.path); seen != known.end()) {
             o.relies_on = seen->second;
             continue;

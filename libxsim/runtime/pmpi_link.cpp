@@ -90,10 +90,10 @@ PmpiLink::PmpiLink(Engine& engine, int processes)
     : engine_(engine),
       processes_(processes),
       outboxes_(static_cast<std::size_t>(processes)),
+      self_(world_rank()),
       inboxes_(static_cast<std::size_t>(processes)),
       scratch_(std::make_unique<WireHeader>()),
-      doorbells_(world_rank(), processes) {
-    self_ = world_rank();
+      doorbells_(self_, processes) {
     for (auto& box : outboxes_) {
         box.reserve(kOutboxStart);
         box.resize(sizeof(WirePrefix));
