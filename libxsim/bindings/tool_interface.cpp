@@ -73,7 +73,7 @@ public:
     int& count() {
         ToolInterfaceState& s = state();
         if (s.init_count.empty()) s.init_count.assign(static_cast<std::size_t>(g_engine->local_count()), 0);
-        return s.init_count[static_cast<std::size_t>(rank()->world - g_engine->first_local())];
+        return s.init_count[g_engine->local_index(*rank())];
     }
     bool initialized() { return rank() && count() > 0; }
 

@@ -76,7 +76,7 @@ void CollectiveCall::advance() {
     ArenaScope in_arena(arena_);
     // User reduction operations called by these steps run on this rank's globals.
     runtime::Privatization::ForRank owner(ctx_.engine.privatization(),
-                                          static_cast<std::size_t>(ctx_.me.world - ctx_.engine.first_local()),
+                                          ctx_.engine.local_index(ctx_.me),
                                           ctx_.engine.current() != nullptr);
     for (;;) {
         posting_ = true;

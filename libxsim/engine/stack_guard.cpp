@@ -107,7 +107,7 @@ std::vector<stack_t> g_program_alternate_stacks;
 bool program_alternate_stack_set() {
     const Rank* rank = g_engine ? g_engine->current() : nullptr;
     if (!rank) return false;
-    const auto local = static_cast<std::size_t>(rank->world - g_engine->first_local());
+    const auto local = g_engine->local_index(*rank);
     return local < g_program_alternate_stacks.size() && !(g_program_alternate_stacks[local].ss_flags & SS_DISABLE);
 }
 
@@ -297,7 +297,7 @@ int program_alternate_stack(const stack_t* stack, stack_t* old) {
         none.ss_flags = SS_DISABLE;
         recorded.resize(static_cast<std::size_t>(g_engine->local_count()), none);
     }
-    stack_t& mine = recorded[static_cast<std::size_t>(rank->world - g_engine->first_local())];
+    stack_t& mine = recorded[g_engine->local_index(*rank)];
     if (old) *old = mine;
     if (stack) {
         mine = *stack;
