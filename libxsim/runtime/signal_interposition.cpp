@@ -1,5 +1,5 @@
 // The program's sigaction and signal (and signal's other names: bsd_signal, ssignal,
-// sysv_signal, __sysv_signal) for SIGSEGV and SIGBUS. xsim's fault handler (on its own
+// sysv_signal, __sysv_signal, and System V's sigset and sigignore) for SIGSEGV and SIGBUS. xsim's fault handler (on its own
 // signal stack) reports a rank that overflows its stack, whose size xsim chose (1 MiB by
 // default, where a process natively has 8 MiB). A program that installs a handler of its own
 // (AMReX's backtrace handler, on by default: amrex.signal_handling) would replace it, and an
@@ -106,4 +106,43 @@ extern "C" sighandler_t sysv_signal(int signal, sighandler_t handler) {
 }
 extern "C" sighandler_t __sysv_signal(int signal, sighandler_t handler) {
     return sysv_semantics<kSysvSignalInternal>(signal, handler);
+}
+
+// System V's sigset (XSI, glibc's semantics): SIG_HOLD adds the signal to the mask and leaves
+// its action; any other disposition is set with no flags and an empty mask (the kernel blocks
+// the signal while its handler runs) and the signal is unblocked. Returns SIG_HOLD when the
+// signal was blocked before the call, else the previous disposition. The C library's sigset
+// sets the action past sigaction() above, so it needs its own interposition.
+extern "C" sighandler_t sigset(int signal, sighandler_t disposition) {
+    if (!xsim::keeps_program_fault_action(signal)) {
+        using Real = sighandler_t (*)(int, sighandler_t);
+        static const Real real = xsim::runtime::next_function<Real>("sigset");
+        return real(signal, disposition);
+    }
+    sigset_t just_this, before;
+    sigemptyset(&just_this);
+    sigaddset(&just_this, signal);
+    if (disposition == SIG_HOLD) {
+        if (sigprocmask(SIG_BLOCK, &just_this, &before) != 0) return SIG_ERR;
+        if (sigismember(&before, signal)) return SIG_HOLD;
+        struct sigaction current;
+        xsim::program_fault_action(signal, nullptr, &current);
+        return current.sa_handler;
+    }
+    const sighandler_t previous = record_fault_handler(signal, disposition, 0, false);
+    if (previous == SIG_ERR) return SIG_ERR;
+    if (sigprocmask(SIG_UNBLOCK, &just_this, &before) != 0) return SIG_ERR;
+    return sigismember(&before, signal) ? SIG_HOLD : previous;
+}
+
+// System V's sigignore: the signal's action becomes SIG_IGN (for a fault, natively, the kernel
+// then ends the process, as xsim does when it hands the fault over).
+extern "C" int sigignore(int signal) {
+    if (!xsim::keeps_program_fault_action(signal)) {
+        using Real = int (*)(int);
+        static const Real real = xsim::runtime::next_function<Real>("sigignore");
+        return real(signal);
+    }
+    record_fault_handler(signal, SIG_IGN, 0, false);
+    return 0;
 }

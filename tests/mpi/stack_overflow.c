@@ -7,12 +7,15 @@
  * exhausted stack). argv[2] "fault": the same handler, then rank 1 writes through a null
  * pointer; the program's handler must run (it says so and exits with 3), as natively.
  * argv[3]: the function that installs the handler, signal (default) or one of its other
- * names in glibc: bsd_signal, ssignal, sysv_signal, __sysv_signal. */
+ * names in glibc: bsd_signal, ssignal, sysv_signal, __sysv_signal, or System V's sigset. */
 #define _GNU_SOURCE
 #include <signal.h>
 #include <unistd.h>
 
 #include "xsim_test.h"
+
+/* sigset and sigignore are System V's, deprecated by glibc; programs still call them. */
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
 
 /* Not declared by <signal.h> for _GNU_SOURCE (it is XPG4.2's, withdrawn in POSIX.1-2008). */
 extern sighandler_t bsd_signal(int signal, sighandler_t handler);
@@ -50,6 +53,7 @@ int main(int argc, char **argv)
                                                  : strcmp(installer, "ssignal") == 0       ? ssignal
                                                  : strcmp(installer, "sysv_signal") == 0   ? sysv_signal
                                                  : strcmp(installer, "__sysv_signal") == 0 ? __sysv_signal
+                                                 : strcmp(installer, "sigset") == 0        ? sigset
                                                                                            : NULL;
     if (!install) xt_fatal(t, "unknown installer '%s'", installer);
     if (strcmp(mode, "handler") == 0 || strcmp(mode, "fault") == 0)
