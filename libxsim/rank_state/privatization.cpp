@@ -1201,7 +1201,12 @@ void Privatization::update_copies() {
 }
 
 bool Privatization::move_pages(char* from, char* to, std::size_t bytes) {
-    return mremap(from, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED, to) == to;
+    // MREMAP_DONTUNMAP (Linux 5.13 for shared mappings): the source keeps its mapping of the
+    // same file pages, without page table entries. A hole there would be taken by the next
+    // mmap of the kernel's choosing (malloc's, the MPI library's: Open MPI received a message
+    // into a buffer placed in the loaded rank's slot, which moving the rank's pages back then
+    // unmapped), and the loaded rank's slot stays the live pages' alias, as when mapped.
+    return mremap(from, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, to) == to;
 }
 
 bool Privatization::move_runs_out() {
@@ -1213,8 +1218,8 @@ bool Privatization::move_runs_out() {
 }
 
 void Privatization::stop_moving() {
-    // Every image lives in the memory file: mapping it whole again fills the places of the
-    // pages that were moved live (the live runs are mapped over by map_runs).
+    // Every image lives in the memory file: mapping it whole again over the slots drops what
+    // was moved there (the live runs are mapped over by map_runs).
     move_runs_ = false;
     moved_in_ = kNone;
     if (mmap(slots_, reserved_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED, slot_file_, 0) == slots_)
@@ -1229,7 +1234,7 @@ void Privatization::map_runs(std::size_t index) {
         for (std::size_t i = 0; moved && i < remapped_.size(); ++i) {
             const Piece& run = remapped_[i];
             if (move_pages(slot(index) + run.offset, run.live, run.bytes)) continue;
-            // The runs moved so far go back (the rest are still in the slot): then mapped.
+            // The runs moved so far go back (the rest were not moved): then mapped.
             for (std::size_t j = 0; j < i; ++j)
                 move_pages(remapped_[j].live, slot(index) + remapped_[j].offset, remapped_[j].bytes);
             moved = false;

@@ -345,7 +345,8 @@ private:
     // (mremap, with their page table entries), after moving the loaded rank's back to its
     // slot; or, when moving is off or fails, maps them over the live pages.
     void map_runs(std::size_t index);
-    // mremap of [from, from + bytes) to `to`; false when refused (nothing moved).
+    // mremap of [from, from + bytes) to `to`, the source left mapped (MREMAP_DONTUNMAP);
+    // false when refused (nothing moved: a kernel before 5.13).
     static bool move_pages(char* from, char* to, std::size_t bytes);
     // Moves the runs' live pages back to the slot of the rank they are (moved_in_), if any.
     // False when the kernel refused (the caller then stops moving).
@@ -376,8 +377,8 @@ private:
     char* slots_ = nullptr;               // one reserved mapping, a slot per rank
     int slot_file_ = -1;                  // the memory file behind slots_ (large images), or -1
     bool move_runs_ = true;               // map_runs moves the pages (else maps the file)
-    // The rank whose slot pages of the remapped runs are moved live (map_runs): its slot has
-    // no pages at their places until they are moved back. kNone: none is.
+    // The rank whose slot pages of the remapped runs are moved live (map_runs; its slot keeps
+    // its mapping of them, without page table entries: move_pages). kNone: none is.
     std::size_t moved_in_ = kNone;
     std::size_t reserved_ = 0;
     std::size_t slot_bytes_ = 0;

@@ -743,6 +743,11 @@ TEST(Privatization, RemappedRunsAreMovedWithTheirPageTables) {
         EXPECT_EQ(priv.remapped_bytes(), 1500 * page);
         for (std::size_t p = 0; p < 600; ++p) EXPECT_EQ(at(p), '0') << "rank 0, page " << p;
         for (std::size_t p = 600; p < 1500; ++p) EXPECT_EQ(at(p), 0) << "rank 0, page " << p;
+        // Rank 0's slot, whose pages are now live, is still mapped (no hole that the next mmap
+        // of the kernel's choosing could take): the same pages.
+        EXPECT_EQ(*seen, '0');
+        at(10, 101) = 'L';
+        EXPECT_EQ(seen[1], 'L');
         for (std::size_t p = 0; p < 1500; ++p) at(p, 200) = '0';
         // xsim's write into rank 3's copy (never ran) while rank 0 runs.
         *static_cast<char*>(priv.view(&at(1000), 1, 3)) = '3';
