@@ -7,7 +7,9 @@
 // a page that no one wrote is the same in every rank's image. A long run of written pages
 // (Fortran COMMON blocks of megabytes that every rank writes) is not copied but remapped:
 // the slots of a large image are pages of a memory file laid out like the live pages, and
-// a switch maps the next rank's pages of the run over the live ones (mmap MAP_FIXED). Runs
+// a switch moves the run's pages with their page table entries (mremap) from the live
+// addresses to the outgoing rank's slot and the next rank's from its slot (or, where the
+// kernel refuses, maps the next rank's pages over the live ones: mmap MAP_FIXED). Runs
 // that lie close are remapped as one, with the unwritten pages between them (each map costs
 // the kernel's work on its areas, whatever its length).
 #pragma once
