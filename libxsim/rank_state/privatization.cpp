@@ -49,11 +49,12 @@ constexpr std::size_t kBridgeUpTo = 1024 * 1024;
 // on pages it never touched before, and nothing is zapped (bench/RESULTS.md, "Session 37":
 // MITgcm, whose ranks faulted again on every page they touched in every turn). The kernel
 // moves a whole page table (2 MiB of pages) at once where the source and destination are both
-// aligned to it: images from this size on are laid out in their slots at the same place in a
-// 2 MiB block as live (the slots are virtual memory of a sparse file: the padding costs no
-// memory), so that only the ends of a long run are moved entry by entry.
+// aligned to it: the pieces of an image that can hold such a block (2 MiB or more) are laid
+// out in their slots at the same place in a 2 MiB block as live, the others at their place in
+// a page (the slots are virtual memory of a sparse file: the padding costs no memory, and
+// each such piece at most 2 MiB of address space per rank), so that only the ends of a long
+// run are moved entry by entry.
 constexpr std::size_t kTableBytes = 2 * 1024 * 1024;
-constexpr std::size_t kAlignTablesFrom = 2 * 1024 * 1024;
 
 // Writable sections that are not program data: owned by the loader (GOT, dynamic section,
 // constructor tables) or made read-only after relocation (RELRO).
@@ -879,22 +880,25 @@ std::size_t Privatization::lay_out(const std::vector<Segment>& segments, std::ve
     for (const Segment& s : segments)
         if (s.bytes > 0) pieces.push_back({s.start, s.bytes, 0});
     const bool by_page = tracks_pages(pieces);
-    const std::size_t page = slot_alignment(pieces);
+    const std::size_t align = slot_alignment(pieces);
     std::size_t offset = 0;
     for (Piece& q : pieces) {
         if (by_page) {  // the next offset at the same place in its page (page table) as the live bytes
+            const std::size_t page = q.bytes >= kTableBytes ? align : WrittenPages::page_bytes();
             const std::size_t in_page = reinterpret_cast<std::uintptr_t>(q.live) % page;
             offset += (in_page + page - offset % page) % page;
         }
         q.offset = offset;
         offset = round_up(offset + q.bytes, 16);
     }
-    return round_up(offset, by_page ? page : 64);  // slots start on cache lines (pages, page tables)
+    return round_up(offset, align);  // slots start on cache lines (pages, page tables)
 }
 
 std::size_t Privatization::slot_alignment(const std::vector<Piece>& pieces) {
     if (!tracks_pages(pieces)) return 64;
-    return bytes_of(pieces) >= kAlignTablesFrom ? kTableBytes : WrittenPages::page_bytes();
+    for (const Piece& q : pieces)
+        if (q.bytes >= kTableBytes) return kTableBytes;
+    return WrittenPages::page_bytes();
 }
 
 std::size_t Privatization::expected_bytes_per_rank(const std::vector<Segment>& segments) {

@@ -320,9 +320,10 @@ private:
     // tracks pages, so that a slot's pages can be mapped over the live ones); returns the
     // slot's size.
     static std::size_t lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces);
-    // What a slot's pieces are laid out congruent to their live addresses by (and its size a
-    // multiple of): a page, or a page table's span for an image of megabytes; 64 bytes
-    // (a cache line) when pages are not tracked.
+    // What a slot's size is a multiple of, and its pieces of 2 MiB or more are laid out
+    // congruent to their live addresses by: a page table's span (2 MiB) when there is such a
+    // piece, else a page (every piece is at its place in a page); 64 bytes (a cache line) when
+    // pages are not tracked.
     static std::size_t slot_alignment(const std::vector<Piece>& pieces);
     static std::size_t bytes_of(const std::vector<Piece>& pieces);
     static bool tracks_pages(const std::vector<Piece>& pieces);
