@@ -43,6 +43,19 @@ constexpr std::size_t kRemapFrom = 64 * 1024;
 // MITgcm's 7.8 MB of written COMMON blocks in 11 runs, 88-620 KiB apart, now in 2).
 constexpr std::size_t kBridgeUpTo = 1024 * 1024;
 
+// A switch moves the remapped runs' pages (mremap: the page table entries go with them) from
+// the live addresses to the outgoing rank's place in the memory file's mapping and the incoming
+// rank's from there, instead of mapping the file over the live pages: a rank then faults only
+// on pages it never touched before, and nothing is zapped (bench/RESULTS.md, "Session 37":
+// MITgcm, whose ranks faulted again on every page they touched in every turn). The kernel
+// moves a whole page table (2 MiB of pages) at once where the source and destination are both
+// aligned to it: the pieces of an image that can hold such a block (2 MiB or more) are laid
+// out in their slots at the same place in a 2 MiB block as live, the others at their place in
+// a page (the slots are virtual memory of a sparse file: the padding costs no memory, and
+// each such piece at most 2 MiB of address space per rank), so that only the ends of a long
+// run are moved entry by entry.
+constexpr std::size_t kTableBytes = 2 * 1024 * 1024;
+
 // Writable sections that are not program data: owned by the loader (GOT, dynamic section,
 // constructor tables) or made read-only after relocation (RELRO).
 bool is_loader_section(const char* name) {
@@ -867,17 +880,25 @@ std::size_t Privatization::lay_out(const std::vector<Segment>& segments, std::ve
     for (const Segment& s : segments)
         if (s.bytes > 0) pieces.push_back({s.start, s.bytes, 0});
     const bool by_page = tracks_pages(pieces);
-    const std::size_t page = WrittenPages::page_bytes();
+    const std::size_t align = slot_alignment(pieces);
     std::size_t offset = 0;
     for (Piece& q : pieces) {
-        if (by_page) {  // the next offset at the same place in its page as the live bytes
+        if (by_page) {  // the next offset at the same place in its page (page table) as the live bytes
+            const std::size_t page = q.bytes >= kTableBytes ? align : WrittenPages::page_bytes();
             const std::size_t in_page = reinterpret_cast<std::uintptr_t>(q.live) % page;
             offset += (in_page + page - offset % page) % page;
         }
         q.offset = offset;
         offset = round_up(offset + q.bytes, 16);
     }
-    return round_up(offset, by_page ? page : 64);  // slots start on cache lines (pages)
+    return round_up(offset, align);  // slots start on cache lines (pages, page tables)
+}
+
+std::size_t Privatization::slot_alignment(const std::vector<Piece>& pieces) {
+    if (!tracks_pages(pieces)) return 64;
+    for (const Piece& q : pieces)
+        if (q.bytes >= kTableBytes) return kTableBytes;
+    return WrittenPages::page_bytes();
 }
 
 std::size_t Privatization::expected_bytes_per_rank(const std::vector<Segment>& segments) {
@@ -919,10 +940,24 @@ std::string Privatization::start(std::vector<Segment> segments, std::size_t rank
     void* p = MAP_FAILED;
     if (tracks_pages(pieces_)) {
         // A large image's slots are pages of a memory file (sparse, like the reservation), so
-        // that a run of them can be mapped over the live pages (remap).
+        // that a run of them can be mapped over the live pages (remap). The mapping starts at
+        // a multiple of the slots' alignment (lay_out), which a larger reservation provides.
         slot_file_ = memfd_create("xsim-globals", MFD_CLOEXEC);
-        if (slot_file_ >= 0 && ftruncate(slot_file_, static_cast<off_t>(reserved_)) == 0)
-            p = mmap(nullptr, reserved_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE, slot_file_, 0);
+        const std::size_t align = slot_alignment(pieces_);
+        if (slot_file_ >= 0 && ftruncate(slot_file_, static_cast<off_t>(reserved_)) == 0) {
+            void* area = mmap(nullptr, reserved_ + align, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (area != MAP_FAILED) {
+                auto* base = reinterpret_cast<char*>(round_up(reinterpret_cast<std::uintptr_t>(area), align));
+                p = mmap(base, reserved_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED, slot_file_, 0);
+                auto* first = static_cast<char*>(area);
+                if (p == MAP_FAILED) munmap(area, reserved_ + align);
+                else {
+                    if (base > first) munmap(first, static_cast<std::size_t>(base - first));
+                    if (first + reserved_ + align > base + reserved_)
+                        munmap(base + reserved_, static_cast<std::size_t>(first + align - base));
+                }
+            }
+        }
         if (p == MAP_FAILED && slot_file_ >= 0) {
             close(slot_file_);  // copied, as a small image
             slot_file_ = -1;
@@ -1156,8 +1191,10 @@ void Privatization::update_copies() {
         }
         // The runs contain those remapped so far (written pages stay written): what is new in
         // them is the loaded rank's live bytes, which its slot receives before it is mapped.
+        // (Its runs moved live go back to its slot first: the new runs are moved from there.)
         const std::vector<Piece> added = without(runs, remapped_);
         if (!added.empty()) {
+            move_runs_out();
             if (loaded_ != kNone)
                 for (const Piece& a : added) std::memcpy(slot(loaded_) + a.offset, a.live, a.bytes);
             remapped_ = std::move(runs);
@@ -1167,7 +1204,51 @@ void Privatization::update_copies() {
     copies_ = without(written, remapped_);
 }
 
+bool Privatization::move_pages(char* from, char* to, std::size_t bytes) {
+    // MREMAP_DONTUNMAP (Linux 5.13 for shared mappings): the source keeps its mapping of the
+    // same file pages, without page table entries. A hole there would be taken by the next
+    // mmap of the kernel's choosing (malloc's, the MPI library's: Open MPI received a message
+    // into a buffer placed in the loaded rank's slot, which moving the rank's pages back then
+    // unmapped), and the loaded rank's slot stays the live pages' alias, as when mapped.
+    return mremap(from, bytes, bytes, MREMAP_MAYMOVE | MREMAP_FIXED | MREMAP_DONTUNMAP, to) == to;
+}
+
+bool Privatization::move_runs_out() {
+    if (moved_in_ == kNone) return true;
+    for (const Piece& run : remapped_)
+        if (!move_pages(run.live, slot(moved_in_) + run.offset, run.bytes)) return false;
+    moved_in_ = kNone;
+    return true;
+}
+
+void Privatization::stop_moving() {
+    // Every image lives in the memory file: mapping it whole again over the slots drops what
+    // was moved there (the live runs are mapped over by map_runs).
+    move_runs_ = false;
+    moved_in_ = kNone;
+    if (mmap(slots_, reserved_, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_NORESERVE | MAP_FIXED, slot_file_, 0) == slots_)
+        return;
+    std::fprintf(stderr, "xsim: cannot map the simulated ranks' copies of the globals again: %s\n", std::strerror(errno));
+    std::abort();
+}
+
 void Privatization::map_runs(std::size_t index) {
+    if (move_runs_) {
+        bool moved = move_runs_out();
+        for (std::size_t i = 0; moved && i < remapped_.size(); ++i) {
+            const Piece& run = remapped_[i];
+            if (move_pages(slot(index) + run.offset, run.live, run.bytes)) continue;
+            // The runs moved so far go back (the rest were not moved): then mapped.
+            for (std::size_t j = 0; j < i; ++j)
+                move_pages(remapped_[j].live, slot(index) + remapped_[j].offset, remapped_[j].bytes);
+            moved = false;
+        }
+        if (moved) {
+            moved_in_ = index;
+            return;
+        }
+        stop_moving();  // mremap refused (a kernel without it, no more map areas): mapped from now on
+    }
     const auto base = static_cast<std::size_t>(slot(index) - slots_);
     for (const Piece& run : remapped_) {
         void* at = mmap(run.live, run.bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, slot_file_,

@@ -7,7 +7,9 @@
 // a page that no one wrote is the same in every rank's image. A long run of written pages
 // (Fortran COMMON blocks of megabytes that every rank writes) is not copied but remapped:
 // the slots of a large image are pages of a memory file laid out like the live pages, and
-// a switch maps the next rank's pages of the run over the live ones (mmap MAP_FIXED). Runs
+// a switch moves the run's pages with their page table entries (mremap) from the live
+// addresses to the outgoing rank's slot and the next rank's from its slot (or, where the
+// kernel refuses, maps the next rank's pages over the live ones: mmap MAP_FIXED). Runs
 // that lie close are remapped as one, with the unwritten pages between them (each map costs
 // the kernel's work on its areas, whatever its length).
 #pragma once
@@ -207,6 +209,11 @@ public:
     std::size_t switched_bytes() const;
     // Bytes of the image in runs of written pages that a switch remaps instead of copying.
     std::size_t remapped_bytes() const;
+    // Whether a switch moves the remapped runs' pages (mremap) rather than maps the file over
+    // the live ones: on unless turned off (before start: a test of the other path) or the
+    // kernel refused a move.
+    bool moves_runs() const { return move_runs_ && slot_file_ >= 0; }
+    void set_move_runs(bool on) { move_runs_ = on; }
     const std::vector<Segment>& segments() const { return segments_; }
 
     // Makes rank `index`'s image the live one.
@@ -313,6 +320,11 @@ private:
     // tracks pages, so that a slot's pages can be mapped over the live ones); returns the
     // slot's size.
     static std::size_t lay_out(const std::vector<Segment>& segments, std::vector<Piece>& pieces);
+    // What a slot's size is a multiple of, and its pieces of 2 MiB or more are laid out
+    // congruent to their live addresses by: a page table's span (2 MiB) when there is such a
+    // piece, else a page (every piece is at its place in a page); 64 bytes (a cache line) when
+    // pages are not tracked.
+    static std::size_t slot_alignment(const std::vector<Piece>& pieces);
     static std::size_t bytes_of(const std::vector<Piece>& pieces);
     static bool tracks_pages(const std::vector<Piece>& pieces);
     static std::vector<WrittenPages::Span> spans_of(const std::vector<Piece>& pieces);
@@ -332,8 +344,19 @@ private:
     // The runs a switch remaps: the whole written pages of `written` in runs of kRemapFrom or
     // more, joined across short gaps of privatized pages no one wrote.
     std::vector<Piece> runs_to_remap(const std::vector<Piece>& written) const;
-    // Maps rank `index`'s slot pages of every remapped run over the live pages.
+    // Makes rank `index`'s slot pages of every remapped run the live ones: moves them there
+    // (mremap, with their page table entries), after moving the loaded rank's back to its
+    // slot; or, when moving is off or fails, maps them over the live pages.
     void map_runs(std::size_t index);
+    // mremap of [from, from + bytes) to `to`, the source left mapped (MREMAP_DONTUNMAP);
+    // false when refused (nothing moved: a kernel before 5.13).
+    static bool move_pages(char* from, char* to, std::size_t bytes);
+    // Moves the runs' live pages back to the slot of the rank they are (moved_in_), if any.
+    // False when the kernel refused (the caller then stops moving).
+    bool move_runs_out();
+    // Maps the whole file again over the slots (filling the moved pages' places) and maps
+    // runs from now on.
+    void stop_moving();
     // Gives rank `index`'s slot its start-up image of what is switched (before its first run,
     // or before xsim writes into it) and marks it saved.
     void give_startup_image(std::size_t index);
@@ -356,6 +379,10 @@ private:
     std::vector<std::uint64_t> saved_;    // bit per rank: its slot holds its image
     char* slots_ = nullptr;               // one reserved mapping, a slot per rank
     int slot_file_ = -1;                  // the memory file behind slots_ (large images), or -1
+    bool move_runs_ = true;               // map_runs moves the pages (else maps the file)
+    // The rank whose slot pages of the remapped runs are moved live (map_runs; its slot keeps
+    // its mapping of them, without page table entries: move_pages). kNone: none is.
+    std::size_t moved_in_ = kNone;
     std::size_t reserved_ = 0;
     std::size_t slot_bytes_ = 0;
     std::size_t image_bytes_ = 0;

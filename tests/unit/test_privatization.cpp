@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <link.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -692,6 +693,101 @@ TEST(Privatization, CloseRunsOfWrittenPagesAreRemappedAsOne) {
     EXPECT_EQ(at(50), file_byte(50));
     EXPECT_EQ(at(300), file_byte(300));
     munmap(g, pages * page);
+}
+
+// A switch moves the remapped runs' pages (mremap, with their page table entries) between the
+// live addresses and the ranks' slots, rather than mapping the file over the live pages: a rank
+// that touches its pages again after a switch does not fault on them (MITgcm's ranks faulted
+// on every page they touched in every turn: bench/RESULTS.md, "Session 37"). An image of
+// megabytes is laid out in the slots at the same place in a 2 MiB block as live, so the kernel
+// moves whole page tables. The same images come out with moving off (the mapping path, kept
+// for kernels that refuse mremap), and when a run grows while its pages are moved live.
+TEST(Privatization, RemappedRunsAreMovedWithTheirPageTables) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), pages = 1600, table = 2u << 20;
+    auto minor_faults = [] {
+        struct rusage u {};
+        getrusage(RUSAGE_SELF, &u);
+        return u.ru_minflt;
+    };
+    auto map_count = [] {
+        std::ifstream maps("/proc/self/maps");
+        std::size_t n = 0;
+        for (std::string line; std::getline(maps, line);) ++n;
+        return n;
+    };
+    for (const bool moving : {true, false}) {
+        SCOPED_TRACE(moving ? "moving" : "mapping");
+        // 6.25 MB of globals, 3 pages past a page table's start (not aligned live).
+        void* mapped = mmap(nullptr, pages * page + table, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ASSERT_NE(mapped, MAP_FAILED);
+        char* g = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(mapped) + table - 1) / table * table) + 3 * page;
+        auto at = [&](std::size_t p, std::size_t byte = 100) -> char& { return g[p * page + byte]; };
+        Privatization priv;
+        priv.set_move_runs(moving);
+        ASSERT_EQ(priv.start({{g, pages * page, "common blocks"}}, 4), "");
+        priv.switch_to(0);
+        for (std::size_t p = 0; p < 600; ++p) at(p) = '0';
+        priv.switch_to(1);
+        EXPECT_EQ(priv.remapped_bytes(), 600 * page);
+        EXPECT_EQ(priv.moves_runs(), moving);
+        // Rank 0's copy lies at the live bytes' place in a page table (view: its slot).
+        const auto* seen = static_cast<const char*>(priv.view(&at(10), 1, 0));
+        EXPECT_NE(seen, &at(10));
+        EXPECT_EQ(*seen, '0');
+        EXPECT_EQ((reinterpret_cast<std::uintptr_t>(seen) - reinterpret_cast<std::uintptr_t>(&at(10))) % table, 0u);
+        for (std::size_t p = 0; p < 600; ++p) EXPECT_EQ(at(p), 0) << "rank 1, page " << p;
+        for (std::size_t p = 0; p < 600; ++p) at(p) = '1';
+        // While rank 1's pages are live, it writes pages that make the run longer.
+        for (std::size_t p = 700; p < 1500; ++p) at(p) = '1';
+        priv.switch_to(0);
+        EXPECT_EQ(priv.remapped_bytes(), 1500 * page);
+        for (std::size_t p = 0; p < 600; ++p) EXPECT_EQ(at(p), '0') << "rank 0, page " << p;
+        for (std::size_t p = 600; p < 1500; ++p) EXPECT_EQ(at(p), 0) << "rank 0, page " << p;
+        // Rank 0's slot, whose pages are now live, is still mapped (no hole that the next mmap
+        // of the kernel's choosing could take): the same pages.
+        EXPECT_EQ(*seen, '0');
+        at(10, 101) = 'L';
+        EXPECT_EQ(seen[1], 'L');
+        for (std::size_t p = 0; p < 1500; ++p) at(p, 200) = '0';
+        // xsim's write into rank 3's copy (never ran) while rank 0 runs.
+        *static_cast<char*>(priv.view(&at(1000), 1, 3)) = '3';
+        priv.switch_to(1);
+        for (std::size_t p = 0; p < 1500; p += 7) {
+            EXPECT_EQ(at(p), p >= 600 && p < 700 ? 0 : '1') << "rank 1, page " << p;
+            EXPECT_EQ(at(p, 200), 0) << "rank 1, page " << p;
+        }
+        for (std::size_t p = 0; p < 1500; ++p) at(p, 200) = '1';
+        // Every rank has touched every page: from now on switches between them fault on none
+        // of the moved pages (mapped, each one is faulted in again after each switch).
+        const long faults = minor_faults();
+        const std::size_t maps = map_count();
+        for (int round = 0; round < 6; ++round) {
+            const std::size_t r = round % 2;
+            priv.switch_to(r);
+            const char mine = static_cast<char>('0' + r);
+            std::size_t wrong = 0;
+            for (std::size_t p = 0; p < 1500; ++p) {
+                wrong += at(p, 200) != mine;
+                at(p, 300) = mine;
+            }
+            EXPECT_EQ(wrong, 0u) << "rank " << r;
+        }
+        const long refaults = minor_faults() - faults;
+        if (moving) EXPECT_LT(refaults, 100) << "faults over 6 switches of 1500 pages";
+        else EXPECT_GT(refaults, 6 * 1500 / 32);  // at least one per fault-around block of 16 pages
+        EXPECT_LE(map_count(), maps);  // moved pages merge back: no map areas pile up
+        priv.switch_to(3);
+        EXPECT_EQ(at(1000), '3');
+        EXPECT_EQ(at(999), 0);
+        EXPECT_EQ(at(1000, 200), 0);
+        priv.switch_to(2);
+        EXPECT_EQ(at(1000), 0);
+        EXPECT_EQ(at(5), 0);
+        priv.switch_to(0);
+        EXPECT_EQ(at(5), '0');
+        EXPECT_EQ(at(1000, 300), '0');
+        munmap(mapped, pages * page + table);
+    }
 }
 
 // Two segments that touch in memory but lie apart in the slot: the executable's copies of two
