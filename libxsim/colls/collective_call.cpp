@@ -70,7 +70,14 @@ bool CollectiveCall::close_round(SimTime done, const CriticalPath& done_path) {
     return ok;
 }
 
-CollectiveCall::~CollectiveCall() { steps_ = Steps{}; }
+CollectiveCall::~CollectiveCall() {
+    steps_ = Steps{};
+    release_spare_receive();
+}
+
+void CollectiveCall::release_spare_receive() {
+    if (Request* spare = std::exchange(ctx_.spare_receive, nullptr)) ctx_.engine.free_request(spare);
+}
 
 void CollectiveCall::advance() {
     ArenaScope in_arena(arena_);
@@ -121,6 +128,7 @@ void CollectiveCall::advance() {
 
 void CollectiveCall::finish(int error_class) {
     steps_ = Steps{};  // the frames (and the scratch they hold) go now
+    release_spare_receive();
     Request* r = request_;
     r->status_error = error_class;
     r->known = true;

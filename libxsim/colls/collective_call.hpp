@@ -78,6 +78,8 @@ protected:
 
 private:
     void finish(int error_class);
+    // Frees the receive request the rounds reused (Context::spare_receive), once no round comes.
+    void release_spare_receive();
     // -xsim-trace: the bytes the round just posted sends and receives (out of line: cold).
     [[gnu::noinline, gnu::cold]] void observe_round(EventObserver& observer) const;
 

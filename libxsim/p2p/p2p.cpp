@@ -343,6 +343,37 @@ Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& co
     return r;
 }
 
+Request* start_driven_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source, int tag,
+                           std::uint32_t context, SimTime now, const CriticalPath& from, Request* spare) {
+    Request* r = spare;
+    if (r) {  // decided, matched, out of every queue: what a new request has, it keeps
+        r->known = false;
+        r->matched = false;
+    } else {
+        r = engine.new_request();
+        r->kind = RequestKind::Recv;
+        r->owner = &me;
+    }
+    r->comm = &comm;  // not attach_comm: the call holds it (an intercommunicator's call has two lanes)
+    r->carries_data = data.carry != Carry::Never;
+    r->buf = const_cast<void*>(data.buf);
+    r->count = data.count;
+    r->type = data.type;
+    r->bytes = data.bytes;
+    r->peer = source;
+    r->tag = tag;
+    r->context = context;
+    r->posted_at = now;
+    r->path = from;
+    r->path.settle(now);
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_receive_posted(me, *r);
+    Message* m = take_unexpected(me, source, tag, context);
+    if (m) match(engine, me, r, m, now);
+    else me.posted.push_back(r);
+    return r;
+}
+
 Request* null_peer_request(Engine& engine, Rank& me, RequestKind kind, Request* into) {
     Request* r = into;
     if (r) {
