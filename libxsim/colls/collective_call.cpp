@@ -63,14 +63,20 @@ void CollectiveCall::observe_round(EventObserver& observer) const {
 }
 
 bool CollectiveCall::close_round(SimTime done, const CriticalPath& done_path) {
-    const SimTime before = ctx_.now;
+    if (done > ctx_.now) path_ = done_path;  // ties: the call's own progress; before end_round frees its request
     const bool ok = end_round(ctx_, done);
-    if (done > before) path_ = done_path;  // ties: the call's own progress
     path_.settle(ctx_.now);                 // with the round's delay
     return ok;
 }
 
-CollectiveCall::~CollectiveCall() { steps_ = Steps{}; }
+CollectiveCall::~CollectiveCall() {
+    steps_ = Steps{};
+    release_spare_receive();
+}
+
+void CollectiveCall::release_spare_receive() {
+    if (Request* spare = std::exchange(ctx_.spare_receive, nullptr)) ctx_.engine.free_request(spare);
+}
 
 void CollectiveCall::advance() {
     ArenaScope in_arena(arena_);
@@ -87,17 +93,18 @@ void CollectiveCall::advance() {
         // Messages decided while they were posted (eager sends, receives of messages that
         // had arrived) count now; the others report through child_decided().
         SimTime done = ctx_.now;
-        round_path_ = path_;  // the path of `done` (a member: rank stacks may be small)
+        round_path_ = &path_;  // the path of `done`
         int undecided = 0;
         auto& pending = ctx_.pending();
         std::size_t kept = 0;
         for (const Transfer& t : pending) {
             if (t.request->known) {
-                if (t.request->done_time > done) round_path_ = t.request->path;
+                if (t.request->done_time > done) round_path_ = &t.request->path;
                 done = std::max(done, t.request->done_time);
                 // A decided send (eager) is done with: free it while it is in cache rather
-                // than at the end of the round, when it would have to be fetched again.
-                if (!t.receive) {
+                // than at the end of the round, when it would have to be fetched again
+                // (unless its path is the round's so far: end_round frees it then).
+                if (!t.receive && round_path_ != &t.request->path) {
                     ctx_.engine.free_request(t.request);
                     continue;
                 }
@@ -113,7 +120,7 @@ void CollectiveCall::advance() {
             round_done_ = done;
             return;
         }
-        const bool ok = close_round(done, round_path_);
+        const bool ok = close_round(done, *round_path_);
         if (!ok) return finish(ctx_.error_class);
         if (!more_) return finish(MPI_SUCCESS);
     }
@@ -121,6 +128,7 @@ void CollectiveCall::advance() {
 
 void CollectiveCall::finish(int error_class) {
     steps_ = Steps{};  // the frames (and the scratch they hold) go now
+    release_spare_receive();
     Request* r = request_;
     r->status_error = error_class;
     r->known = true;
@@ -136,11 +144,12 @@ void CollectiveCall::finish(int error_class) {
 
 void CollectiveCall::child_decided(Engine&, Request* child) {
     if (posting_) return;
-    ArenaScope in_arena(arena_);
-    if (child->done_time > round_done_) round_path_ = child->path;
+    // No ArenaScope here: ending a round allocates nothing, and advance() names the arena
+    // for the steps it resumes (two calls per message saved).
+    if (child->done_time > round_done_) round_path_ = &child->path;
     round_done_ = std::max(round_done_, child->done_time);
     if (--undecided_ > 0) return;
-    if (!close_round(round_done_, round_path_)) return finish(ctx_.error_class);
+    if (!close_round(round_done_, *round_path_)) return finish(ctx_.error_class);
     if (!more_) return finish(MPI_SUCCESS);
     advance();
 }

@@ -36,7 +36,10 @@ class CollectiveCall : public CompletionTarget {
     bool more_ = true;       // the steps have not ended
     int undecided_ = 0;      // messages of the current round whose completion is unknown
     SimTime round_done_ = 0; // latest known completion in the current round
-    CriticalPath round_path_;  // the critical path of round_done_ (engine/critical_path.hpp)
+    // The critical path of round_done_ (engine/critical_path.hpp): path_, or that of the round's
+    // request that completes last, which stays in the round until it ends. A pointer, not a
+    // copy: the path is copied once, into path_, when the round ends (close_round).
+    const CriticalPath* round_path_ = nullptr;
 
 protected:
     Request* request_ = nullptr;  // here, where the line would otherwise pad the arena's alignment
@@ -78,11 +81,14 @@ protected:
 
 private:
     void finish(int error_class);
+    // Frees the receive request the rounds reused (Context::spare_receive), once no round comes.
+    void release_spare_receive();
     // -xsim-trace: the bytes the round just posted sends and receives (out of line: cold).
     [[gnu::noinline, gnu::cold]] void observe_round(EventObserver& observer) const;
 
     CriticalPath path_;  // the critical path of ctx_.now
-    // Ends the round at `done` (whose path is `done_path`); false on an error.
+    // Ends the round at `done` (whose path is `done_path`, which the round's end may free); false
+    // on an error.
     bool close_round(SimTime done, const CriticalPath& done_path);
 };
 

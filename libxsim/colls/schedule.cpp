@@ -41,12 +41,12 @@ bool entry_counts(CollKind kind, int rank, int root) {
 
 Context::Context(Engine& e, Rank& m, const Comm& c, CollKind k, int root, CallForm form)
     : engine(e), me(m), comm(c), rank(c.rank_of(m)), size(c.size), carry_below(e.options().payload.carry_below),
-      now(m.clock), from(&m.path), entry(m.clock),
+      now(m.clock), from(&m.path),
       signature(collective_signature(k, root, form == CallForm::Nonblocking)),
       tag(form == CallForm::Leaders ? kLeadersTag : sequence_tag(collective_sequence(m, c)++)), kind(k),
       nonblocking(form == CallForm::Nonblocking), payload(e.options().payload.any()),
       wait_kind(wait_kind_of(k, rank, root)) {
-    if (entry_counts(k, rank, root)) stamp.merge(entry, m.world);
+    if (entry_counts(k, rank, root)) stamp.merge(m.clock, m.world);
 }
 
 void Context::post(Request* request, int peer, std::uint64_t bytes, bool receive, std::uint32_t signature) {
@@ -76,7 +76,9 @@ void Context::recv_on(const Comm& lane, std::uint32_t lane_context, int peer, co
                       std::uint32_t message_signature) {
     const p2p::Buffer b{data.buf, data.count, data.type, data.bytes};  // whether data comes is the sender's
     // This call's tag from this peer; the signature is checked on completion (collective_kind.hpp).
-    Request* r = p2p::start_recv(engine, me, b, lane, peer, tag, lane_context, now, *from);
+    Request* r = told_of_completions ? p2p::start_driven_recv(engine, me, b, lane, peer, tag, lane_context, now, *from,
+                                                              std::exchange(spare_receive, nullptr))
+                                     : p2p::start_recv(engine, me, b, lane, peer, tag, lane_context, now, *from);
     post(r, peer, data.bytes, true, message_signature);
 }
 
@@ -126,7 +128,14 @@ bool end_round(Context& ctx, SimTime done) {
     // arguments disagree).
     const bool ok = (pending.empty() || ctx.check_round()) && ctx.error_class == MPI_SUCCESS;
     for (const Transfer& t : pending) {
-        if (t.receive) ctx.stamp.merge(t.request->cause_time, t.request->cause_rank);  // wait states
+        if (t.receive) {
+            ctx.stamp.merge(t.request->cause_time, t.request->cause_rank);  // wait states
+            // A driven call's receive (it holds no communicator) serves the next round's.
+            if (!t.request->holds_comm && !ctx.spare_receive) {
+                ctx.spare_receive = t.request;
+                continue;
+            }
+        }
         ctx.engine.free_request(t.request);
     }
     pending.clear();
@@ -137,6 +146,7 @@ bool end_round(Context& ctx, SimTime done) {
 
 int run_blocking(Context& ctx, Steps steps) {
     std::vector<Request*> requests;
+    const SimTime entry = ctx.now;  // the rank's clock when the call began (no round ran yet)
     const SimTime waited_before = ctx.me.split.call_wait;
     for (;;) {
         ctx.now = ctx.me.clock;
@@ -154,7 +164,7 @@ int run_blocking(Context& ctx, Steps steps) {
             // Its rounds' waits are the call's: classified as a whole by the latest entry.
             const SimTime waited = ctx.me.split.call_wait - waited_before;
             record_wait_state(ctx.engine, ctx.me, ctx.wait_kind,
-                              wait_state_amount(ctx.stamp.time, ctx.entry, ctx.entry, waited), ctx.stamp.rank);
+                              wait_state_amount(ctx.stamp.time, entry, entry, waited), ctx.stamp.rank);
             return MPI_SUCCESS;
         }
     }

@@ -123,11 +123,14 @@ public:
     // The critical path of `now` (engine/critical_path.hpp), what messages are posted along:
     // the rank's for a blocking caller (run_blocking), the call's own for a driven call.
     const CriticalPath* from;
-    // Wait states (engine/wait_states.hpp): this rank's entry, the kind of waiting the call
-    // can cause it (`wait_kind`, below: None for the root of Bcast/Scatter(v), non-roots of
-    // Reduce/Gather(v)), and the latest entry known so far (its own if it counts, merged
+    // A driven call's receive request that an earlier round completed (end_round keeps one),
+    // which the next receive posts again (p2p::start_driven_recv); the call frees it when it
+    // ends (collective_call.cpp).
+    Request* spare_receive = nullptr;
+    // Wait states (engine/wait_states.hpp): the kind of waiting the call can cause this rank
+    // (`wait_kind`, below: None for the root of Bcast/Scatter(v), non-roots of Reduce/
+    // Gather(v)), and the latest entry known so far (the rank's own if it counts, merged
     // from each round's messages and sent on with the next round's).
-    const SimTime entry;
     WaitStamp stamp;
     const std::uint32_t signature;   // kind, root and form, checked by receivers
     const int tag;                   // this call's number on the communicator

@@ -39,6 +39,39 @@ void met_path(CriticalPath& out, const Request* r, const Message* m, SimTime whe
     out.settle(when);
 }
 
+// A receive `r` matched request-to-send `m` at `when`: the clear-to-send goes back, on a path
+// of its own (its latency is that of the reverse direction). Out of line, as acknowledge():
+// match() of an eager message then keeps fewer registers.
+[[gnu::noinline]] void clear_to_send(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when,
+                                     std::int32_t late_receiver) {
+    Message* cts = engine.new_event(MessageKind::ClearToSend, receiver, m->src,
+                                    when + engine.machine().network->latency(receiver.world, m->src));
+    cts->send_request = m->send_request;
+    cts->recv_request = reinterpret_cast<std::uint64_t>(r);
+    cts->bytes = m->bytes;
+    cts->transfer = m->transfer;  // for the data, which takes the request-to-send's path
+    cts->stamp_time = r->posted_at;
+    cts->stamp_rank = late_receiver;
+    met_path(cts->path, r, m, when);
+    cts->path.add_latency(cts->time - when);  // to its arrival at the sender
+    engine.free_message(m);
+    engine.emit(cts);
+}
+
+// The acknowledgement a synchronous eager send `m` waits for, once receive `r` matched it at `when`.
+[[gnu::noinline]] void acknowledge(Engine& engine, Rank& receiver, const Request* r, const Message* m, SimTime when,
+                                   std::int32_t late_receiver) {
+    Message* ack = engine.new_event(MessageKind::ClearToSend, receiver, m->src,
+                                    when + engine.machine().network->latency(receiver.world, m->src));
+    ack->send_request = m->send_request;
+    ack->recv_request = 0;
+    ack->stamp_time = r->posted_at;
+    ack->stamp_rank = late_receiver;
+    met_path(ack->path, r, m, when);
+    ack->path.add_latency(ack->time - when);  // to its arrival at the sender
+    engine.emit(ack);
+}
+
 // A receive and a message (eager or request-to-send) meet at time `when`.
 void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when) {
     r->matched = true;
@@ -56,36 +89,12 @@ void match(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when)
     r->wait_kind = m->signature == 0 ? WaitKind::LateSender : WaitKind::None;
     // A user send waiting for this match waits on a late receiver: when the receive was posted.
     const std::int32_t late_receiver = m->signature == 0 ? receiver.world : -1;
-    if (m->kind == MessageKind::RequestToSend) {
-        // Its latency is that of the reverse direction: a path of its own.
-        Message* cts = engine.new_event(MessageKind::ClearToSend, receiver, m->src,
-                                        when + engine.machine().network->latency(receiver.world, m->src));
-        cts->send_request = m->send_request;
-        cts->recv_request = reinterpret_cast<std::uint64_t>(r);
-        cts->bytes = m->bytes;
-        cts->transfer = m->transfer;  // for the data, which takes the request-to-send's path
-        cts->stamp_time = r->posted_at;
-        cts->stamp_rank = late_receiver;
-        met_path(cts->path, r, m, when);
-        cts->path.add_latency(cts->time - when);  // to its arrival at the sender
-        engine.free_message(m);
-        engine.emit(cts);
-        return;
-    }
+    if (m->kind == MessageKind::RequestToSend) return clear_to_send(engine, receiver, r, m, when, late_receiver);
     if (m->has_payload && r->carries_data)
         unpack_data(m->payload, r->status_bytes, runtime::rank_buffer(engine, receiver, r->buf, r->count, r->type),
                     r->count, r->type);
-    if (m->send_request != 0) {  // a synchronous eager send waits for this acknowledgement
-        Message* ack = engine.new_event(MessageKind::ClearToSend, receiver, m->src,
-                                        when + engine.machine().network->latency(receiver.world, m->src));
-        ack->send_request = m->send_request;
-        ack->recv_request = 0;
-        ack->stamp_time = r->posted_at;
-        ack->stamp_rank = late_receiver;
-        met_path(ack->path, r, m, when);
-        ack->path.add_latency(ack->time - when);  // to its arrival at the sender
-        engine.emit(ack);
-    }
+    if (m->send_request != 0)  // a synchronous eager send waits for this acknowledgement
+        acknowledge(engine, receiver, r, m, when, late_receiver);
     const SimTime done = std::max(when, m->data_done);
     if (m->data_done > r->posted_at) {  // the message's last byte decided it, not the posting
         r->path = m->path;
@@ -118,7 +127,8 @@ void arrive_envelope(Engine& engine, Message* m) {
 }
 
 // At the sender: a receive matched (rendezvous: send the data) or acknowledged (synchronous eager).
-void arrive_clear_to_send(Engine& engine, Message* cts) {
+// Out of line, as arrive_data: handle_event's common case, an envelope, then needs no frame.
+[[gnu::noinline]] void arrive_clear_to_send(Engine& engine, Message* cts) {
     auto* s = reinterpret_cast<Request*>(cts->send_request);
     if (cts->stamp_rank >= 0) {  // a user send: the receive's posting may have kept it waiting
         s->wait_kind = WaitKind::LateReceiver;
@@ -163,7 +173,7 @@ void arrive_clear_to_send(Engine& engine, Message* cts) {
     decide(engine, s, sender.nic.send_free);
 }
 
-void arrive_data(Engine& engine, Message* data) {
+[[gnu::noinline]] void arrive_data(Engine& engine, Message* data) {
     auto* r = reinterpret_cast<Request*>(data->recv_request);
     Rank& receiver = *r->owner;
     const SimTime done = NicModel::receive(receiver.nic, data->data_done, data->transfer);
@@ -335,6 +345,37 @@ Message* take_unexpected(Rank& me, int source, int tag, std::uint32_t context) {
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
                     int tag, std::uint32_t context, SimTime now, const CriticalPath& from, Request* into) {
     Request* r = new_request(engine, me, RequestKind::Recv, data, comm, source, tag, context, now, from, into);
+    if (EventObserver* observer = engine.observer()) [[unlikely]]
+        observer->on_receive_posted(me, *r);
+    Message* m = take_unexpected(me, source, tag, context);
+    if (m) match(engine, me, r, m, now);
+    else me.posted.push_back(r);
+    return r;
+}
+
+Request* start_driven_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source, int tag,
+                           std::uint32_t context, SimTime now, const CriticalPath& from, Request* spare) {
+    Request* r = spare;
+    if (r) {  // decided, matched, out of every queue: what a new request has, it keeps
+        r->known = false;
+        r->matched = false;
+    } else {
+        r = engine.new_request();
+        r->kind = RequestKind::Recv;
+        r->owner = &me;
+    }
+    r->comm = &comm;  // not attach_comm: the call holds it (an intercommunicator's call has two lanes)
+    r->carries_data = data.carry != Carry::Never;
+    r->buf = const_cast<void*>(data.buf);
+    r->count = data.count;
+    r->type = data.type;
+    r->bytes = data.bytes;
+    r->peer = source;
+    r->tag = tag;
+    r->context = context;
+    r->posted_at = now;
+    r->path = from;
+    r->path.settle(now);
     if (EventObserver* observer = engine.observer()) [[unlikely]]
         observer->on_receive_posted(me, *r);
     Message* m = take_unexpected(me, source, tag, context);

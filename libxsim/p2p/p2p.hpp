@@ -55,6 +55,14 @@ Request* start_send_unless_eager(Engine& engine, Rank& me, const Buffer& data, c
 Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
                     int tag, std::uint32_t context, SimTime now, const CriticalPath& from, Request* into = nullptr);
 
+// start_recv for a collective call driven by its messages (colls/collective_call.hpp): the
+// call holds `comm` for its whole life, so the request holds no reference to it, and
+// `spare`, when not null, is a receive request of the same call that an earlier round
+// completed (and nothing refers to any more), posted again instead of a new one: a round's
+// receive then costs neither the pool nor the request's initialization, nor its release.
+Request* start_driven_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source, int tag,
+                           std::uint32_t context, SimTime now, const CriticalPath& from, Request* spare);
+
 // MPI_Mprobe / MPI_Improbe: removes and returns the first message of `me`'s unexpected
 // queue that a receive (source, tag, context) would match, or null. Only a receive of that
 // message (start_recv_of) can then take it.
