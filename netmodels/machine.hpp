@@ -68,6 +68,17 @@ public:
         const Path p = path(src, dst);
         return arrival(src, dst, transfer_on(p, bytes), start);
     }
+    // arrival(), without the virtual call when the model's arrival() is the closed form: for
+    // the protocol, which asks at every eager send.
+    SimTime arrival_of(int src, int dst, const Transfer& t, SimTime start) {
+        if (closed_form_arrival_) return start + t.latency + t.serialization;
+        return arrival(src, dst, t, start);
+    }
+
+protected:
+    // Set by a model whose arrival() is NetworkModel's closed form (no contention); false by
+    // default, so that a model overriding arrival() is always asked.
+    bool closed_form_arrival_ = false;
 };
 
 class ProcessorModel {

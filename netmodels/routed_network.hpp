@@ -30,7 +30,7 @@ private:
 
 class RoutedNetwork : public NetworkModel {
 public:
-    explicit RoutedNetwork(bool contention) : contention_(contention) {}
+    explicit RoutedNetwork(bool contention) : contention_(contention) { closed_form_arrival_ = !contention; }
     using NetworkModel::arrival;
     SimTime arrival(int src, int dst, const Transfer& t, SimTime start) override;
     bool contention() const { return contention_; }

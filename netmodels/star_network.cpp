@@ -16,11 +16,14 @@ std::string size_key(const LevelConfig& l) {
 class StarNetwork final : public RoutedNetwork {
 public:
     StarNetwork(const NetworkConfig& cfg, std::shared_ptr<const RankMapping> mapping, const ConfigOrigins& origins)
-        : RoutedNetwork(cfg.contention), mapping_(std::move(mapping)), levels_(cfg, *mapping_, origins) {}
+        : RoutedNetwork(cfg.contention), mapping_(std::move(mapping)), levels_(cfg, *mapping_, origins),
+          by_rank_(levels_.by_rank()) {}
 
     const char* name() const override { return "star"; }
 
     Path path(int src, int dst) const override {
+        // Asked at every send: in blocks (the default mapping) the level comes from the ranks.
+        if (by_rank_) return levels_.path_at(levels_.level_of_ranks(src, dst));
         return levels_.path_at(levels_.level_of(mapping_->place(src), mapping_->place(dst)));
     }
 
@@ -38,6 +41,7 @@ public:
 private:
     std::shared_ptr<const RankMapping> mapping_;
     StarHierarchy levels_;
+    bool by_rank_;  // levels_.level_of_ranks answers for this mapping
 };
 
 }  // namespace
@@ -50,6 +54,7 @@ StarHierarchy::StarHierarchy(const NetworkConfig& cfg, const RankMapping& mappin
         throw origins.error("network.level", "at most " + std::to_string(kMaxLevels) + " levels are supported");
     const std::int64_t rpn = mapping.ranks_per_node();
     std::int64_t prev_ranks = 0;  // group size of the previous level, in ranks
+    std::vector<std::int64_t> group_ranks;  // each inner level's group size, in ranks
     std::string prev_key;
     for (std::size_t i = 0; i < levels.size(); ++i) {
         const LevelConfig& l = levels[i];
@@ -112,9 +117,15 @@ StarHierarchy::StarHierarchy(const NetworkConfig& cfg, const RankMapping& mappin
         }
         g.by_div = FastDivisor(g.div);
         groups_.push_back(g);
+        // In blocks, rank / ranks is node / nodes_per_group (ranks = nodes x rpn), or, for a
+        // group inside a node (ranks divides rpn), the node and local / ranks together.
+        group_ranks.push_back(std::min<std::int64_t>(ranks, INT32_MAX));
     }
     last_ = static_cast<int>(paths_.size()) - 1;
     groups_.resize(static_cast<std::size_t>(last_));
+    if (mapping.kind() == RankMapping::Kind::kBlock)
+        for (int i = 0; i < last_; ++i)
+            rank_groups_.emplace_back(static_cast<std::int32_t>(group_ranks[static_cast<std::size_t>(i)]));
 }
 
 SimTime StarHierarchy::min_latency() const {

@@ -30,6 +30,17 @@ public:
         }
         return last_;
     }
+    // level_of for ranks placed in blocks (mapping.kind = block): there a rank's group at
+    // every level is the rank divided by the group's size in ranks, so the pair needs neither
+    // its places nor the branch between groups inside a node and groups of nodes.
+    // Only when by_rank() is true.
+    int level_of_ranks(std::int32_t a, std::int32_t b) const {
+        const FastDivisor* g = rank_groups_.data();
+        for (int i = 0; i < last_; ++i)
+            if (g[i].quotient(a) == g[i].quotient(b)) return i;
+        return last_;
+    }
+    bool by_rank() const { return !rank_groups_.empty() || last_ == 0; }
     const Path& path_at(int level) const { return paths_[static_cast<std::size_t>(level)]; }
     int levels() const { return last_ + 1; }
     // Smallest latency of any level.
@@ -47,6 +58,9 @@ private:
         FastDivisor by_div{};  // x / div, asked at every path()
     };
     std::vector<Grouping> groups_;
+    // Block mapping only: each inner level's group size in ranks (capped at INT32_MAX, which
+    // no rank reaches), innermost first; empty for the other mappings.
+    std::vector<FastDivisor> rank_groups_;
     std::vector<Path> paths_;
     int last_ = 0;
 };

@@ -262,7 +262,7 @@ Message* send_message(Engine& engine, Rank& me, const Buffer& data, const Comm& 
     SimTime start, data_done = 0;
     if (eager) {
         start = NicModel::inject(me.nic, now, transfer);
-        data_done = engine.machine().network->arrival(me.world, dest_world, transfer, start);
+        data_done = engine.machine().network->arrival_of(me.world, dest_world, transfer, start);
     } else {
         // The request-to-send queues behind earlier sends on the NIC like any message, so a
         // long message never overtakes shorter ones sent before it (MPI non-overtaking).

@@ -1,6 +1,8 @@
 // Hierarchical star: the default (seed) machine and custom hierarchies, hand-computed.
 #include <gtest/gtest.h>
 
+#include <string>
+
 #include "test_support.hpp"
 
 namespace xsim::net::test {
@@ -141,6 +143,51 @@ TEST(StarNetwork, ManyLevelsAndLargeWorld) {
     EXPECT_EQ(m->network->path(0, (1 << 22) - 1).level, 2);
     EXPECT_EQ(m->network->path((1 << 22) - 2, (1 << 22) - 1).level, 0);
     EXPECT_EQ(m->node_of((1 << 22) - 1), (1 << 22) / 16 - 1);
+}
+
+// In blocks the level is found from the ranks alone (StarHierarchy::level_of_ranks); the same
+// ranks placed by a file take the general way, through each rank's node and local index.
+// Groups inside a node, groups of nodes, a partial last node and the unsized outermost level.
+TEST(StarNetwork, BlockLevelsFromRanksMatchPlaces) {
+    const std::string levels = R"(
+[[network.level]]
+name = "pair"
+ranks = 2
+latency = 1e-6
+bandwidth = 8e9
+[[network.level]]
+name = "socket"
+ranks = 4
+latency = 2e-6
+bandwidth = 4e9
+[[network.level]]
+name = "rack"
+nodes_per_group = 3
+latency = 3e-6
+bandwidth = 2e9
+[[network.level]]
+name = "system"
+latency = 5e-6
+bandwidth = 1e9
+)";
+    const int world = 101;  // 12 full nodes of 8 and a partial one
+    auto blocks = machine_from("[mapping]\nranks_per_node = 8\n" + levels, world);
+    std::string nodes;
+    for (int r = 0; r < world; ++r) nodes += std::to_string(r / 8) + "\n";
+    const std::string file = write_temp_file("block_levels_mapping.txt", nodes);
+    auto placed = machine_from("[mapping]\nranks_per_node = 8\nkind = \"file\"\nfile = \"" + file + "\"\n" + levels, world);
+    for (int a = 0; a < world; ++a)
+        for (int b = 0; b < world; ++b) {
+            const Path x = blocks->network->path(a, b);
+            const Path y = placed->network->path(a, b);
+            ASSERT_EQ(x.level, y.level) << a << " -> " << b;
+            ASSERT_EQ(x.latency, y.latency) << a << " -> " << b;
+        }
+    EXPECT_EQ(blocks->network->path(0, 1).level, 0);
+    EXPECT_EQ(blocks->network->path(1, 2).level, 1);
+    EXPECT_EQ(blocks->network->path(3, 4).level, 2);
+    EXPECT_EQ(blocks->network->path(23, 24).level, 3);
+    EXPECT_EQ(blocks->network->path(96, 100).level, 2);
 }
 
 }  // namespace
