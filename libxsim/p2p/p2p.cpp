@@ -203,6 +203,24 @@ void reset_for_start(Request* r) {
     r->wait_kind = WaitKind::None;
 }
 
+// What a posted request says about its operation: the buffer, the envelope, when it was posted
+// and the critical path that reached it (decided at posting unless a message decides it later).
+// A send decides carries_data again in start_send.
+inline void describe_posting(Request* r, const Buffer& data, int peer, int tag, std::uint32_t context, SimTime now,
+                             const CriticalPath& from) {
+    r->carries_data = data.carry != Carry::Never;
+    r->buf = const_cast<void*>(data.buf);
+    r->count = data.count;
+    r->type = data.type;
+    r->bytes = data.bytes;
+    r->peer = peer;
+    r->tag = tag;
+    r->context = context;
+    r->posted_at = now;
+    r->path = from;
+    r->path.settle(now);
+}
+
 Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& data, const Comm& comm,
                      int peer, int tag, std::uint32_t context, SimTime now, const CriticalPath& from,
                      Request* into) {
@@ -218,17 +236,7 @@ Request* new_request(Engine& engine, Rank& me, RequestKind kind, const Buffer& d
     Request* r = engine.new_request();
     r->kind = kind;
     r->owner = &me;
-    r->carries_data = data.carry != Carry::Never;  // a send decides again in start_send
-    r->buf = const_cast<void*>(data.buf);
-    r->count = data.count;
-    r->type = data.type;
-    r->bytes = data.bytes;
-    r->peer = peer;
-    r->tag = tag;
-    r->context = context;
-    r->posted_at = now;
-    r->path = from;  // decided at posting unless a message decides it later
-    r->path.settle(now);
+    describe_posting(r, data, peer, tag, context, now, from);
     engine.attach_comm(r, comm);
     if (data.derived) {
         retain_type(data.type);
@@ -342,14 +350,25 @@ Message* take_unexpected(Rank& me, int source, int tag, std::uint32_t context) {
     return me.unexpected.take_first([&](const Message& q) { return envelope_matches(q, source, tag, context); });
 }
 
-Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
-                    int tag, std::uint32_t context, SimTime now, const CriticalPath& from, Request* into) {
-    Request* r = new_request(engine, me, RequestKind::Recv, data, comm, source, tag, context, now, from, into);
+namespace {
+
+// A receive request, described, meets the first unexpected message it matches, or waits in the
+// rank's posted queue.
+inline void post_receive(Engine& engine, Rank& me, Request* r, int source, int tag, std::uint32_t context,
+                         SimTime now) {
     if (EventObserver* observer = engine.observer()) [[unlikely]]
         observer->on_receive_posted(me, *r);
     Message* m = take_unexpected(me, source, tag, context);
     if (m) match(engine, me, r, m, now);
     else me.posted.push_back(r);
+}
+
+}  // namespace
+
+Request* start_recv(Engine& engine, Rank& me, const Buffer& data, const Comm& comm, int source,
+                    int tag, std::uint32_t context, SimTime now, const CriticalPath& from, Request* into) {
+    Request* r = new_request(engine, me, RequestKind::Recv, data, comm, source, tag, context, now, from, into);
+    post_receive(engine, me, r, source, tag, context, now);
     return r;
 }
 
@@ -365,22 +384,8 @@ Request* start_driven_recv(Engine& engine, Rank& me, const Buffer& data, const C
         r->owner = &me;
     }
     r->comm = &comm;  // not attach_comm: the call holds it (an intercommunicator's call has two lanes)
-    r->carries_data = data.carry != Carry::Never;
-    r->buf = const_cast<void*>(data.buf);
-    r->count = data.count;
-    r->type = data.type;
-    r->bytes = data.bytes;
-    r->peer = source;
-    r->tag = tag;
-    r->context = context;
-    r->posted_at = now;
-    r->path = from;
-    r->path.settle(now);
-    if (EventObserver* observer = engine.observer()) [[unlikely]]
-        observer->on_receive_posted(me, *r);
-    Message* m = take_unexpected(me, source, tag, context);
-    if (m) match(engine, me, r, m, now);
-    else me.posted.push_back(r);
+    describe_posting(r, data, source, tag, context, now, from);
+    post_receive(engine, me, r, source, tag, context, now);
     return r;
 }
 
