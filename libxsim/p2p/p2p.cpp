@@ -39,21 +39,29 @@ void met_path(CriticalPath& out, const Request* r, const Message* m, SimTime whe
     out.settle(when);
 }
 
-// A receive `r` matched request-to-send `m` at `when`: the clear-to-send goes back, on a path
-// of its own (its latency is that of the reverse direction). Out of line, as acknowledge():
-// match() of an eager message then keeps fewer registers.
+// What a receive `r` that matched `m` at `when` sends back to m's sender (a clear-to-send or an
+// acknowledgement): it takes the latency of the reverse direction, and carries the match's
+// wait-state stamp and critical path to its arrival at the sender.
+inline Message* reply_to_sender(Engine& engine, Rank& receiver, const Request* r, const Message* m, SimTime when,
+                                std::int32_t late_receiver) {
+    Message* reply = engine.new_event(MessageKind::ClearToSend, receiver, m->src,
+                                      when + engine.machine().network->latency(receiver.world, m->src));
+    reply->send_request = m->send_request;
+    reply->stamp_time = r->posted_at;
+    reply->stamp_rank = late_receiver;
+    met_path(reply->path, r, m, when);
+    reply->path.add_latency(reply->time - when);
+    return reply;
+}
+
+// A receive `r` matched request-to-send `m` at `when`: the clear-to-send goes back. Out of
+// line, as acknowledge(): match() of an eager message then keeps fewer registers.
 [[gnu::noinline]] void clear_to_send(Engine& engine, Rank& receiver, Request* r, Message* m, SimTime when,
                                      std::int32_t late_receiver) {
-    Message* cts = engine.new_event(MessageKind::ClearToSend, receiver, m->src,
-                                    when + engine.machine().network->latency(receiver.world, m->src));
-    cts->send_request = m->send_request;
+    Message* cts = reply_to_sender(engine, receiver, r, m, when, late_receiver);
     cts->recv_request = reinterpret_cast<std::uint64_t>(r);
     cts->bytes = m->bytes;
     cts->transfer = m->transfer;  // for the data, which takes the request-to-send's path
-    cts->stamp_time = r->posted_at;
-    cts->stamp_rank = late_receiver;
-    met_path(cts->path, r, m, when);
-    cts->path.add_latency(cts->time - when);  // to its arrival at the sender
     engine.free_message(m);
     engine.emit(cts);
 }
@@ -61,14 +69,8 @@ void met_path(CriticalPath& out, const Request* r, const Message* m, SimTime whe
 // The acknowledgement a synchronous eager send `m` waits for, once receive `r` matched it at `when`.
 [[gnu::noinline]] void acknowledge(Engine& engine, Rank& receiver, const Request* r, const Message* m, SimTime when,
                                    std::int32_t late_receiver) {
-    Message* ack = engine.new_event(MessageKind::ClearToSend, receiver, m->src,
-                                    when + engine.machine().network->latency(receiver.world, m->src));
-    ack->send_request = m->send_request;
+    Message* ack = reply_to_sender(engine, receiver, r, m, when, late_receiver);
     ack->recv_request = 0;
-    ack->stamp_time = r->posted_at;
-    ack->stamp_rank = late_receiver;
-    met_path(ack->path, r, m, when);
-    ack->path.add_latency(ack->time - when);  // to its arrival at the sender
     engine.emit(ack);
 }
 
