@@ -408,10 +408,11 @@ namespace {
 // Out of line, so that the check on every MPI entry keeps a small frame (small stacks).
 [[noreturn, gnu::cold, gnu::noinline]] void report_stack_overflow(Engine& engine, int world, std::size_t stack_bytes,
                                                                   const char* call, bool canary_hit) {
-    char how[160], text[400];
+    char how[160], text[480];
     if (canary_hit) std::snprintf(how, sizeof how, "the guard words at its bottom were overwritten; found in %s", call);
     else std::snprintf(how, sizeof how, "detected in %s", call);
-    format_stack_overflow(text, sizeof text, world, stack_bytes, how);
+    format_stack_overflow(text, sizeof text, world, stack_bytes, stack_origin(stack_bytes, engine.options().stack_given),
+                          how);
     engine.abort_run(1, text);
 }
 

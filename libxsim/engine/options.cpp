@@ -33,7 +33,9 @@ constexpr OptionSpec kOptions[] = {
      "what time(), gettimeofday and CLOCK_REALTIME read when the simulation starts: fixed (default: "
      "1700000000, 2023-11-14, so runs are reproducible), now (the host's clock at start-up, so output "
      "files named by date do not overwrite an earlier run's) or seconds since 1970"},
-    {"-xsim-stack", "SIZE", "stack per simulated rank, e.g. 64k, 1m (default), 8m; 2k, 4k, 8k for shallow skeletons at 2^22+ ranks"},
+    {"-xsim-stack", "SIZE",
+     "stack per simulated rank, e.g. 64k, 1m, 8m (default: 8m while a real process hosts at most 4096 ranks, "
+     "as a native main thread; 1m above); 2k, 4k, 8k for shallow skeletons at 2^22+ ranks"},
     {"-xsim-report", "FILE.json", "write a JSON run report when the simulation ends"},
     {"-xsim-config", "FILE.toml", "load the simulated machine from a TOML file"},
     {"-xsim-set", "KEY=VALUE", "override one machine key, e.g. network.level.node.latency=2e-6 (repeatable)"},
@@ -147,6 +149,7 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         }
     } else if (name == "-xsim-stack") {
         o.stack_bytes = parse_size(name, value);
+        o.stack_given = true;
         // Below 16k only 2k, 4k and 8k: stacks that share pages must tile them exactly.
         const std::size_t s = o.stack_bytes;
         if (s < 2 * 1024)
@@ -385,6 +388,22 @@ CommandLine parse_command_line(int argc, char** argv, const char* env_options) {
             if (name.rfind("-xsim-trace-", 0) == 0)
                 throw OptionError(name + " filters a trace, but no -xsim-trace FILE.otf2|FILE.json was given");
     return cl;
+}
+
+std::size_t default_stack_bytes(long long ranks, int processes) {
+    const long long per_process = processes > 0 ? (ranks + processes - 1) / processes : ranks;
+    return per_process <= kLargeStackRanks ? kLargeDefaultStack : kScaleDefaultStack;
+}
+
+void choose_default_stack(Options& options, long long ranks, int processes) {
+    if (!options.stack_given) options.stack_bytes = default_stack_bytes(ranks, processes);
+}
+
+const char* stack_origin(std::size_t stack_bytes, bool given) {
+    static_assert(kLargeStackRanks == 4096, "the texts below name the threshold");
+    if (given) return "";
+    return stack_bytes == kLargeDefaultStack ? " (the default for up to 4096 simulated ranks per real process)"
+                                             : " (the default for more than 4096 simulated ranks per real process)";
 }
 
 std::string options_help() {

@@ -38,9 +38,10 @@ struct Options {
     ComputeClock compute_clock = ComputeClock::Thread;  // -xsim-compute-clock thread|wall
     // Measured compute reads the thread CPU clock (ThreadCpuClock, with its perf event).
     bool reads_thread_clock() const { return compute == ComputeMode::Measured && compute_clock == ComputeClock::Thread; }
-    // 1 MiB runs ordinary codes (hundreds of KB of locals, deep recursion); only touched
-    // pages cost memory, plus 2 KiB of page tables per rank (bench/RESULTS.md "Default stack").
+    // -xsim-stack; when not given (stack_given false), choose_default_stack sets it at start-up
+    // from the ranks per real process. Until then 1 MiB, the default at scale.
     std::size_t stack_bytes = 1024 * 1024;
+    bool stack_given = false;
     // -xsim-epoch: what the realtime clocks (time, gettimeofday, CLOCK_REALTIME) read at
     // virtual time 0, in seconds since 1970. Fixed by default, so runs are reproducible;
     // `now` (epoch_now) takes real process 0's clock at start-up, the same for every rank.
@@ -87,6 +88,21 @@ struct CommandLine {
     Options options;
     std::vector<char*> app_argv;  // argv without any -xsim-* option, null-terminated
 };
+
+// The stack of a rank when -xsim-stack is not given: 8 MiB, what a native main thread gets
+// (Linux's default `ulimit -s`), while a real process hosts at most kLargeStackRanks ranks;
+// 1 MiB above, where the page tables (about 5 KB per rank at 8 MiB, 2.1 KB at 1 MiB) and the
+// stride between stacks add up (bench/RESULTS.md "Session 38"). Decided by the largest
+// block of ranks a process hosts, ceil(ranks / processes), the same on every process.
+constexpr std::size_t kLargeDefaultStack = std::size_t{8} << 20;
+constexpr std::size_t kScaleDefaultStack = std::size_t{1} << 20;
+constexpr long long kLargeStackRanks = 4096;
+std::size_t default_stack_bytes(long long ranks, int processes);
+// Sets options.stack_bytes to the default for this run unless -xsim-stack was given.
+void choose_default_stack(Options& options, long long ranks, int processes);
+// How the stack size was chosen, for messages: "" when -xsim-stack was given, else e.g.
+// " (the default for up to 4096 simulated ranks per real process)". Usable in a signal handler.
+const char* stack_origin(std::size_t stack_bytes, bool given);
 
 // `env_options` is the XSIM_OPTIONS text (may be null); argv options come after it and win.
 // Throws OptionError naming the offending option or value.

@@ -30,14 +30,15 @@ void format_suggested_stack(char* out, std::size_t size, std::size_t stack_bytes
     else std::snprintf(out, size, "%zuk", kib);
 }
 
-void format_stack_overflow(char* out, std::size_t size, int world_rank, std::size_t stack_bytes, const char* how) {
+void format_stack_overflow(char* out, std::size_t size, int world_rank, std::size_t stack_bytes, const char* origin,
+                           const char* how) {
     char have[32], more[32];
     format_stack_size(have, sizeof have, stack_bytes);
     format_suggested_stack(more, sizeof more, stack_bytes);
     std::snprintf(out, size,
-                  "stack overflow in simulated rank %d (%s): its stack of %s is used up; rerun with a larger "
+                  "stack overflow in simulated rank %d (%s): its stack of %s%s is used up; rerun with a larger "
                   "one, e.g. -xsim-stack %s",
-                  world_rank, how, have, more);
+                  world_rank, how, have, origin, more);
 }
 
 void write_stack_canary(char* bottom) {
@@ -212,10 +213,11 @@ void on_fault(int signal, siginfo_t* info, void* ucontext) {
     if (!overflow && hand_fault_to_program(signal, info)) return;
     if (overflow && rank) run_program_overflow_handler(signal, info, ucontext);
     if (overflow) {
-        char how[256], overflow[480];
+        char how[256], overflow[560];
         std::snprintf(how, sizeof how, "%s at %p, under its stack%s", what, info->si_addr, context);
-        format_stack_overflow(overflow, sizeof overflow, rank ? rank->world : guarded, g_engine->options().stack_bytes,
-                              how);
+        const Options& options = g_engine->options();
+        format_stack_overflow(overflow, sizeof overflow, rank ? rank->world : guarded, options.stack_bytes,
+                              stack_origin(options.stack_bytes, options.stack_given), how);
         std::snprintf(text, sizeof text, "%s", overflow);
     } else if (rank && sp && !g_engine->on_own_stack(*rank, sp)) {
         // Not on the rank's stack: most likely the scheduler's, xsim switching to the rank (its
@@ -232,13 +234,15 @@ void on_fault(int signal, siginfo_t* info, void* ucontext) {
                       what, rank->world, context);
     } else if (rank) {
         char have[32], where[96] = "";
-        format_stack_size(have, sizeof have, g_engine->options().stack_bytes);
+        const Options& options = g_engine->options();
+        format_stack_size(have, sizeof have, options.stack_bytes);
         if (guarded >= 0)
             std::snprintf(where, sizeof where, ", in the guard pages under simulated rank %d's stack", guarded);
         std::snprintf(text, sizeof text,
-                      "%s in simulated rank %d at address %p%s%s (each rank has a stack of %s; rerun with a larger "
+                      "%s in simulated rank %d at address %p%s%s (each rank has a stack of %s%s; rerun with a larger "
                       "-xsim-stack if it needs more)",
-                      what, rank->world, info->si_addr, where, context, have);
+                      what, rank->world, info->si_addr, where, context, have,
+                      stack_origin(options.stack_bytes, options.stack_given));
     } else if (signal == SIGABRT) {
         std::snprintf(text, sizeof text, "%s outside the simulated ranks", what);
     } else {

@@ -50,9 +50,11 @@ inline bool stack_canary_intact(const char* bottom) {
 // overflow of `stack_bytes` ("4m": four times as much). Both usable in a signal handler.
 void format_stack_size(char* out, std::size_t size, std::size_t bytes);
 void format_suggested_stack(char* out, std::size_t size, std::size_t stack_bytes);
-// "stack overflow in simulated rank R (<how>): its stack of 1 MiB is used up; rerun with
-// a larger one, e.g. -xsim-stack 4m", into `out` (usable in a signal handler).
-void format_stack_overflow(char* out, std::size_t size, int world_rank, std::size_t stack_bytes, const char* how);
+// "stack overflow in simulated rank R (<how>): its stack of 1 MiB<origin> is used up; rerun
+// with a larger one, e.g. -xsim-stack 4m", into `out` (usable in a signal handler); `origin`
+// says how the size was chosen (stack_origin in options.hpp: "" when -xsim-stack was given).
+void format_stack_overflow(char* out, std::size_t size, int world_rank, std::size_t stack_bytes, const char* origin,
+                           const char* how);
 
 // One line at start-up (process 0) when stacks of 16 KiB or more have no guard pages of
 // their own: overflows between two MPI calls are then caught only at the next MPI call.

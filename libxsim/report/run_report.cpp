@@ -110,8 +110,9 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
     const ProcessingOrder& order = engine.processing_order();
     if (order.cells()) out.print("\"order\": \"cells\", \"cell_ps\": %lld, ", static_cast<long long>(order.cell_length()));
     else out.print("\"order\": \"time\", \"cell_ps\": null, ");
-    out.print("\"stack_bytes\": %zu, \"payload\": \"%s\", \"payload_threshold_bytes\": ", o.stack_bytes,
-              o.payload.name());
+    // stack_default: no -xsim-stack, so the default for the ranks per process (options.hpp).
+    out.print("\"stack_bytes\": %zu, \"stack_default\": %s, \"payload\": \"%s\", \"payload_threshold_bytes\": ",
+              o.stack_bytes, o.stack_given ? "false" : "true", o.payload.name());
     if (o.payload.has_threshold()) out.print("%zu", static_cast<std::size_t>(o.payload.threshold_bytes()));
     else out.print("null");
     // epoch_seconds: what the realtime clocks read at virtual time 0 (-xsim-epoch).

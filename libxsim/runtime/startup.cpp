@@ -128,6 +128,8 @@ int simulate(int argc, char** argv, char** envp) {
         refused = e.what();
     }
     const long long ranks = cl.options.np ? cl.options.np : processes;
+    // Without -xsim-stack: from the ranks per process, which every process knows alike.
+    choose_default_stack(cl.options, ranks, processes);
     if (refused.empty() && !cl.options.help && ranks < processes)
         refused = "-xsim-np " + std::to_string(ranks) + " is smaller than the " + std::to_string(processes) +
                   " real processes; every process needs a rank";
@@ -153,8 +155,16 @@ int simulate(int argc, char** argv, char** envp) {
         return refuse(process, why);
     if (!refused.empty()) return refuse(process, refused);
     if (cl.options.help) {
-        if (process == 0) std::printf("%s\nMachine keys (-xsim-set KEY=VALUE or a TOML file):\n%s", options_help().c_str(),
-                                      net::describe_config_keys().c_str());
+        if (process == 0) {
+            char stack[32];
+            format_stack_size(stack, sizeof stack, cl.options.stack_bytes);
+            std::printf("%s\nThis run: %lld simulated ranks on %d real process%s, a stack of %s per rank%s.\n"
+                        "\nMachine keys (-xsim-set KEY=VALUE or a TOML file):\n%s",
+                        options_help().c_str(), ranks, processes, processes == 1 ? "" : "es", stack,
+                        cl.options.stack_given ? " (-xsim-stack)"
+                                               : stack_origin(cl.options.stack_bytes, cl.options.stack_given),
+                        net::describe_config_keys().c_str());
+        }
         real_mpi.Finalize();
         return 0;
     }

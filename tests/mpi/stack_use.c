@@ -4,10 +4,15 @@
  *   recursion  5,000 nested calls of about 100 bytes of locals each, with an MPI call at
  *              the deepest point
  *   printf     every rank prints a line, and formats a number with 12,000 digits
+ *   locals4m   4 MiB of local arrays in every rank, live across MPI calls: what a native
+ *              process's 8 MiB main stack holds, and so does xsim's default stack while a
+ *              real process hosts few ranks (more than the 1 MiB default at scale, which
+ *              must then report the overflow, naming the stack size and how it was chosen)
  * Each rank checks what it computed on its stack; rank 0 prints PASS through xt_finish. */
 #include "xsim_test.h"
 
 #define LOCAL_BYTES (200 * 1024)
+#define LARGE_LOCAL_BYTES (4 * 1024 * 1024)
 #define RECURSION_DEPTH 5000
 
 /* Fills 200 KB on the stack, holds it over a barrier (xsim's frames go below it), then
@@ -24,6 +29,23 @@ static void big_locals(xt_t *t)
         expected += (unsigned char)(i * 7 + t->rank);
     }
     XT_CHECK(t, sum == expected, "200 KB of locals changed across MPI_Barrier: sum %lu, expected %lu", sum,
+             expected);
+}
+
+/* 4 MiB the same way, written from its top (as a native program's first touches go down
+ * the stack), so that a stack too small for it is overrun at its guard pages. */
+static void large_locals(xt_t *t)
+{
+    volatile unsigned char block[LARGE_LOCAL_BYTES];
+    unsigned long sum = 0, expected = 0;
+    long i;
+    for (i = LARGE_LOCAL_BYTES - 1; i >= 0; --i) block[i] = (unsigned char)(i * 13 + t->rank);
+    MPI_Barrier(MPI_COMM_WORLD);
+    for (i = 0; i < LARGE_LOCAL_BYTES; ++i) {
+        sum += block[i];
+        expected += (unsigned char)(i * 13 + t->rank);
+    }
+    XT_CHECK(t, sum == expected, "4 MiB of locals changed across MPI_Barrier: sum %lu, expected %lu", sum,
              expected);
 }
 
@@ -63,12 +85,14 @@ int main(int argc, char **argv)
 {
     xt_t xt, *t = &xt;
     const char *mode = argc > 1 ? argv[1] : "";
-    if (strcmp(mode, "locals") != 0 && strcmp(mode, "recursion") != 0 && strcmp(mode, "printf") != 0) {
-        fprintf(stderr, "usage: %s locals|recursion|printf\n", argv[0]);
+    if (strcmp(mode, "locals") != 0 && strcmp(mode, "recursion") != 0 && strcmp(mode, "printf") != 0 &&
+        strcmp(mode, "locals4m") != 0) {
+        fprintf(stderr, "usage: %s locals|recursion|printf|locals4m\n", argv[0]);
         return 2;
     }
     xt_init(t, &argc, &argv, "stack_use");
     if (strcmp(mode, "locals") == 0) big_locals(t);
+    else if (strcmp(mode, "locals4m") == 0) large_locals(t);
     else if (strcmp(mode, "recursion") == 0) deep_recursion(t);
     else print_line(t);
     return xt_finish(t, mode);

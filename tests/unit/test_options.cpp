@@ -1,6 +1,7 @@
 #include <gtest/gtest.h>
 
 #include "libxsim/engine/options.hpp"
+#include "libxsim/engine/stack_guard.hpp"
 
 using namespace xsim;
 
@@ -33,12 +34,58 @@ TEST(Options, RemovesEveryXsimOptionAndKeepsApplicationArguments) {
     EXPECT_EQ(cl.app_argv.back(), nullptr);
 }
 
-TEST(Options, DefaultsAreMeasuredComputeWith1MiBStacks) {
+TEST(Options, DefaultsAreMeasuredComputeWithTheStackLeftToTheRankCount) {
     auto cl = parse({"./app"});
     EXPECT_EQ(cl.options.np, 0);
     EXPECT_EQ(cl.options.compute, ComputeMode::Measured);
-    EXPECT_EQ(cl.options.stack_bytes, 1024u * 1024);
+    EXPECT_FALSE(cl.options.stack_given);
+    EXPECT_EQ(cl.options.stack_bytes, 1024u * 1024);  // until choose_default_stack
     EXPECT_EQ(cl.options.payload.mode, PayloadMode::On);
+}
+
+// Without -xsim-stack: 8 MiB while a real process hosts at most 4,096 ranks (the largest
+// block, ceil(ranks / processes)), 1 MiB above; the same on every process of a run.
+TEST(Options, DefaultStackFollowsTheRanksPerProcess) {
+    EXPECT_EQ(default_stack_bytes(1, 1), 8u << 20);
+    EXPECT_EQ(default_stack_bytes(4096, 1), 8u << 20);
+    EXPECT_EQ(default_stack_bytes(4097, 1), 1u << 20);
+    EXPECT_EQ(default_stack_bytes(8192, 2), 8u << 20);
+    EXPECT_EQ(default_stack_bytes(8193, 2), 1u << 20);  // blocks of 4,097 and 4,096
+    EXPECT_EQ(default_stack_bytes(1LL << 20, 2), 1u << 20);
+    EXPECT_EQ(default_stack_bytes(1LL << 20, 256), 8u << 20);
+
+    auto by_default = parse({"./app"});
+    choose_default_stack(by_default.options, 4, 1);
+    EXPECT_EQ(by_default.options.stack_bytes, 8u << 20);
+    EXPECT_STREQ(stack_origin(by_default.options.stack_bytes, false),
+                 " (the default for up to 4096 simulated ranks per real process)");
+    choose_default_stack(by_default.options, 1 << 20, 2);
+    EXPECT_EQ(by_default.options.stack_bytes, 1u << 20);
+    EXPECT_STREQ(stack_origin(by_default.options.stack_bytes, false),
+                 " (the default for more than 4096 simulated ranks per real process)");
+}
+
+TEST(Options, OverflowMessageNamesTheStackAndHowItWasChosen) {
+    char text[480];
+    format_stack_overflow(text, sizeof text, 3, 8u << 20, stack_origin(8u << 20, false), "detected in MPI_Send");
+    EXPECT_STREQ(text, "stack overflow in simulated rank 3 (detected in MPI_Send): its stack of 8 MiB (the default for "
+                       "up to 4096 simulated ranks per real process) is used up; rerun with a larger one, e.g. "
+                       "-xsim-stack 32m");
+    format_stack_overflow(text, sizeof text, 0, 1u << 20, stack_origin(1u << 20, true), "detected in MPI_Recv");
+    EXPECT_STREQ(text, "stack overflow in simulated rank 0 (detected in MPI_Recv): its stack of 1 MiB is used up; "
+                       "rerun with a larger one, e.g. -xsim-stack 4m");
+}
+
+TEST(Options, GivenStackAlwaysWins) {
+    for (auto cl : {parse({"./app", "-xsim-stack", "1m"}), parse({"./app"}, "-xsim-stack 1m")}) {
+        EXPECT_TRUE(cl.options.stack_given);
+        choose_default_stack(cl.options, 4, 1);
+        EXPECT_EQ(cl.options.stack_bytes, 1u << 20);
+        EXPECT_STREQ(stack_origin(cl.options.stack_bytes, cl.options.stack_given), "");
+    }
+    auto big = parse({"./app", "-xsim-stack=16m"});
+    choose_default_stack(big.options, 1 << 20, 1);
+    EXPECT_EQ(big.options.stack_bytes, 16u << 20);
 }
 
 TEST(Options, EnvironmentOptionsComeFirstAndArgvWins) {
