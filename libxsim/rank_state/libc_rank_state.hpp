@@ -16,7 +16,8 @@
 
 namespace xsim::runtime {
 
-// glibc's rand()/random() generator: TYPE_3, 128 bytes of state, seed 1 until srand.
+// glibc's rand()/random() generator: TYPE_3, 128 bytes of state, seed 1 until srand; initstate
+// and setstate point `data` at a state array of the rank's program (and back here).
 struct RandomState {
     struct random_data data {};
     char state[128] = {};

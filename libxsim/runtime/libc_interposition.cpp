@@ -1,10 +1,14 @@
 // Per-rank C library state. Called from a simulated rank's application code, getopt,
-// getopt_long, getopt_long_only, strtok, rand, srand, random, srandom and the rand48 family
-// (drand48, erand48, lrand48, nrand48, mrand48, jrand48, srand48, seed48, lcong48) keep their
+// getopt_long, getopt_long_only, strtok, rand, srand, random, srandom, initstate, setstate and
+// the rand48 family (drand48, erand48, lrand48, nrand48, mrand48, jrand48, srand48, seed48,
+// lcong48) keep their
 // state per rank; called from anywhere else (xsim, the real MPI library, other threads) they
 // are the C library's own functions. (Unseeded drand48 draws the same sequence on every rank
 // of a native run; LLNL Quicksilver places its domains with it, and ranks sharing one state
-// disagreed about the decomposition.)
+// disagreed about the decomposition. MACSio keeps one state array per data stream and switches
+// between them with initstate/setstate around random(): with the C library's one current state
+// shared by the ranks of a process, a rank's random() drew from the state another rank set,
+// and setstate saved its position into another rank's freed array, corrupting the heap.)
 //
 // getopt: glibc keeps its position inside an argument ("-abc") and its permutation bounds in
 // a hidden static that only a restart (optind = 0) resets. A rank's first call starts a
@@ -200,6 +204,30 @@ void srandom(unsigned int seed) __THROW {
     }
     static const auto f = next_function<void (*)(unsigned int)>("srandom");
     f(seed);
+}
+
+// initstate and setstate switch the generator that rand and random draw from to the caller's
+// state array, returning the previous one (a pointer to the word before the previous state, as
+// glibc's, which a later setstate accepts); the rank's own generator, so another rank's
+// random() is not affected.
+char* initstate(unsigned int seed, char* state, size_t size) __THROW {
+    if (LibcState* rank = rank_state()) {
+        struct random_data* data = rank_random(*rank);
+        char* previous = reinterpret_cast<char*>(data->state - 1);
+        return initstate_r(seed, state, size, data) == -1 ? nullptr : previous;
+    }
+    static const auto f = next_function<char* (*)(unsigned int, char*, size_t)>("initstate");
+    return f(seed, state, size);
+}
+
+char* setstate(char* state) __THROW {
+    if (LibcState* rank = rank_state()) {
+        struct random_data* data = rank_random(*rank);
+        char* previous = reinterpret_cast<char*>(data->state - 1);
+        return setstate_r(state, data) == -1 ? nullptr : previous;
+    }
+    static const auto f = next_function<char* (*)(char*)>("setstate");
+    return f(state);
 }
 
 double drand48(void) __THROW {

@@ -8,6 +8,10 @@
  *  - draws rand() and random() across a barrier, before and after srand(seed of its own):
  *    the values must be exactly glibc's sequence for that seed (computed with the reentrant
  *    random_r, which keeps its state in the caller's buffer);
+ *  - keeps two state arrays of its own with initstate and switches between them with setstate
+ *    around random(), across barriers (as MACSio does per data stream): each array must give
+ *    glibc's sequence for its seed and size, initstate and setstate must return the previous
+ *    array, and setstate back to the rank's first state must continue its srandom sequence;
  *  - draws from the rand48 family across barriers: unseeded (every rank the same sequence,
  *    as every process natively), after srand48 and after lcong48 with a multiplier and
  *    addend of its own (also used by nrand48/erand48 on the caller's state): each value
@@ -60,16 +64,19 @@ static void check_strtok(xt_t *t)
     }
 }
 
-/* glibc's sequence for `seed`, from the reentrant generator. */
-static void reference(unsigned seed, int32_t *out, int n)
+/* glibc's sequence for `seed` with a state array of `size` bytes (8 to 256), from the reentrant
+   generator. */
+static void reference_sized(unsigned seed, size_t size, int32_t *out, int n)
 {
     struct random_data data;
-    char state[128];
+    char state[256];
     int i;
     memset(&data, 0, sizeof data);
-    initstate_r(seed, state, sizeof state, &data);
+    initstate_r(seed, state, size, &data);
     for (i = 0; i < n; ++i) random_r(&data, &out[i]);
 }
+
+static void reference(unsigned seed, int32_t *out, int n) { reference_sized(seed, 128, out, n); }
 
 static void check_rand(xt_t *t)
 {
@@ -91,6 +98,53 @@ static void check_rand(xt_t *t)
         if (i == 2) barrier();
     }
     for (i = 0; i < 6; ++i) XT_CHECK(t, got[i] == expect[i], "draw %d after srand(%u) is %ld, expected %d", i, seed, got[i], expect[i]);
+}
+
+static void check_initstate(xt_t *t)
+{
+    /* 64 bytes make glibc's TYPE_2 generator, 32 its TYPE_1: both differ from the default. */
+    static const size_t sizes[2] = {64, 32};
+    _Alignas(8) char vec[2][64];
+    int32_t expect[2][6], first[3];
+    long got;
+    char *prev, *back;
+    int i, k, drawn[2] = {0, 0};
+    const unsigned base = 5u * (unsigned)t->rank + 1u, seeds[2] = {11u * (unsigned)t->rank + 2u, 13u * (unsigned)t->rank + 9u};
+    srandom(base);
+    reference(base, first, 3);
+    got = random();
+    XT_CHECK(t, got == first[0], "random() after srandom(%u) is %ld, expected %d", base, got, first[0]);
+    barrier();
+    for (k = 0; k < 2; ++k) reference_sized(seeds[k], sizes[k], expect[k], 6);
+    prev = initstate(seeds[0], vec[0], sizes[0]);
+    XT_CHECK(t, prev != NULL, "initstate(%u, vec0, %zu) failed", seeds[0], sizes[0]);
+    barrier();
+    back = initstate(seeds[1], vec[1], sizes[1]);
+    XT_CHECK(t, back == vec[0], "initstate returned %p, expected the previous array %p", (void *)back, (void *)vec[0]);
+    barrier();
+    /* Alternate between the two arrays, three draws each, twice, with barriers in between. */
+    for (i = 0; i < 4; ++i) {
+        k = i % 2;
+        back = setstate(vec[k]);
+        XT_CHECK(t, back == vec[1 - k], "setstate(vec%d) returned %p, expected %p", k, (void *)back, (void *)vec[1 - k]);
+        barrier();
+        while (drawn[k] < 3 * (i / 2 + 1)) {
+            got = random();
+            XT_CHECK(t, got == expect[k][drawn[k]], "draw %d from initstate(%u, %zu bytes) is %ld, expected %d",
+                     drawn[k], seeds[k], sizes[k], got, expect[k][drawn[k]]);
+            ++drawn[k];
+            barrier();
+        }
+    }
+    /* Back to the first state: srandom's sequence goes on. */
+    back = setstate(prev);
+    XT_CHECK(t, back == vec[1], "setstate(first) returned %p, expected %p", (void *)back, (void *)vec[1]);
+    barrier();
+    got = random();
+    XT_CHECK(t, got == first[1], "random() back on the first state is %ld, expected %d", got, first[1]);
+    XT_CHECK(t, initstate(1, vec[0], 4) == NULL, "initstate with 4 bytes of state did not fail");
+    got = random();
+    XT_CHECK(t, got == first[2], "random() after a failed initstate is %ld, expected %d", got, first[2]);
 }
 
 /* rand48: x' = a x + c mod 2^48; glibc's defaults before srand48/lcong48. */
@@ -154,6 +208,7 @@ int main(int argc, char **argv)
     check_getopt(t, argc, argv, 1);
     check_strtok(t);
     check_rand(t);
+    check_initstate(t);
     check_rand48(t);
     return xt_finish(t, NULL);
 }
