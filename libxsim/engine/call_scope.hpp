@@ -1,9 +1,12 @@
 // Every MPI binding opens a CallScope first: it finds the calling simulated rank, charges
 // the compute time since its last MPI call, and on exit restarts that measurement.
 // Bindings have one shape: validate -> trivial cases -> dispatch -> scope.fail(...).
+// An MPI call leaves the rank's errno as it found it (KeepErrno): while the rank waits inside
+// it, other ranks run on the same thread and set errno, and xsim's own system calls do too.
 #pragma once
 #include <mpi.h>
 
+#include <cerrno>
 #include <string>
 
 #include "libxsim/mpi/comm.hpp"
@@ -13,7 +16,23 @@
 
 namespace xsim {
 
+// The caller's errno, put back when the MPI call returns: natively a rank is a process of its
+// own, whose errno only its own code and its MPI library touch (MACSio prints errno after MPI
+// calls that did not fail; under xsim it read another rank's failed call, or xsim's own waits').
+class KeepErrno {
+public:
+    KeepErrno() : saved_(errno) {}
+    ~KeepErrno() { errno = saved_; }
+    KeepErrno(const KeepErrno&) = delete;
+    KeepErrno& operator=(const KeepErrno&) = delete;
+
+private:
+    int saved_;
+};
+
 class CallScope {
+    KeepErrno errno_;  // first: saved before, restored after everything else
+
 public:
     explicit CallScope(const char* call);
     ~CallScope() { engine.leave(rank); }
@@ -53,6 +72,8 @@ Rank* application_rank();
 // compute like CallScope and reports errors through the rank's error handler; outside
 // one it returns error classes as they are.
 class AnytimeCall {
+    KeepErrno errno_;
+
 public:
     explicit AnytimeCall(const char* call) : call_(call), rank_(running_rank()) {
         if (rank_) g_engine->enter(*rank_, call_);

@@ -15,9 +15,15 @@
  *  - draws from the rand48 family across barriers: unseeded (every rank the same sequence,
  *    as every process natively), after srand48 and after lcong48 with a multiplier and
  *    addend of its own (also used by nrand48/erand48 on the caller's state): each value
- *    must be the 48-bit congruential step x' = a x + c mod 2^48 computed here.
+ *    must be the 48-bit congruential step x' = a x + c mod 2^48 computed here;
+ *  - keeps its errno across MPI calls while the other ranks set theirs: a value of its own
+ *    across a barrier, then ENOENT from a failed open() across a barrier while the next rank
+ *    gets EBADF from close(-1), and across a Sendrecv in a ring (natively each rank is a
+ *    process: nothing but its own code sets its errno).
  */
 #define _DEFAULT_SOURCE
+#include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdint.h>
 #include <unistd.h>
@@ -200,6 +206,30 @@ static void check_rand48(xt_t *t)
     XT_CHECK(t, (xsubi[0] | (uint64_t)xsubi[1] << 16 | (uint64_t)xsubi[2] << 32) == x, "nrand48 did not update xsubi");
 }
 
+static void check_errno(xt_t *t)
+{
+    int mine = 1000 + t->rank, got, out = t->rank, in = -1;
+    errno = mine;
+    barrier();
+    got = errno;
+    XT_CHECK(t, got == mine, "errno is %d after MPI_Barrier, expected the %d this rank set", got, mine);
+    if (t->rank % 2 == 0) {
+        XT_CHECK(t, open("/nonexistent/xsim-libc-state", O_RDONLY) == -1, "open of a missing file succeeded");
+        mine = ENOENT;
+    } else {
+        XT_CHECK(t, close(-1) == -1, "close(-1) succeeded");
+        mine = EBADF;
+    }
+    barrier();
+    got = errno;
+    XT_CHECK(t, got == mine, "errno is %d (%s) after MPI_Barrier, expected %d (%s) from this rank's own failed call",
+             got, strerror(got), mine, strerror(mine));
+    MPI_Sendrecv(&out, 1, MPI_INT, (t->rank + 1) % t->size, 7, &in, 1, MPI_INT, (t->rank + t->size - 1) % t->size, 7,
+                 MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    got = errno;
+    XT_CHECK(t, got == mine, "errno is %d after MPI_Sendrecv, expected %d", got, mine);
+}
+
 int main(int argc, char **argv)
 {
     xt_t xt, *t = &xt;
@@ -210,5 +240,6 @@ int main(int argc, char **argv)
     check_rand(t);
     check_initstate(t);
     check_rand48(t);
+    check_errno(t);
     return xt_finish(t, NULL);
 }
