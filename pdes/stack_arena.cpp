@@ -169,6 +169,15 @@ long StackArena::guard_owner(const void* address) const {
     return static_cast<long>(i);
 }
 
+void StackArena::populate_top(std::size_t i) const {
+#ifdef MADV_POPULATE_WRITE
+    const std::size_t page = page_size();
+    if (stack_bytes_ % page == 0) madvise(top(i) - page, page, MADV_POPULATE_WRITE);  // a failure leaves it to the fault
+#else
+    (void)i;
+#endif
+}
+
 void StackArena::return_pages(std::size_t i) {
     if (stack_bytes_ % page_size() == 0) madvise(bottom(i), stack_bytes_, MADV_DONTNEED);  // small stacks share pages
 }

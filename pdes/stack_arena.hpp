@@ -76,6 +76,10 @@ public:
     // or -1: the stack that `address` lies under, for overflow reports.
     long guard_owner(const void* address) const;
     bool in_guard_page(const void* address) const { return guard_owner(address) >= 0; }
+    // Maps the page at the top of stack `i` (the one a fiber's first frames use) before its
+    // first use: one system call, cheaper than the fault the first store would take on this
+    // kind of VM (bench/RESULTS.md, "Session 38"). Stacks that share pages are left alone.
+    void populate_top(std::size_t i) const;
     // Gives the pages of stack `i` back to the kernel (the rank finished) at once.
     void return_pages(std::size_t i);
     // Marks stack `i` finished; its pages go back to the kernel together with those of

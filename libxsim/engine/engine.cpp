@@ -265,6 +265,7 @@ void Engine::run_fiber(Rank& rank) {
     const bool first_start = !rank.fiber.prepared();
     const std::size_t index = local_index(rank);
     if (first_start) {
+        stacks_.populate_top(index);
         rank.fiber.prepare(stacks_.top(index), stacks_.stack_bytes(), &Engine::rank_entry, &rank);
     }
     current_ = &rank;  // inside_xsim_ is still true: the switch below is xsim's work
