@@ -392,7 +392,12 @@ CommandLine parse_command_line(int argc, char** argv, const char* env_options) {
 
 std::size_t default_stack_bytes(long long ranks, int processes) {
     const long long per_process = processes > 0 ? (ranks + processes - 1) / processes : ranks;
-    return per_process <= kLargeStackRanks ? kLargeDefaultStack : kScaleDefaultStack;
+    if (per_process <= kLargeStackRanks) return kLargeDefaultStack;
+    if (per_process <= kSpanStackRanks) return kScaleDefaultStack;
+    std::size_t stack = kScaleDefaultStack;
+    while (stack > kSmallestDefaultStack && static_cast<long double>(stack) * per_process > kStackSpanBudget)
+        stack /= 2;
+    return stack;
 }
 
 void choose_default_stack(Options& options, long long ranks, int processes) {
@@ -400,10 +405,13 @@ void choose_default_stack(Options& options, long long ranks, int processes) {
 }
 
 const char* stack_origin(std::size_t stack_bytes, bool given) {
-    static_assert(kLargeStackRanks == 4096, "the texts below name the threshold");
+    static_assert(kLargeStackRanks == 4096 && kSpanStackRanks == 65536 && kStackSpanBudget == std::size_t{64} << 30,
+                  "the texts below name the thresholds");
     if (given) return "";
-    return stack_bytes == kLargeDefaultStack ? " (the default for up to 4096 simulated ranks per real process)"
-                                             : " (the default for more than 4096 simulated ranks per real process)";
+    if (stack_bytes == kLargeDefaultStack) return " (the default for up to 4096 simulated ranks per real process)";
+    if (stack_bytes == kScaleDefaultStack) return " (the default for 4097 to 65536 simulated ranks per real process)";
+    return " (the default above 65536 simulated ranks per real process, which keeps its stacks within 64 GiB of "
+           "address space)";
 }
 
 std::string options_help() {

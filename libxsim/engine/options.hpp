@@ -89,19 +89,30 @@ struct CommandLine {
     std::vector<char*> app_argv;  // argv without any -xsim-* option, null-terminated
 };
 
-// The stack of a rank when -xsim-stack is not given: 8 MiB, what a native main thread gets
-// (Linux's default `ulimit -s`), while a real process hosts at most kLargeStackRanks ranks;
-// 1 MiB above, where the page tables (about 5 KB per rank at 8 MiB, 2.1 KB at 1 MiB) and the
-// stride between stacks add up (bench/RESULTS.md "Session 38"). Decided by the largest
-// block of ranks a process hosts, ceil(ranks / processes), the same on every process.
+// The stack of a rank when -xsim-stack is not given, decided by the largest block of ranks a
+// process hosts, ceil(ranks / processes), the same on every process:
+// - 8 MiB, what a native main thread gets (Linux's default `ulimit -s`), up to kLargeStackRanks;
+// - 1 MiB above, where the page tables (about 5 KB per rank at 8 MiB, 2.1 KB at 1 MiB) and the
+//   stride between stacks add up (bench/RESULTS.md "Session 38");
+// - above kSpanStackRanks, the largest power of two that keeps the process's stacks within
+//   kStackSpanBudget of address space (512 KiB at 131,072 ranks per process, 128 KiB at
+//   524,288), never below kSmallestDefaultStack. Every stack whose top page a rank touches
+//   needs a page-table page per 2 MiB of span; where a hypervisor shadows the guest's page
+//   tables, a store re-faults once a process has more than about 100,000 of them
+//   (bench/page_table_reach.c): 2^20 ranks on 2 processes took 609 s with 1 MiB stacks,
+//   88 s with 64 KiB (bench/RESULTS.md "Session 38"). 64 GiB is about 34,000 of them.
 constexpr std::size_t kLargeDefaultStack = std::size_t{8} << 20;
 constexpr std::size_t kScaleDefaultStack = std::size_t{1} << 20;
+constexpr std::size_t kSmallestDefaultStack = std::size_t{64} << 10;
+constexpr std::size_t kStackSpanBudget = std::size_t{64} << 30;
 constexpr long long kLargeStackRanks = 4096;
+constexpr long long kSpanStackRanks = static_cast<long long>(kStackSpanBudget / kScaleDefaultStack);
 std::size_t default_stack_bytes(long long ranks, int processes);
 // Sets options.stack_bytes to the default for this run unless -xsim-stack was given.
 void choose_default_stack(Options& options, long long ranks, int processes);
 // How the stack size was chosen, for messages: "" when -xsim-stack was given, else e.g.
 // " (the default for up to 4096 simulated ranks per real process)". Usable in a signal handler.
+// Depends on stack_bytes only: each rule gives sizes the others do not.
 const char* stack_origin(std::size_t stack_bytes, bool given);
 
 // `env_options` is the XSIM_OPTIONS text (may be null); argv options come after it and win.

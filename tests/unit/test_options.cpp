@@ -44,25 +44,40 @@ TEST(Options, DefaultsAreMeasuredComputeWithTheStackLeftToTheRankCount) {
 }
 
 // Without -xsim-stack: 8 MiB while a real process hosts at most 4,096 ranks (the largest
-// block, ceil(ranks / processes)), 1 MiB above; the same on every process of a run.
+// block, ceil(ranks / processes)), 1 MiB up to 65,536, then halved until the process's stacks
+// span at most 64 GiB, down to 64 KiB; the same on every process of a run.
 TEST(Options, DefaultStackFollowsTheRanksPerProcess) {
     EXPECT_EQ(default_stack_bytes(1, 1), 8u << 20);
     EXPECT_EQ(default_stack_bytes(4096, 1), 8u << 20);
     EXPECT_EQ(default_stack_bytes(4097, 1), 1u << 20);
     EXPECT_EQ(default_stack_bytes(8192, 2), 8u << 20);
     EXPECT_EQ(default_stack_bytes(8193, 2), 1u << 20);  // blocks of 4,097 and 4,096
-    EXPECT_EQ(default_stack_bytes(1LL << 20, 2), 1u << 20);
+    EXPECT_EQ(default_stack_bytes(1LL << 17, 2), 1u << 20);
+    EXPECT_EQ(default_stack_bytes((1LL << 17) + 1, 2), 512u << 10);  // blocks of 65,537 and 65,536
+    EXPECT_EQ(default_stack_bytes(1LL << 20, 2), 128u << 10);
+    EXPECT_EQ(default_stack_bytes((1LL << 20) + 1, 1), 64u << 10);  // the floor
+    EXPECT_EQ(default_stack_bytes(1LL << 27, 1), 64u << 10);
     EXPECT_EQ(default_stack_bytes(1LL << 20, 256), 8u << 20);
+    for (long long per_process = 4097; per_process < (1LL << 22); per_process = per_process * 3 / 2) {
+        const std::size_t stack = default_stack_bytes(per_process, 1);
+        EXPECT_TRUE(stack <= (1u << 20) && stack >= (64u << 10) && (stack & (stack - 1)) == 0) << per_process;
+        EXPECT_TRUE(stack == (64u << 10) || stack * per_process <= (std::size_t{64} << 30)) << per_process;
+    }
 
     auto by_default = parse({"./app"});
     choose_default_stack(by_default.options, 4, 1);
     EXPECT_EQ(by_default.options.stack_bytes, 8u << 20);
     EXPECT_STREQ(stack_origin(by_default.options.stack_bytes, false),
                  " (the default for up to 4096 simulated ranks per real process)");
-    choose_default_stack(by_default.options, 1 << 20, 2);
+    choose_default_stack(by_default.options, 1 << 17, 2);
     EXPECT_EQ(by_default.options.stack_bytes, 1u << 20);
     EXPECT_STREQ(stack_origin(by_default.options.stack_bytes, false),
-                 " (the default for more than 4096 simulated ranks per real process)");
+                 " (the default for 4097 to 65536 simulated ranks per real process)");
+    choose_default_stack(by_default.options, 1 << 20, 2);
+    EXPECT_EQ(by_default.options.stack_bytes, 128u << 10);
+    EXPECT_STREQ(stack_origin(by_default.options.stack_bytes, false),
+                 " (the default above 65536 simulated ranks per real process, which keeps its stacks within 64 "
+                 "GiB of address space)");
 }
 
 TEST(Options, OverflowMessageNamesTheStackAndHowItWasChosen) {
