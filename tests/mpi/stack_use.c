@@ -15,38 +15,22 @@
 #define LARGE_LOCAL_BYTES (4 * 1024 * 1024)
 #define RECURSION_DEPTH 5000
 
-/* Fills 200 KB on the stack, holds it over a barrier (xsim's frames go below it), then
- * checks it was not disturbed. */
-static void big_locals(xt_t *t)
+/* Fills `bytes` of local array on the stack from its top down (as a native program's first
+ * touches go down the stack, so that a stack too small for it is overrun at its guard pages),
+ * holds it over a barrier (xsim's frames go below it), then checks it was not disturbed. */
+static void locals(xt_t *t, long bytes)
 {
-    volatile unsigned char block[LOCAL_BYTES];
-    unsigned long sum = 0, expected = 0;
-    int i;
-    for (i = 0; i < LOCAL_BYTES; ++i) block[i] = (unsigned char)(i * 7 + t->rank);
-    MPI_Barrier(MPI_COMM_WORLD);
-    for (i = 0; i < LOCAL_BYTES; ++i) {
-        sum += block[i];
-        expected += (unsigned char)(i * 7 + t->rank);
-    }
-    XT_CHECK(t, sum == expected, "200 KB of locals changed across MPI_Barrier: sum %lu, expected %lu", sum,
-             expected);
-}
-
-/* 4 MiB the same way, written from its top (as a native program's first touches go down
- * the stack), so that a stack too small for it is overrun at its guard pages. */
-static void large_locals(xt_t *t)
-{
-    volatile unsigned char block[LARGE_LOCAL_BYTES];
+    volatile unsigned char block[bytes];
     unsigned long sum = 0, expected = 0;
     long i;
-    for (i = LARGE_LOCAL_BYTES - 1; i >= 0; --i) block[i] = (unsigned char)(i * 13 + t->rank);
+    for (i = bytes - 1; i >= 0; --i) block[i] = (unsigned char)(i * 13 + t->rank);
     MPI_Barrier(MPI_COMM_WORLD);
-    for (i = 0; i < LARGE_LOCAL_BYTES; ++i) {
+    for (i = 0; i < bytes; ++i) {
         sum += block[i];
         expected += (unsigned char)(i * 13 + t->rank);
     }
-    XT_CHECK(t, sum == expected, "4 MiB of locals changed across MPI_Barrier: sum %lu, expected %lu", sum,
-             expected);
+    XT_CHECK(t, sum == expected, "%ld KiB of locals changed across MPI_Barrier: sum %lu, expected %lu", bytes / 1024,
+             sum, expected);
 }
 
 /* Returns the sum of 0..depth computed through `depth` nested frames of ~100 bytes. */
@@ -91,8 +75,8 @@ int main(int argc, char **argv)
         return 2;
     }
     xt_init(t, &argc, &argv, "stack_use");
-    if (strcmp(mode, "locals") == 0) big_locals(t);
-    else if (strcmp(mode, "locals4m") == 0) large_locals(t);
+    if (strcmp(mode, "locals") == 0) locals(t, LOCAL_BYTES);
+    else if (strcmp(mode, "locals4m") == 0) locals(t, LARGE_LOCAL_BYTES);
     else if (strcmp(mode, "recursion") == 0) deep_recursion(t);
     else print_line(t);
     return xt_finish(t, mode);
