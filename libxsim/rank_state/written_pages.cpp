@@ -18,7 +18,9 @@ constexpr std::uint64_t kExclusive = std::uint64_t{1} << 56;
 
 // A written page is an anonymous page of this process alone: in memory, or swapped out.
 // Reading .bss maps the shared zero page, which is neither a file page nor exclusive (it is
-// not a written page). A page written and then shared with a child between fork and exec
+// not a written page), on most kernels; where a read fault maps a page of the process's own
+// instead (a PVM guest), a page read counts as written: start-up reads none that nothing
+// touched (untouched_zero_pages). A page written and then shared with a child between fork and exec
 // looks unwritten for that moment; it is seen at the next look.
 bool was_written(std::uint64_t entry) {
     return (entry & kSwapped) || ((entry & kPresent) && !(entry & kFilePage) && (entry & kExclusive));
