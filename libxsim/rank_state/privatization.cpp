@@ -872,6 +872,7 @@ bool Privatization::in_privatized_library(const void* function) const {
 }
 
 Privatization::~Privatization() {
+    if (snapshot_) munmap(snapshot_, slot_bytes_);
     if (slots_) munmap(slots_, reserved_);
     if (slot_file_ >= 0) close(slot_file_);  // remapped live pages keep the file
 }
@@ -932,8 +933,34 @@ std::string Privatization::start(std::vector<Segment> segments, std::size_t rank
         return {};
     }
     image_bytes_ = bytes_of(pieces_);
-    snapshot_.resize(slot_bytes_);
-    for (const Piece& p : pieces_) std::memcpy(snapshot_.data() + p.offset, p.live, p.bytes);
+    // The start-up image, in pages of its own (zero, untouched until written). Of a large
+    // image, the pages that nothing has touched yet (.bss no constructor wrote) are left out:
+    // they read as zero, in every rank's image, and reading them would map them, on some
+    // kernels as pages of the process's own, which the page map shows written (then every
+    // switch moved them).
+    void* image = mmap(nullptr, slot_bytes_, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (image == MAP_FAILED) {
+        const std::string why = "cannot reserve " + std::to_string(slot_bytes_) +
+                                " bytes for the start-up image of the program's globals: " + std::strerror(errno);
+        pieces_.clear();
+        return why;
+    }
+    snapshot_ = static_cast<char*>(image);
+    std::vector<WrittenPages::Span> untouched;  // in address order, apart
+    if (tracks_pages(pieces_)) untouched = WrittenPages::untouched_zero_pages(spans_of(pieces_));
+    for (const Piece& q : pieces_) {
+        const char* at = q.live;
+        const char* end = q.live + q.bytes;
+        auto hole = std::upper_bound(untouched.begin(), untouched.end(), at,
+                                     [](const char* c, const WrittenPages::Span& h) { return c < h.start + h.bytes; });
+        while (at < end) {
+            const char* stop = hole == untouched.end() ? end : std::min(end, hole->start);
+            if (stop > at) std::memcpy(snapshot_ + q.offset + (at - q.live), at, static_cast<std::size_t>(stop - at));
+            if (hole == untouched.end()) break;
+            at = std::max(at, hole->start + hole->bytes);
+            ++hole;
+        }
+    }
     // Reserved, not committed: a slot's pages are touched when its rank is first switched
     // out, and one mapping serves every rank (no limit from the kernel's map count).
     reserved_ = round_up(slot_bytes_ * ranks, static_cast<std::size_t>(sysconf(_SC_PAGESIZE)));
@@ -1105,7 +1132,7 @@ void Privatization::give_others_startup_pages() {
             const std::size_t offset = q.offset + (from - q.live);
             for (std::size_t r = 0; r < ranks_; ++r)
                 if (r != loaded_ && saved(r))
-                    std::memcpy(slot(r) + offset, snapshot_.data() + offset, to - from);
+                    std::memcpy(slot(r) + offset, snapshot_ + offset, to - from);
         }
 }
 
@@ -1263,7 +1290,7 @@ void Privatization::map_runs(std::size_t index) {
 
 void Privatization::give_startup_image(std::size_t index) {
     for (const std::vector<Piece>* list : {&copies_, &remapped_})
-        for (const Piece& r : *list) std::memcpy(slot(index) + r.offset, snapshot_.data() + r.offset, r.bytes);
+        for (const Piece& r : *list) std::memcpy(slot(index) + r.offset, snapshot_ + r.offset, r.bytes);
     mark_saved(index);
 }
 
@@ -1291,7 +1318,7 @@ void Privatization::exchange(std::size_t index) {
     if (!saved(index) && !remapped_.empty()) give_startup_image(index);
     // A rank that never ran starts from the start-up image (its slot stays untouched).
     // (index != loaded_: switch_to, so marking loaded_'s slot saved below does not change this.)
-    const char* in = saved(index) ? slot(index) : snapshot_.data();
+    const char* in = saved(index) ? slot(index) : snapshot_;
     if (loaded_ != kNone) {
         // One pass, each piece out then in: a switch of a small image (a C program's few
         // globals, in 5 to 10 pieces) is mostly loop overhead, paid once instead of twice.

@@ -375,7 +375,7 @@ private:
     std::vector<Piece> remapped_;  // written page runs a switch remaps (whole pages)
     WrittenPages written_pages_;
     std::vector<const char*> found_;  // scratch: pages found written
-    std::vector<char> snapshot_;          // the image at start-up
+    char* snapshot_ = nullptr;            // the image at start-up (slot_bytes_, mapped)
     std::vector<std::uint64_t> saved_;    // bit per rank: its slot holds its image
     char* slots_ = nullptr;               // one reserved mapping, a slot per rank
     int slot_file_ = -1;                  // the memory file behind slots_ (large images), or -1

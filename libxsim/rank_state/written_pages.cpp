@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 
 namespace xsim::runtime {
 namespace {
@@ -17,7 +18,9 @@ constexpr std::uint64_t kExclusive = std::uint64_t{1} << 56;
 
 // A written page is an anonymous page of this process alone: in memory, or swapped out.
 // Reading .bss maps the shared zero page, which is neither a file page nor exclusive (it is
-// not a written page). A page written and then shared with a child between fork and exec
+// not a written page), on most kernels; where a read fault maps a page of the process's own
+// instead (a PVM guest), a page read counts as written: start-up reads none that nothing
+// touched (untouched_zero_pages). A page written and then shared with a child between fork and exec
 // looks unwritten for that moment; it is seen at the next look.
 bool was_written(std::uint64_t entry) {
     return (entry & kSwapped) || ((entry & kPresent) && !(entry & kFilePage) && (entry & kExclusive));
@@ -135,6 +138,62 @@ bool WrittenPages::read_entries(std::uintptr_t first, std::size_t count) {
         got += static_cast<std::size_t>(n);
     }
     return true;
+}
+
+std::vector<WrittenPages::Span> WrittenPages::untouched_zero_pages(const std::vector<Span>& spans) {
+    std::vector<Span> out;
+    // The private anonymous mappings: no file (device 0:0, inode 0), copy on write.
+    struct Area {
+        std::uintptr_t begin, end;
+    };
+    std::vector<Area> anonymous;
+    if (FILE* maps = std::fopen("/proc/self/maps", "re")) {
+        char line[4096];
+        while (std::fgets(line, sizeof line, maps)) {
+            unsigned long begin = 0, end = 0, offset = 0, inode = 0;
+            unsigned major = 0, minor = 0;
+            char perms[8] = {};
+            if (std::sscanf(line, "%lx-%lx %7s %lx %x:%x %lu", &begin, &end, perms, &offset, &major, &minor, &inode) != 7)
+                continue;
+            if (perms[3] == 'p' && major == 0 && minor == 0 && inode == 0) anonymous.push_back({begin, end});
+        }
+        std::fclose(maps);
+    }
+    if (anonymous.empty()) return out;
+    const int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+    if (fd < 0) return out;
+    const std::uintptr_t page = page_bytes();
+    std::vector<std::uint64_t> entries;
+    for (const Span& s : spans) {
+        const auto begin = reinterpret_cast<std::uintptr_t>(s.start);
+        const std::uintptr_t first = (begin + page - 1) / page, end = (begin + s.bytes) / page;  // whole pages
+        for (const Area& a : anonymous) {
+            const std::uintptr_t lo = std::max(first, a.begin / page), hi = std::min(end, a.end / page);
+            if (lo >= hi) continue;
+            entries.resize(hi - lo);
+            const std::size_t want = entries.size() * sizeof(std::uint64_t);
+            std::size_t got = 0;
+            while (got < want) {
+                const ssize_t n = pread(fd, reinterpret_cast<char*>(entries.data()) + got, want - got,
+                                        static_cast<off_t>(lo * sizeof(std::uint64_t) + got));
+                if (n <= 0) break;
+                got += static_cast<std::size_t>(n);
+            }
+            if (got < want) {  // unreadable: every page is read
+                close(fd);
+                return {};
+            }
+            for (std::uintptr_t p = lo; p < hi; ++p) {
+                if (entries[p - lo] & (kPresent | kSwapped)) continue;
+                auto* at = reinterpret_cast<const char*>(p * page);
+                if (!out.empty() && out.back().start + out.back().bytes == at) out.back().bytes += page;
+                else out.push_back({at, page});
+            }
+        }
+    }
+    close(fd);
+    std::sort(out.begin(), out.end(), [](const Span& a, const Span& b) { return a.start < b.start; });
+    return out;
 }
 
 const WrittenPages::Run* WrittenPages::run_of(std::uintptr_t page) const {

@@ -38,6 +38,15 @@ public:
     void mark(const char* start, std::size_t bytes, std::vector<const char*>& found);
     bool written(const char* page) const;
 
+    // The pages of `spans` that read as zero although nothing has touched them: pages of a
+    // private anonymous mapping (a file's .bss past its data, the heap) that are neither in
+    // memory nor swapped out. Copying them would read them, and a read fault maps the shared
+    // zero page only on most kernels: others (a PVM guest's) map a page of the process's own,
+    // which the page map then shows written like any written page. Whole pages inside the
+    // spans, in address order, adjacent ones joined; none when /proc/self/maps or the page map
+    // cannot be read (then every page is to be read). One read of each per call.
+    static std::vector<Span> untouched_zero_pages(const std::vector<Span>& spans);
+
 private:
     struct Run {
         std::uintptr_t first;  // page number
