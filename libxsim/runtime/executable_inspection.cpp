@@ -98,6 +98,17 @@ bool is_interpreter_entry(const char* name) {
            std::strcmp(name, "ruby_run_node") == 0;
 }
 
+// The functions by which a program embeds an interpreter of its own: Smilei's main calls
+// Py_Initialize of libpython and runs its input file in it; an embedded R (Rf_initEmbeddedR)
+// or Ruby (ruby_setup, ruby_init) likewise. Natively each process has its interpreter.
+bool is_embedding_entry(const char* name) {
+    static const char* const entries[] = {"Py_Initialize", "Py_InitializeEx", "Py_InitializeFromConfig",
+                                          "Rf_initEmbeddedR", "ruby_setup", "ruby_init"};
+    for (const char* entry : entries)
+        if (std::strcmp(name, entry) == 0) return true;
+    return false;
+}
+
 // Appends the functions the ELF file at `path` defines (its dynamic symbol table).
 void add_defined_functions(const char* path, std::vector<std::string>& found) {
     for_each_dynamic_symbol(path, [&](const Elf64_Sym& sym, const char* name) {
@@ -141,7 +152,7 @@ const std::string& interpreter_library() {
     static const std::string library = [] {
         std::string found;
         for_each_dynamic_symbol("/proc/self/exe", [&](const Elf64_Sym& sym, const char* name) {
-            if (sym.st_shndx != SHN_UNDEF || !is_interpreter_entry(name)) return false;
+            if (sym.st_shndx != SHN_UNDEF || !(is_interpreter_entry(name) || is_embedding_entry(name))) return false;
             Dl_info where{};
             void* entry = dlsym(RTLD_DEFAULT, name);
             if (entry && dladdr(entry, &where) && where.dli_fname && *where.dli_fname) found = where.dli_fname;

@@ -15,8 +15,9 @@ bool program_imports_mpi_init();
 // ruby_run_node; ruby-mpi's mpi.so imports MPI_Init).
 bool program_is_interpreter();
 // The shared library that holds the interpreter when the executable only calls into it (R's
-// libR.so, a libpython), by its loaded name; empty if there is none (Debian's python3 holds
-// its interpreter itself). Its globals are the interpreter's state (R's global environment,
+// libR.so, a libpython) or embeds it (Smilei calls libpython's Py_Initialize to read its
+// input file), by its loaded name; empty if there is none (Debian's python3 holds its
+// interpreter itself). Its globals are the interpreter's state (R's global environment,
 // its heap's roots): per rank, as the executable's are.
 const std::string& interpreter_library();
 bool is_interpreter_library(const std::string& path);
