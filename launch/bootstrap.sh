@@ -8,7 +8,7 @@ prefix=${XSIM_PREFIX:-$here/install}
 
 packages=(g++ gfortran python3 cmake ninja-build pkg-config libopenmpi-dev openmpi-bin libboost-context-dev libhwloc-dev
           libtomlplusplus-dev libgtest-dev libbenchmark-dev python3-numpy python3-matplotlib python3-mpi4py
-          libopen-trace-format2-dev otf2-tools libgc-dev libhdf5-openmpi-dev libcoarrays-openmpi-dev libiberty-dev)
+          libopen-trace-format2-dev otf2-tools libgc-dev libhdf5-openmpi-dev libcoarrays-openmpi-dev libiberty-dev python3-dev)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
