@@ -59,13 +59,12 @@ void wait(Engine& e, Rank& me, Request* r) {
 }  // namespace xsim::testing
 
 // The engine uses the real library for datatypes, which needs MPI initialized: a singleton
-// on one process. Unless the environment says otherwise, Open MPI starts it without the
-// orted daemon a singleton otherwise forks and without probing for networks (the cm PML's
-// PSM MTL, the TCP BTL) it would not use. CTest runs each test in its own process: a trivial
-// one took 0.54 s instead of 1.35 s on this loaded 2-core host (bench/RESULTS.md, "Session 39").
+// on one process. Unless the environment says otherwise, Open MPI starts it without probing
+// for networks (the cm PML's PSM MTL, the TCP BTL) it would not use (bench/RESULTS.md,
+// "Session 39"). Not as an isolated singleton: those share one session directory, which
+// tests running in parallel create and remove under each other (the top CMakeLists.txt).
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
-    setenv("OMPI_MCA_ess_singleton_isolated", "1", 0);
     setenv("OMPI_MCA_pml", "ob1", 0);
     setenv("OMPI_MCA_btl", "self,vader", 0);
     MPI_Init(&argc, &argv);
