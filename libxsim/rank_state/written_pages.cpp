@@ -16,6 +16,21 @@ constexpr std::uint64_t kSwapped = std::uint64_t{1} << 62;
 constexpr std::uint64_t kFilePage = std::uint64_t{1} << 61;
 constexpr std::uint64_t kExclusive = std::uint64_t{1} << 56;
 
+// The page map entries of `count` pages from page number `first` into `entries`; false
+// when the page map cannot be read.
+bool read_page_map(int fd, std::uintptr_t first, std::size_t count, std::vector<std::uint64_t>& entries) {
+    entries.resize(count);
+    const std::size_t want = count * sizeof(std::uint64_t);
+    std::size_t got = 0;
+    while (got < want) {
+        const ssize_t n = pread(fd, reinterpret_cast<char*>(entries.data()) + got, want - got,
+                                static_cast<off_t>(first * sizeof(std::uint64_t) + got));
+        if (n <= 0) return false;
+        got += static_cast<std::size_t>(n);
+    }
+    return true;
+}
+
 // A written page is an anonymous page of this process alone: in memory, or swapped out.
 // Reading .bss maps the shared zero page, which is neither a file page nor exclusive (it is
 // not a written page), on most kernels; where a read fault maps a page of the process's own
@@ -124,20 +139,10 @@ bool WrittenPages::poll(std::vector<const char*>& found) {
 }
 
 bool WrittenPages::read_entries(std::uintptr_t first, std::size_t count) {
-    entries_.resize(count);
-    const std::size_t want = count * sizeof(std::uint64_t);
-    std::size_t got = 0;
-    while (got < want) {
-        const ssize_t n = pread(fd_, reinterpret_cast<char*>(entries_.data()) + got, want - got,
-                                static_cast<off_t>(first * sizeof(std::uint64_t) + got));
-        if (n <= 0) {
-            close(fd_);
-            fd_ = -1;
-            return false;
-        }
-        got += static_cast<std::size_t>(n);
-    }
-    return true;
+    if (read_page_map(fd_, first, count, entries_)) return true;
+    close(fd_);
+    fd_ = -1;
+    return false;
 }
 
 std::vector<WrittenPages::Span> WrittenPages::untouched_zero_pages(const std::vector<Span>& spans) {
@@ -170,16 +175,7 @@ std::vector<WrittenPages::Span> WrittenPages::untouched_zero_pages(const std::ve
         for (const Area& a : anonymous) {
             const std::uintptr_t lo = std::max(first, a.begin / page), hi = std::min(end, a.end / page);
             if (lo >= hi) continue;
-            entries.resize(hi - lo);
-            const std::size_t want = entries.size() * sizeof(std::uint64_t);
-            std::size_t got = 0;
-            while (got < want) {
-                const ssize_t n = pread(fd, reinterpret_cast<char*>(entries.data()) + got, want - got,
-                                        static_cast<off_t>(lo * sizeof(std::uint64_t) + got));
-                if (n <= 0) break;
-                got += static_cast<std::size_t>(n);
-            }
-            if (got < want) {  // unreadable: every page is read
+            if (!read_page_map(fd, lo, hi - lo, entries)) {  // unreadable: every page is read
                 close(fd);
                 return {};
             }
