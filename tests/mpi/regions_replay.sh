@@ -12,8 +12,12 @@
 # region's summed duration equals calls x F's mean_s plus the empty run's sum for it (the
 # MPI_Wtime read that closes each bracket costs processor.clock_read_cost under
 # -xsim-compute none; 1e-9 relative); the recorded run's
-# sums equal calls x mean_s within 1 % (its MPI_Wtime brackets also hold a little host
-# time outside the regions); the replay's end time is the empty run's plus setup's mean
+# sums are at least calls x mean_s (each MPI_Wtime bracket holds its region; exact to the
+# printed precision) and at most 1 % + 200 us more: the brackets also hold the host time
+# between the MPI_Wtime reads and the region calls, about 0.2 us warm, but the first call of
+# xsim_region_begin and _end in a real process binds the symbol and may touch cold pages
+# (20-50 us a fault on a loaded host, charged as measured compute like in a native run);
+# the replay's end time is the empty run's plus setup's mean
 # plus 4 x step's mean (every rank runs the same regions, so they shift the whole timeline;
 # 2 ns for the printed precision) and at most 1.05 x the recorded run's (which waited in
 # each allreduce for its slowest rank).
@@ -56,8 +60,8 @@ for r in setup step; do
     emp=$(awk -v r="$r" '$1 == "REGION" && $2 == r { print $4 }' "$work/empty.out")
     awk -v m="$(mean "$r")" -v c="$(calls "$r")" -v rep="$rep" -v rec="$rec" -v emp="$emp" 'BEGIN {
         d1 = rep - (c * m + emp); if (d1 < 0) d1 = -d1
-        d2 = rec - c * m; if (d2 < 0) d2 = -d2
-        exit !(d1 <= 1e-9 * rep + 1e-12 && d2 <= 0.01 * rec + 1e-6) }' ||
+        d2 = rec - c * m
+        exit !(d1 <= 1e-9 * rep + 1e-12 && d2 >= -(1e-11 * rec + c * 1e-12) && d2 <= 0.01 * rec + 2e-4) }' ||
         fail "$r: replayed sum $rep, recorded sum $rec, calls x mean $(calls "$r") x $(mean "$r") + clock reads $emp"
 done
 awk -v a="$(vtime replay2)" -v e="$(vtime empty)" -v s="$(mean setup)" -v t="$(mean step)" -v b="$(vtime record)" \
