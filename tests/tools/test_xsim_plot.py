@@ -7,9 +7,12 @@ usage: test_xsim_plot.py SOURCE_DIR WORK_DIR"""
 import json
 import math
 import os
+import runpy
 import shutil
 import subprocess
 import sys
+import tempfile
+import traceback
 import xml.etree.ElementTree as ET
 
 src, work = sys.argv[1], sys.argv[2]
@@ -42,8 +45,43 @@ def write(name, text):
     return path(name)
 
 
+# Each run of xsim-plot is a child process with its own exit status, stdout and stderr, as
+# `python3 xsim-plot ARGS` would be, but forked from this one, which has loaded matplotlib
+# and xsim_tools once: started afresh, each of the ~50 runs spent about a second of CPU
+# importing them, most of this test's time. The script itself runs from its file as
+# __main__ in every child.
+pc_pyplot = plot_common.pyplot()
+
+
 def xsim_plot(*args):
-    return subprocess.run([sys.executable, plot, *args], capture_output=True, text=True)
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        sys.stdout.flush()
+        sys.stderr.flush()
+        pid = os.fork()
+        if pid == 0:
+            code = 1
+            try:
+                os.dup2(out.fileno(), 1)
+                os.dup2(err.fileno(), 2)
+                sys.argv = [plot, *args]
+                try:
+                    runpy.run_path(plot, run_name="__main__")
+                    code = 0
+                except SystemExit as e:  # as the interpreter does with sys.exit's argument
+                    if e.code is None or isinstance(e.code, int):
+                        code = e.code or 0
+                    else:
+                        print(e.code, file=sys.stderr)
+                except BaseException:
+                    traceback.print_exc()
+            finally:
+                sys.stdout.flush()
+                sys.stderr.flush()
+                os._exit(code)
+        status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+        out.seek(0)
+        err.seek(0)
+        return subprocess.CompletedProcess([plot, *args], status, out.read().decode(), err.read().decode())
 
 
 def pictures(stem, *args):
