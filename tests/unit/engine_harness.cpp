@@ -5,6 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <system_error>
 
 namespace xsim::testing {
 namespace {
@@ -61,14 +64,32 @@ void wait(Engine& e, Rank& me, Request* r) {
 // The engine uses the real library for datatypes, which needs MPI initialized: a singleton
 // on one process. Unless the environment says otherwise, Open MPI starts it without probing
 // for networks (the cm PML's PSM MTL, the TCP BTL) it would not use (bench/RESULTS.md,
-// "Session 39"). Not as an isolated singleton: those share one session directory, which
-// tests running in parallel create and remove under each other (the top CMakeLists.txt).
+// "Session 39"), and as an isolated singleton: without forking and starting an orted for it,
+// which took half the wall time of a unit test (CTest runs each test as a process of its
+// own; "Session 40"). Isolated singletons all take job family 0, so one session directory
+// under the common base (/tmp/ompi.<host>.<uid>/jf.0/1), which tests running in parallel
+// created and removed under each other (the top CMakeLists.txt): each process gets a base
+// of its own, removed at the end.
 int main(int argc, char** argv) {
     ::testing::InitGoogleTest(&argc, argv);
     setenv("OMPI_MCA_pml", "ob1", 0);
     setenv("OMPI_MCA_btl", "self,vader", 0);
+    std::string session_base;
+    if (!std::getenv("OMPI_MCA_orte_tmpdir_base") && !std::getenv("OMPI_MCA_ess_singleton_isolated")) {
+        const char* tmp = std::getenv("TMPDIR");
+        std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/xsim_unit.XXXXXX";
+        if (mkdtemp(templ.data())) {
+            session_base = templ;
+            setenv("OMPI_MCA_orte_tmpdir_base", session_base.c_str(), 1);
+            setenv("OMPI_MCA_ess_singleton_isolated", "1", 1);
+        }
+    }
     MPI_Init(&argc, &argv);
     const int result = RUN_ALL_TESTS();
     MPI_Finalize();
+    if (!session_base.empty()) {
+        std::error_code ignored;
+        std::filesystem::remove_all(session_base, ignored);
+    }
     return result;
 }
