@@ -29,11 +29,12 @@ namespace {
 // copying the whole image costs less than reading the page map (about 8 us for 700 pages).
 constexpr std::size_t kTrackPagesFrom = 128 * 1024;
 
-// Runs of written pages from this length on are remapped at a switch instead of copied both
-// ways: a map costs some 5-10 us, plus about a microsecond for each page of the run the rank
-// then touches; copying a page out and in costs 0.5-1.5 us (bench/RESULTS.md, "Session 27":
-// Quantum ESPRESSO ran as fast from 32 to 256 KiB, slower from 8 KiB, many small maps).
-constexpr std::size_t kRemapFrom = 64 * 1024;
+// Runs of written pages from Privatization::kRemapFloor (64 KiB) on may be remapped at a switch
+// instead of copied both ways: on bare metal a map costs some 5-10 us, plus about a microsecond
+// for each page of the run the rank then touches; copying a page out and in costs 0.5-1.5 us
+// (bench/RESULTS.md, "Session 27": Quantum ESPRESSO ran as fast from 32 to 256 KiB, slower from
+// 8 KiB, many small maps). Whether they are, and from which length, is measured on the host
+// (remap_cost.hpp; "Session 40": under a shadowing hypervisor, none).
 
 // Runs of written pages this close (unwritten pages between them) are remapped as one, when
 // the gap is no longer than the runs it joins (so that it at most doubles what a rank's slot
@@ -1050,9 +1051,15 @@ bool Privatization::holds(const char* c) const {
 std::string Privatization::add_loaded_library(std::vector<Segment> segments, std::vector<std::string> covered) {
     if (!active() || loaded_ == kNone) return "no rank is loaded";
     auto library = std::make_unique<Privatization>();
+    library->remap_from_ = remap_from_;  // measured once per process (or set)
+    library->remap_cost_ = remap_cost_;
     // The live bytes are every rank's start, and the loaded rank's image.
     if (std::string why = library->start(std::move(segments), ranks_, loaded_); !why.empty()) return why;
     if (!library->active()) return {};
+    if (remap_from_ == 0) {  // the library's runs were the first long enough to measure for
+        remap_from_ = library->remap_from_;
+        remap_cost_ = library->remap_cost_;
+    }
     low_ = std::min(low_, library->low_);
     high_ = std::max(high_, library->high_);
     gap_low_ = gap_high_ = nullptr;  // the new segments may lie in it
@@ -1173,7 +1180,7 @@ bool Privatization::privatized_in_place(const char* from, std::size_t bytes, std
     return true;
 }
 
-std::vector<Privatization::Piece> Privatization::runs_to_remap(const std::vector<Piece>& written) const {
+std::vector<Privatization::Piece> Privatization::runs_to_remap(const std::vector<Piece>& written) {
     const std::size_t page = WrittenPages::page_bytes();
     std::vector<Piece> runs;  // the whole written pages, joined where they follow each other live and in the slot
     for (const Piece& w : written) {
@@ -1200,7 +1207,12 @@ std::vector<Privatization::Piece> Privatization::runs_to_remap(const std::vector
     }
     std::vector<Piece> out;
     for (const Piece& r : joined)
-        if (r.bytes >= kRemapFrom) out.push_back(r);
+        if (r.bytes >= kRemapFloor) out.push_back(r);
+    if (!out.empty() && remap_from_ == 0) {
+        remap_cost_ = measure_remap_cost(kRemapFloor);
+        remap_from_ = remap_cost_.remap_from;
+    }
+    std::erase_if(out, [&](const Piece& r) { return r.bytes < remap_from_; });
     return out;
 }
 
