@@ -6,6 +6,7 @@
 #include <link.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -1212,7 +1214,23 @@ std::vector<Privatization::Piece> Privatization::runs_to_remap(const std::vector
         remap_cost_ = measure_remap_cost(kRemapFloor);
         remap_from_ = remap_cost_.remap_from;
     }
-    std::erase_if(out, [&](const Piece& r) { return r.bytes < remap_from_; });
+    auto promoted = [&](const Piece& r) {
+        for (const Piece& q : promoted_)
+            if (q.live < r.live + r.bytes && r.live < q.live + q.bytes) return true;
+        return false;
+    };
+    std::vector<Candidate> candidates;
+    std::erase_if(out, [&](const Piece& r) {
+        if (r.bytes >= remap_from_ || promoted(r)) return false;
+        if (remap_cost_.measured) {  // copied for now: sampled (its counts kept while it stays)
+            Candidate c{r.live, r.bytes};
+            for (const Candidate& old : candidates_)
+                if (old.live == c.live && old.bytes == c.bytes) c = old;
+            candidates.push_back(c);
+        }
+        return true;
+    });
+    candidates_ = std::move(candidates);
     return out;
 }
 
@@ -1322,10 +1340,65 @@ void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {
     return p;  // not privatized (or straddling two segments: left as is)
 }
 
+namespace {
+// Candidates (runs left copied) are sampled at one switch in kSampleEvery, and decided on once
+// kSamplesToDecide samples of them were taken.
+constexpr std::size_t kSampleEvery = 4, kSamplesToDecide = 4;
+
+double clock_us() {
+    struct timespec ts {};
+    syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);  // the C library's is the virtual clock
+    return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) / 1e3;
+}
+}  // namespace
+
+void Privatization::sample_candidates() {
+    const std::size_t page = WrittenPages::page_bytes();
+    const char* out = slot(loaded_);
+    for (Candidate& c : candidates_) {
+        if (c.settled) continue;
+        const std::size_t offset = [&] {
+            for (const Piece& q : pieces_)
+                if (c.live >= q.live && c.live < q.live + q.bytes) return q.offset + static_cast<std::size_t>(c.live - q.live);
+            return kNone;
+        }();
+        if (offset == kNone) continue;
+        for (std::size_t at = 0; at + page <= c.bytes; at += page) {
+            ++c.sampled_pages;
+            if (std::memcmp(c.live + at, out + offset + at, page) != 0) ++c.changed_pages;
+        }
+    }
+}
+
+void Privatization::decide_candidates() {
+    const std::size_t page = WrittenPages::page_bytes();
+    for (Candidate& c : candidates_) {
+        const double pages = static_cast<double>(c.bytes / page);
+        if (c.settled || c.sampled_pages < kSamplesToDecide * static_cast<std::size_t>(pages)) continue;
+        c.settled = true;
+        // Pages touched per turn: twice those changed (a page read after a remap costs as
+        // much as one written, on a host where that costs at all), at least one.
+        const double touched = std::max(1.0, 2.0 * pages * static_cast<double>(c.changed_pages) /
+                                                 static_cast<double>(c.sampled_pages));
+        if (remap_cost_.move_us + touched * remap_cost_.touch_page_us < pages * copy_page_us_) {
+            promoted_.push_back({c.live, c.bytes, 0});
+            promotion_due_ = true;
+        }
+    }
+}
+
 void Privatization::exchange(std::size_t index) {
     if (pin_guard_) [[unlikely]]
         pin_guard_(pin_context_, loaded_, index);
     if (written_pages_.watching()) note_written();
+    if (promotion_due_) [[unlikely]] {
+        promotion_due_ = false;
+        update_copies();  // the promoted runs are remapped from this switch on
+    }
+    const bool sampling = !candidates_.empty() && !candidates_settled() && loaded_ != kNone && saved(loaded_) && ++switches_ % kSampleEvery == 0;
+    if (sampling) [[unlikely]]
+        sample_candidates();
+    const double copy_start = sampling ? clock_us() : 0;
     // Its remapped runs are mapped from its slot: a rank that never ran gets one now.
     if (!saved(index) && !remapped_.empty()) give_startup_image(index);
     // A rank that never ran starts from the start-up image (its slot stays untouched).
@@ -1343,6 +1416,11 @@ void Privatization::exchange(std::size_t index) {
         mark_saved(loaded_);
     } else {
         for (const Piece& p : copies_) copy_small(p.live, in + p.offset, p.bytes);
+    }
+    if (sampling) [[unlikely]] {
+        const std::size_t pages = (bytes_of(copies_) + WrittenPages::page_bytes() - 1) / WrittenPages::page_bytes();
+        if (pages) copy_page_us_ = (clock_us() - copy_start) / static_cast<double>(pages);
+        decide_candidates();
     }
     if (!remapped_.empty()) map_runs(index);
     loaded_ = index;

@@ -13,7 +13,8 @@
 // that lie close are remapped as one, with the unwritten pages between them (each map costs
 // the kernel's work on its areas, whatever its length). Which runs are long enough to be
 // remapped rather than copied is measured on the host at start-up (remap_cost.hpp): under a
-// hypervisor that shadows page tables no run is.
+// hypervisor that shadows page tables no run is, until switches show that its ranks change so
+// few of its pages in a turn that the remap's fixed cost and faults cost less than its copy.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -226,6 +227,11 @@ public:
     std::size_t remap_from() const { return remap_from_; }
     // What was measured (measured: false when the threshold was set, or nothing measured yet).
     const RemapCost& remap_cost() const { return remap_cost_; }
+    // Takes `cost` as measured (before start: a test of what follows from given figures).
+    void set_remap_cost(const RemapCost& cost) {
+        remap_cost_ = cost;
+        remap_from_ = cost.remap_from;
+    }
     const std::vector<Segment>& segments() const { return segments_; }
 
     // Makes rank `index`'s image the live one.
@@ -395,6 +401,32 @@ private:
     bool move_runs_ = true;               // map_runs moves the pages (else maps the file)
     std::size_t remap_from_ = 0;          // runs remapped from this length on (0: to measure)
     RemapCost remap_cost_{};
+    // Runs of kRemapFloor or more that the measured threshold leaves copied: a switch now and
+    // then counts the pages of each that the outgoing rank changed in its turn (against its
+    // slot), and a run whose remap would cost less for that many pages touched than its copy
+    // (measured at those switches) is remapped from then on (promoted_). A rank that writes a
+    // large image once and a few of its pages per turn: a remap then costs its two TLB flushes
+    // and a few faults, a copy megabytes out and in. Only with a measured threshold (auto).
+    struct Candidate {
+        char* live;
+        std::size_t bytes;
+        std::size_t sampled_pages = 0;  // pages compared over the samples
+        std::size_t changed_pages = 0;  // of which the outgoing rank had changed
+        bool settled = false;           // decided: stays copied (until it grows: a new candidate)
+    };
+    std::vector<Candidate> candidates_;
+    std::vector<Piece> promoted_;
+    std::size_t switches_ = 0;
+    double copy_page_us_ = 0;     // copying a page out and in at a switch, as measured there
+    bool promotion_due_ = false;  // a candidate was promoted: update_copies at the next switch
+    // Counts the candidates' pages changed in the loaded rank's turn (before its copy out).
+    void sample_candidates();
+    void decide_candidates();
+    bool candidates_settled() const {
+        for (const Candidate& c : candidates_)
+            if (!c.settled) return false;
+        return true;
+    }
     // The rank whose slot pages of the remapped runs are moved live (map_runs; its slot keeps
     // its mapping of them, without page table entries: move_pages). kNone: none is.
     std::size_t moved_in_ = kNone;

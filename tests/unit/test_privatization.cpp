@@ -1003,6 +1003,51 @@ TEST(Privatization, LongRunsAreCopiedWhenRemappingCostsMore) {
     }
 }
 
+// A run left copied by the measured threshold is sampled at switches: where its ranks change
+// few of its pages per turn (a large image written once), remapping it costs less than
+// copying it (megabytes out and in) and it is remapped from then on; where remapping a page
+// touched costs more than the whole copy it stays copied. The images stay each rank's own.
+TEST(Privatization, CopiedRunsThatRanksBarelyChangeAreRemappedAfterSampling) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), pages = 300, ranks = 3;
+    for (const double touch_us : {0.0, 1e9}) {
+        SCOPED_TRACE(touch_us == 0 ? "remapping is cheap" : "remapping is dear");
+        void* mapped = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ASSERT_NE(mapped, MAP_FAILED);
+        char* g = static_cast<char*>(mapped);
+        auto at = [&](std::size_t p, std::size_t byte = 100) -> char& { return g[p * page + byte]; };
+        Privatization priv;
+        xsim::runtime::RemapCost cost;
+        cost.measured = true;
+        cost.move_us = 0;
+        cost.touch_page_us = touch_us;
+        cost.copy_page_us = 0.2;
+        cost.remap_from = std::numeric_limits<std::size_t>::max();  // no run by its length
+        priv.set_remap_cost(cost);
+        ASSERT_EQ(priv.start({{g, pages * page, "large array"}}, ranks), "");
+        for (std::size_t r = 0; r < ranks; ++r) {  // each rank writes the whole array once
+            priv.switch_to(r);
+            for (std::size_t p = 0; p < pages; ++p) at(p) = static_cast<char>('a' + r);
+        }
+        EXPECT_EQ(priv.remapped_bytes(), 0u);
+        EXPECT_EQ(priv.switched_bytes(), pages * page);
+        // Then one page per turn.
+        for (std::size_t turn = 0; turn < 200; ++turn) {
+            const std::size_t r = turn % ranks;
+            priv.switch_to(r);
+            ASSERT_EQ(at(turn % pages, 0), turn < ranks ? 0 : static_cast<char>('A' + r)) << "turn " << turn;
+            ASSERT_EQ(at((turn * 7) % pages), static_cast<char>('a' + r)) << "turn " << turn;
+            at((turn + ranks) % pages, 0) = static_cast<char>('A' + r);
+        }
+        if (touch_us == 0) EXPECT_EQ(priv.remapped_bytes(), pages * page);
+        else EXPECT_EQ(priv.remapped_bytes(), 0u);
+        for (std::size_t r = 0; r < ranks; ++r) {
+            priv.switch_to(r);
+            for (std::size_t p = 0; p < pages; ++p) ASSERT_EQ(at(p), static_cast<char>('a' + r)) << "rank " << r << ", page " << p;
+        }
+        munmap(mapped, pages * page);
+    }
+}
+
 // Start-up takes the live image as every rank's start without reading the pages nothing has
 // touched (a large .bss no one wrote: they read as zero), so they stay unmapped (whatever a
 // read fault maps on this kernel: the shared zero page, or a page the page map shows written)
