@@ -1395,15 +1395,16 @@ void Privatization::exchange(std::size_t index) {
         promotion_due_ = false;
         update_copies();  // the promoted runs are remapped from this switch on
     }
-    const bool sampling = !candidates_.empty() && !candidates_settled() && loaded_ != kNone && saved(loaded_) && ++switches_ % kSampleEvery == 0;
+    const bool sampling = !candidates_.empty() && loaded_ != kNone && saved(loaded_) && !candidates_settled() &&
+                          ++switches_ % kSampleEvery == 0;
     if (sampling) [[unlikely]]
         sample_candidates();
-    const double copy_start = sampling ? clock_us() : 0;
     // Its remapped runs are mapped from its slot: a rank that never ran gets one now.
     if (!saved(index) && !remapped_.empty()) give_startup_image(index);
     // A rank that never ran starts from the start-up image (its slot stays untouched).
     // (index != loaded_: switch_to, so marking loaded_'s slot saved below does not change this.)
     const char* in = saved(index) ? slot(index) : snapshot_;
+    const double copy_start = sampling ? clock_us() : 0;
     if (loaded_ != kNone) {
         // One pass, each piece out then in: a switch of a small image (a C program's few
         // globals, in 5 to 10 pieces) is mostly loop overhead, paid once instead of twice.
