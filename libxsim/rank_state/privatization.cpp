@@ -1365,7 +1365,10 @@ void Privatization::sample_candidates() {
         if (offset == kNone) continue;
         for (std::size_t at = 0; at + page <= c.bytes; at += page) {
             ++c.sampled_pages;
-            if (std::memcmp(c.live + at, out + offset + at, page) != 0) ++c.changed_pages;
+            // Pages the run bridges that no one wrote are not switched (their slot copies are
+            // not the image): unchanged.
+            if (written_pages_.written(c.live + at) && std::memcmp(c.live + at, out + offset + at, page) != 0)
+                ++c.changed_pages;
         }
     }
 }
