@@ -69,7 +69,8 @@ constexpr OptionSpec kOptions[] = {
     {"-xsim-privatize-remap", "auto|off|SIZE",
      "runs of written globals a switch remaps (mremap) instead of copying: auto (default) those from the "
      "length where the host was measured to remap faster (none under a hypervisor that shadows page "
-     "tables), off none, SIZE those from SIZE on (at least 64k)"},
+     "tables) and those the ranks are seen to barely change per turn, off none, SIZE those from SIZE on "
+     "(at least 64k)"},
     {"-xsim-analytic-ranks", "N",
      "on communicators of at least N ranks (default 4096; 0: never), collectives whose default "
      "algorithm sends O(p^2) messages (ring, pairwise, linear all-to-all) run the analytic algorithm "
