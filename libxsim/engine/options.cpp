@@ -1,10 +1,12 @@
 #include "libxsim/engine/options.hpp"
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
 #include <sstream>
 #include <tuple>
 
@@ -64,6 +66,11 @@ constexpr OptionSpec kOptions[] = {
     {"-xsim-privatize-libs", "NAMES",
      "also per rank: these libraries of the system directories (comma-separated, e.g. fftw3,gsl), serial "
      "libraries that keep state between calls, and the libraries built on them (repeatable)"},
+    {"-xsim-privatize-remap", "auto|off|SIZE",
+     "runs of written globals a switch remaps (mremap) instead of copying: auto (default) those from the "
+     "length where the host was measured to remap faster (none under a hypervisor that shadows page "
+     "tables) and those the ranks are seen to barely change per turn, off none, SIZE those from SIZE on "
+     "(at least 64k)"},
     {"-xsim-analytic-ranks", "N",
      "on communicators of at least N ranks (default 4096; 0: never), collectives whose default "
      "algorithm sends O(p^2) messages (ring, pairwise, linear all-to-all) run the analytic algorithm "
@@ -187,6 +194,10 @@ void apply(Options& o, const OptionSpec& spec, const std::string& value) {
         else throw OptionError("-xsim-privatize: expected 'auto', 'on' or 'off', got '" + value + "'");
     } else if (name == "-xsim-privatize-libs") {
         for (std::string& library : parse_library_names(name, value)) o.privatize_libraries.push_back(std::move(library));
+    } else if (name == "-xsim-privatize-remap") {
+        if (value == "auto") o.privatize_remap_from = 0;
+        else if (value == "off") o.privatize_remap_from = std::numeric_limits<std::size_t>::max();
+        else o.privatize_remap_from = std::max<std::size_t>(parse_size(name, value), 64 * 1024);
     } else if (name == "-xsim-watchdog") {
         char* end = nullptr;
         const double seconds = std::strtod(value.c_str(), &end);

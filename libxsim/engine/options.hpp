@@ -59,6 +59,9 @@ struct Options {
     long long commmatrix_limit = 4096;  // -xsim-commmatrix-limit: most entities before aggregating to nodes
     PrivatizeMode privatize = PrivatizeMode::Auto;  // auto: on when ranks share a real process
     std::vector<std::string> privatize_libraries;   // -xsim-privatize-libs: system libraries made per rank too
+    // -xsim-privatize-remap: runs of written pages from this many bytes on are remapped at a
+    // switch, shorter ones copied; 0 (auto): measured on the host; the largest size_t (off): none.
+    std::size_t privatize_remap_from = 0;
     // -xsim-analytic-ranks: on communicators of at least this many ranks, a collective whose
     // default algorithm sends O(p^2) messages runs analytic instead (0: never).
     long long analytic_ranks = 4096;  // from bench/RESULTS.md ("Analytic collectives with data")

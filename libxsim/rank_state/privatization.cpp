@@ -6,6 +6,7 @@
 #include <link.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -29,11 +31,12 @@ namespace {
 // copying the whole image costs less than reading the page map (about 8 us for 700 pages).
 constexpr std::size_t kTrackPagesFrom = 128 * 1024;
 
-// Runs of written pages from this length on are remapped at a switch instead of copied both
-// ways: a map costs some 5-10 us, plus about a microsecond for each page of the run the rank
-// then touches; copying a page out and in costs 0.5-1.5 us (bench/RESULTS.md, "Session 27":
-// Quantum ESPRESSO ran as fast from 32 to 256 KiB, slower from 8 KiB, many small maps).
-constexpr std::size_t kRemapFrom = 64 * 1024;
+// Runs of written pages from Privatization::kRemapFloor (64 KiB) on may be remapped at a switch
+// instead of copied both ways: on bare metal a map costs some 5-10 us, plus about a microsecond
+// for each page of the run the rank then touches; copying a page out and in costs 0.5-1.5 us
+// (bench/RESULTS.md, "Session 27": Quantum ESPRESSO ran as fast from 32 to 256 KiB, slower from
+// 8 KiB, many small maps). Whether they are, and from which length, is measured on the host
+// (remap_cost.hpp; "Session 40": under a shadowing hypervisor, none).
 
 // Runs of written pages this close (unwritten pages between them) are remapped as one, when
 // the gap is no longer than the runs it joins (so that it at most doubles what a rank's slot
@@ -1050,9 +1053,15 @@ bool Privatization::holds(const char* c) const {
 std::string Privatization::add_loaded_library(std::vector<Segment> segments, std::vector<std::string> covered) {
     if (!active() || loaded_ == kNone) return "no rank is loaded";
     auto library = std::make_unique<Privatization>();
+    library->remap_from_ = remap_from_;  // measured once per process (or set)
+    library->remap_cost_ = remap_cost_;
     // The live bytes are every rank's start, and the loaded rank's image.
     if (std::string why = library->start(std::move(segments), ranks_, loaded_); !why.empty()) return why;
     if (!library->active()) return {};
+    if (remap_from_ == 0) {  // the library's runs were the first long enough to measure for
+        remap_from_ = library->remap_from_;
+        remap_cost_ = library->remap_cost_;
+    }
     low_ = std::min(low_, library->low_);
     high_ = std::max(high_, library->high_);
     gap_low_ = gap_high_ = nullptr;  // the new segments may lie in it
@@ -1173,7 +1182,7 @@ bool Privatization::privatized_in_place(const char* from, std::size_t bytes, std
     return true;
 }
 
-std::vector<Privatization::Piece> Privatization::runs_to_remap(const std::vector<Piece>& written) const {
+std::vector<Privatization::Piece> Privatization::runs_to_remap(const std::vector<Piece>& written) {
     const std::size_t page = WrittenPages::page_bytes();
     std::vector<Piece> runs;  // the whole written pages, joined where they follow each other live and in the slot
     for (const Piece& w : written) {
@@ -1200,7 +1209,28 @@ std::vector<Privatization::Piece> Privatization::runs_to_remap(const std::vector
     }
     std::vector<Piece> out;
     for (const Piece& r : joined)
-        if (r.bytes >= kRemapFrom) out.push_back(r);
+        if (r.bytes >= kRemapFloor) out.push_back(r);
+    if (!out.empty() && remap_from_ == 0) {
+        remap_cost_ = measure_remap_cost(kRemapFloor);
+        remap_from_ = remap_cost_.remap_from;
+    }
+    auto promoted = [&](const Piece& r) {
+        for (const Piece& q : promoted_)
+            if (q.live < r.live + r.bytes && r.live < q.live + q.bytes) return true;
+        return false;
+    };
+    std::vector<Candidate> candidates;
+    std::erase_if(out, [&](const Piece& r) {
+        if (r.bytes >= remap_from_ || promoted(r)) return false;
+        if (remap_cost_.measured) {  // copied for now: sampled (its counts kept while it stays)
+            Candidate c{r.live, r.bytes};
+            for (const Candidate& old : candidates_)
+                if (old.live == c.live && old.bytes == c.bytes) c = old;
+            candidates.push_back(c);
+        }
+        return true;
+    });
+    candidates_ = std::move(candidates);
     return out;
 }
 
@@ -1310,15 +1340,74 @@ void* Privatization::view_slow(void* p, std::size_t bytes, std::size_t index) {
     return p;  // not privatized (or straddling two segments: left as is)
 }
 
+namespace {
+// Candidates (runs left copied) are sampled at one switch in kSampleEvery, and decided on once
+// kSamplesToDecide samples of them were taken.
+constexpr std::size_t kSampleEvery = 4, kSamplesToDecide = 4;
+
+double clock_us() {
+    struct timespec ts {};
+    syscall(SYS_clock_gettime, CLOCK_MONOTONIC, &ts);  // the C library's is the virtual clock
+    return static_cast<double>(ts.tv_sec) * 1e6 + static_cast<double>(ts.tv_nsec) / 1e3;
+}
+}  // namespace
+
+void Privatization::sample_candidates() {
+    const std::size_t page = WrittenPages::page_bytes();
+    const char* out = slot(loaded_);
+    for (Candidate& c : candidates_) {
+        if (c.settled) continue;
+        const std::size_t offset = [&] {
+            for (const Piece& q : pieces_)
+                if (c.live >= q.live && c.live < q.live + q.bytes) return q.offset + static_cast<std::size_t>(c.live - q.live);
+            return kNone;
+        }();
+        if (offset == kNone) continue;
+        for (std::size_t at = 0; at + page <= c.bytes; at += page) {
+            ++c.sampled_pages;
+            // Pages the run bridges that no one wrote are not switched (their slot copies are
+            // not the image): unchanged.
+            if (written_pages_.written(c.live + at) && std::memcmp(c.live + at, out + offset + at, page) != 0)
+                ++c.changed_pages;
+        }
+    }
+}
+
+void Privatization::decide_candidates() {
+    const std::size_t page = WrittenPages::page_bytes();
+    for (Candidate& c : candidates_) {
+        const double pages = static_cast<double>(c.bytes / page);
+        if (c.settled || c.sampled_pages < kSamplesToDecide * static_cast<std::size_t>(pages)) continue;
+        c.settled = true;
+        // Pages touched per turn: twice those changed (a page read after a remap costs as
+        // much as one written, on a host where that costs at all), at least one.
+        const double touched = std::max(1.0, 2.0 * pages * static_cast<double>(c.changed_pages) /
+                                                 static_cast<double>(c.sampled_pages));
+        if (remap_cost_.move_us + touched * remap_cost_.touch_page_us < pages * copy_page_us_) {
+            promoted_.push_back({c.live, c.bytes, 0});
+            promotion_due_ = true;
+        }
+    }
+}
+
 void Privatization::exchange(std::size_t index) {
     if (pin_guard_) [[unlikely]]
         pin_guard_(pin_context_, loaded_, index);
     if (written_pages_.watching()) note_written();
+    if (promotion_due_) [[unlikely]] {
+        promotion_due_ = false;
+        update_copies();  // the promoted runs are remapped from this switch on
+    }
+    const bool sampling = !candidates_.empty() && loaded_ != kNone && saved(loaded_) && !candidates_settled() &&
+                          ++switches_ % kSampleEvery == 0;
+    if (sampling) [[unlikely]]
+        sample_candidates();
     // Its remapped runs are mapped from its slot: a rank that never ran gets one now.
     if (!saved(index) && !remapped_.empty()) give_startup_image(index);
     // A rank that never ran starts from the start-up image (its slot stays untouched).
     // (index != loaded_: switch_to, so marking loaded_'s slot saved below does not change this.)
     const char* in = saved(index) ? slot(index) : snapshot_;
+    const double copy_start = sampling ? clock_us() : 0;
     if (loaded_ != kNone) {
         // One pass, each piece out then in: a switch of a small image (a C program's few
         // globals, in 5 to 10 pieces) is mostly loop overhead, paid once instead of twice.
@@ -1331,6 +1420,11 @@ void Privatization::exchange(std::size_t index) {
         mark_saved(loaded_);
     } else {
         for (const Piece& p : copies_) copy_small(p.live, in + p.offset, p.bytes);
+    }
+    if (sampling) [[unlikely]] {
+        const std::size_t pages = (bytes_of(copies_) + WrittenPages::page_bytes() - 1) / WrittenPages::page_bytes();
+        if (pages) copy_page_us_ = (clock_us() - copy_start) / static_cast<double>(pages);
+        decide_candidates();
     }
     if (!remapped_.empty()) map_runs(index);
     loaded_ = index;

@@ -11,7 +11,10 @@
 // addresses to the outgoing rank's slot and the next rank's from its slot (or, where the
 // kernel refuses, maps the next rank's pages over the live ones: mmap MAP_FIXED). Runs
 // that lie close are remapped as one, with the unwritten pages between them (each map costs
-// the kernel's work on its areas, whatever its length).
+// the kernel's work on its areas, whatever its length). Which runs are long enough to be
+// remapped rather than copied is measured on the host at start-up (remap_cost.hpp): under a
+// hypervisor that shadows page tables no run is, until switches show that its ranks change so
+// few of its pages in a turn that the remap's fixed cost and faults cost less than its copy.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "libxsim/rank_state/remap_cost.hpp"
 #include "libxsim/rank_state/written_pages.hpp"
 
 struct dl_phdr_info;
@@ -214,6 +218,20 @@ public:
     // kernel refused a move.
     bool moves_runs() const { return move_runs_ && slot_file_ >= 0; }
     void set_move_runs(bool on) { move_runs_ = on; }
+    // Runs of written pages shorter than this are always copied.
+    static constexpr std::size_t kRemapFloor = 64 * 1024;
+    // Runs of written pages from `bytes` on are remapped, shorter ones copied (before start; the
+    // largest size_t: none is remapped). By default (0) measured on this host the first time an
+    // image has a run of kRemapFloor or more (measure_remap_cost): what the switch costs each way.
+    void set_remap_from(std::size_t bytes) { remap_from_ = bytes; }
+    std::size_t remap_from() const { return remap_from_; }
+    // What was measured (measured: false when the threshold was set, or nothing measured yet).
+    const RemapCost& remap_cost() const { return remap_cost_; }
+    // Takes `cost` as measured (before start: a test of what follows from given figures).
+    void set_remap_cost(const RemapCost& cost) {
+        remap_cost_ = cost;
+        remap_from_ = cost.remap_from;
+    }
     const std::vector<Segment>& segments() const { return segments_; }
 
     // Makes rank `index`'s image the live one.
@@ -341,9 +359,10 @@ private:
     // Whether every byte of [from, from + bytes) is privatized, at `offset` + its distance from
     // `from` in a slot.
     bool privatized_in_place(const char* from, std::size_t bytes, std::size_t offset) const;
-    // The runs a switch remaps: the whole written pages of `written` in runs of kRemapFrom or
-    // more, joined across short gaps of privatized pages no one wrote.
-    std::vector<Piece> runs_to_remap(const std::vector<Piece>& written) const;
+    // The runs a switch remaps: the whole written pages of `written` in runs of remap_from_ or
+    // more, joined across short gaps of privatized pages no one wrote (measures remap_from_
+    // first when it is to be and a run of kRemapFloor or more is found).
+    std::vector<Piece> runs_to_remap(const std::vector<Piece>& written);
     // Makes rank `index`'s slot pages of every remapped run the live ones: moves them there
     // (mremap, with their page table entries), after moving the loaded rank's back to its
     // slot; or, when moving is off or fails, maps them over the live pages.
@@ -380,6 +399,34 @@ private:
     char* slots_ = nullptr;               // one reserved mapping, a slot per rank
     int slot_file_ = -1;                  // the memory file behind slots_ (large images), or -1
     bool move_runs_ = true;               // map_runs moves the pages (else maps the file)
+    std::size_t remap_from_ = 0;          // runs remapped from this length on (0: to measure)
+    RemapCost remap_cost_{};
+    // Runs of kRemapFloor or more that the measured threshold leaves copied: a switch now and
+    // then counts the pages of each that the outgoing rank changed in its turn (against its
+    // slot), and a run whose remap would cost less for that many pages touched than its copy
+    // (measured at those switches) is remapped from then on (promoted_). A rank that writes a
+    // large image once and a few of its pages per turn: a remap then costs its two TLB flushes
+    // and a few faults, a copy megabytes out and in. Only with a measured threshold (auto).
+    struct Candidate {
+        char* live;
+        std::size_t bytes;
+        std::size_t sampled_pages = 0;  // pages compared over the samples
+        std::size_t changed_pages = 0;  // of which the outgoing rank had changed
+        bool settled = false;           // decided: stays copied (until it grows: a new candidate)
+    };
+    std::vector<Candidate> candidates_;
+    std::vector<Piece> promoted_;
+    std::size_t switches_ = 0;
+    double copy_page_us_ = 0;     // copying a page out and in at a switch, as measured there
+    bool promotion_due_ = false;  // a candidate was promoted: update_copies at the next switch
+    // Counts the candidates' pages changed in the loaded rank's turn (before its copy out).
+    void sample_candidates();
+    void decide_candidates();
+    bool candidates_settled() const {
+        for (const Candidate& c : candidates_)
+            if (!c.settled) return false;
+        return true;
+    }
     // The rank whose slot pages of the remapped runs are moved live (map_runs; its slot keeps
     // its mapping of them, without page table entries: move_pages). kNone: none is.
     std::size_t moved_in_ = kNone;

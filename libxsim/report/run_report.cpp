@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <limits>
 
 #include "libxsim/mpi/real_mpi.hpp"
 #include "libxsim/report/critical_path_report.hpp"
@@ -127,7 +128,17 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
         out.json_string(p.left_shared()[i].c_str());
         out.print("\"");
     }
-    out.print("]},\n");
+    // remap_from_bytes: runs of written pages from this length on are remapped at a switch,
+    // shorter ones copied (null: none is, or no image had a run to decide for); remap_cost: what
+    // was measured on the host to decide it (null when nothing was measured).
+    const std::size_t from = p.remap_from();
+    if (from == 0 || from == std::numeric_limits<std::size_t>::max()) out.print("], \"remap_from_bytes\": null");
+    else out.print("], \"remap_from_bytes\": %zu", from);
+    const runtime::RemapCost& cost = p.remap_cost();
+    if (cost.measured)
+        out.print(", \"remap_cost\": {\"move_us\": %.3f, \"touch_page_us\": %.4f, \"copy_page_us\": %.4f}},\n", cost.move_us,
+                  cost.touch_page_us, cost.copy_page_us);
+    else out.print(", \"remap_cost\": null},\n");
     const std::string& machine = engine.machine().effective_config_json;
     out.print("  \"machine\": ");
     // The machine's JSON may be longer than one formatted line.

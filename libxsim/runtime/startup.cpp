@@ -257,6 +257,7 @@ int simulate(int argc, char** argv, char** envp) {
         }
         engine.set_program_constructors(std::move(constructors));
         if (privatization.enabled) {
+            engine.privatization().set_remap_from(cl.options.privatize_remap_from);
             const std::string why =
                 engine.privatization().start(std::move(privatization.segments), static_cast<std::size_t>(engine.local_count()));
             if (!why.empty()) engine.abort_run(1, why);

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include "libxsim/engine/options.hpp"
 #include "libxsim/engine/stack_guard.hpp"
 
@@ -120,6 +122,17 @@ TEST(Options, PrivatizeLibsTakesNamesAndIsRepeatable) {
     auto cl = parse({"./app", "-xsim-privatize-libs", "fftw3,libgsl.so.27", "-xsim-privatize-libs=gmp"});
     EXPECT_EQ(cl.options.privatize_libraries, (std::vector<std::string>{"fftw3", "libgsl.so.27", "gmp"}));
     EXPECT_TRUE(parse({"./app"}).options.privatize_libraries.empty());
+}
+
+// -xsim-privatize-remap: auto (0: measured on the host), off (none remapped: the largest
+// size_t), or a size, never below the 64 KiB under which runs are always copied.
+TEST(Options, PrivatizeRemapTakesAutoOffOrASize) {
+    EXPECT_EQ(parse({"./app"}).options.privatize_remap_from, 0u);
+    EXPECT_EQ(parse({"./app", "-xsim-privatize-remap", "auto"}).options.privatize_remap_from, 0u);
+    EXPECT_EQ(parse({"./app", "-xsim-privatize-remap=off"}).options.privatize_remap_from, std::numeric_limits<std::size_t>::max());
+    EXPECT_EQ(parse({"./app", "-xsim-privatize-remap", "1m"}).options.privatize_remap_from, std::size_t{1} << 20);
+    EXPECT_EQ(parse({"./app", "-xsim-privatize-remap", "4k"}).options.privatize_remap_from, std::size_t{64} << 10);
+    EXPECT_THROW(parse({"./app", "-xsim-privatize-remap", "sometimes"}), OptionError);
 }
 
 TEST(Options, BadInputNamesTheOption) {

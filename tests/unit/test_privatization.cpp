@@ -15,6 +15,7 @@
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <utility>
 #include <vector>
@@ -570,6 +571,7 @@ TEST(Privatization, LongRunsOfWrittenPagesAreRemapped) {
     at(150) = 's';  // written before start-up: the start-up image
     const std::vector<Segment> image{{g + 40, pages * page - 40, "common block"}};
     Privatization priv;
+    priv.set_remap_from(Privatization::kRemapFloor);  // the remapping path, whatever this host measures
     ASSERT_EQ(priv.start(image, 4), "");
     EXPECT_EQ(priv.remapped_bytes(), 0u);
     priv.switch_to(0);
@@ -649,6 +651,7 @@ TEST(Privatization, CloseRunsOfWrittenPagesAreRemappedAsOne) {
     };
 
     Privatization priv;
+    priv.set_remap_from(Privatization::kRemapFloor);  // the remapping path, whatever this host measures
     ASSERT_EQ(priv.start({{g, pages * page, "common blocks"}}, 3), "");
     priv.switch_to(0);
     for (std::size_t p = 10; p < 40; ++p) at(p) = '0';    // 30 pages
@@ -723,6 +726,7 @@ TEST(Privatization, RemappedRunsAreMovedWithTheirPageTables) {
         char* g = reinterpret_cast<char*>((reinterpret_cast<std::uintptr_t>(mapped) + table - 1) / table * table) + 3 * page;
         auto at = [&](std::size_t p, std::size_t byte = 100) -> char& { return g[p * page + byte]; };
         Privatization priv;
+        priv.set_remap_from(Privatization::kRemapFloor);  // the remapping path, whatever this host measures
         priv.set_move_runs(moving);
         ASSERT_EQ(priv.start({{g, pages * page, "common blocks"}}, 4), "");
         priv.switch_to(0);
@@ -849,6 +853,7 @@ TEST(Privatization, LibrariesLoadedByARankArePerRankFromTheirLoad) {
     int program = 0;
     const std::vector<Segment> image{{reinterpret_cast<char*>(&program), sizeof program, "program"}};
     Privatization priv;
+    priv.set_remap_from(Privatization::kRemapFloor);  // the remapping path, whatever this host measures
     ASSERT_EQ(priv.start(image, 3), "");
     priv.switch_to(0);
     void* mapped = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -902,6 +907,147 @@ static std::size_t mapped_pages(const char* at, std::size_t pages) {
     std::size_t n = 0;
     for (std::uint64_t e : entries) n += (e >> 62) != 0;  // present or swapped
     return n;
+}
+
+// Which runs of written pages are remapped follows what the host charges (remap_cost.hpp):
+// the shortest run whose remap and a first write to each page cost less than copying it out and
+// in, never below the floor; none where touching a remapped page costs as much as copying it
+// (a hypervisor that shadows page tables: bench/RESULTS.md, "Session 40").
+TEST(RemapCost, ThresholdFollowsTheCosts) {
+    using xsim::runtime::remap_threshold;
+    constexpr std::size_t kNever = std::numeric_limits<std::size_t>::max(), page = 4096, floor = 64 * 1024;
+    // Bare metal: 10 us of maps, 0.02 us a page to touch, 0.2 to copy: 56 pages, 224 KiB.
+    EXPECT_EQ(remap_threshold(10, 0.02, 0.2, page, floor), 56 * page);
+    EXPECT_EQ(remap_threshold(1, 0.02, 0.2, page, floor), floor);  // cheap maps: the floor
+    EXPECT_EQ(remap_threshold(0, 0, 0.2, page, floor), floor);
+    // PVM guest, as measured here: 210 us of maps, 19 us a page to touch, 0.24 to copy.
+    EXPECT_EQ(remap_threshold(210, 19, 0.24, page, floor), kNever);
+    EXPECT_EQ(remap_threshold(0, 0.3, 0.3, page, floor), kNever);  // as dear: copied
+    EXPECT_EQ(remap_threshold(1e12, 0, 0.2, page, floor), kNever);  // beyond any image
+}
+
+TEST(RemapCost, MeasuredOnThisHost) {
+    const xsim::runtime::RemapCost cost = xsim::runtime::measure_remap_cost(Privatization::kRemapFloor);
+    ASSERT_TRUE(cost.measured);
+    EXPECT_GE(cost.move_us, 0);
+    EXPECT_GE(cost.touch_page_us, 0);
+    EXPECT_GT(cost.copy_page_us, 0);
+    EXPECT_EQ(cost.remap_from, xsim::runtime::remap_threshold(cost.move_us, cost.touch_page_us, cost.copy_page_us,
+                                                              static_cast<std::size_t>(sysconf(_SC_PAGESIZE)),
+                                                              Privatization::kRemapFloor));
+    RecordProperty("remap_from", std::to_string(cost.remap_from));
+    std::printf("remap cost here: %.1f us to remap, %.3f us a page touched after, %.3f us a page copied: from %zu bytes\n",
+                cost.move_us, cost.touch_page_us, cost.copy_page_us, cost.remap_from);
+}
+
+// With remapping off (or measured dearer), a long run of written pages is copied like short
+// ones, with the same per-rank images: a rank's own pages, the start-up image for a rank that
+// never ran, xsim's writes into a rank that is not loaded (view), a callback acting for another.
+// By default the threshold is measured the first time an image has a run long enough.
+TEST(Privatization, LongRunsAreCopiedWhenRemappingCostsMore) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), pages = 200;
+    for (const std::size_t from : {std::numeric_limits<std::size_t>::max(), std::size_t{0}}) {
+        SCOPED_TRACE(from ? "off" : "measured");
+        void* mapped = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ASSERT_NE(mapped, MAP_FAILED);
+        char* g = static_cast<char*>(mapped);
+        auto at = [&](std::size_t p, std::size_t byte = 100) -> char& { return g[p * page + byte]; };
+        at(150) = 's';
+        Privatization priv;
+        priv.set_remap_from(from);
+        ASSERT_EQ(priv.start({{g, pages * page, "common block"}}, 4), "");
+        EXPECT_FALSE(priv.remap_cost().measured);  // no run long enough yet
+        priv.switch_to(0);
+        for (std::size_t p = 0; p < 120; ++p) at(p) = '0';
+        priv.switch_to(1);
+        if (from) {
+            EXPECT_FALSE(priv.remap_cost().measured);
+            EXPECT_EQ(priv.remapped_bytes(), 0u);
+            EXPECT_EQ(priv.switched_bytes(), 121 * page);  // pages 0..119 and 150, copied
+        } else {
+            EXPECT_TRUE(priv.remap_cost().measured);
+            EXPECT_EQ(priv.remap_from(), priv.remap_cost().remap_from);
+            // Remapped (pages 0..150, joined across the 30 no one wrote) or copied, as measured.
+            if (priv.remap_from() <= 151 * page) EXPECT_EQ(priv.remapped_bytes(), 151 * page);
+            else EXPECT_EQ(priv.remapped_bytes(), 0u);
+        }
+        EXPECT_EQ(at(0), 0);
+        EXPECT_EQ(at(119), 0);
+        EXPECT_EQ(at(150), 's');
+        for (std::size_t p = 0; p < 120; ++p) at(p) = '1';
+        char* seen = static_cast<char*>(priv.view(&at(5), page, 3));  // rank 3 never ran
+        EXPECT_NE(seen, &at(5));
+        std::memset(seen, '3', page);
+        EXPECT_EQ(at(5), '1');
+        priv.switch_to(0);
+        for (std::size_t p = 0; p < 120; ++p) ASSERT_EQ(at(p), '0') << "rank 0, page " << p;
+        EXPECT_EQ(at(150), 's');
+        priv.switch_to(2);
+        EXPECT_EQ(at(60), 0);
+        EXPECT_EQ(at(150), 's');
+        {
+            Privatization::ForRank owner(priv, 1, true);
+            priv.load_for_callback();
+            EXPECT_EQ(at(99), '1');
+            at(99) = 'c';
+        }
+        EXPECT_EQ(at(99), 0);
+        priv.switch_to(3);
+        EXPECT_EQ(at(5, 0), 0);  // the view's page starts at byte 100 of page 5
+        EXPECT_EQ(at(5), '3');
+        EXPECT_EQ(at(5, page - 1), '3');
+        EXPECT_EQ(at(6, 99), '3');
+        EXPECT_EQ(at(6), 0);
+        priv.switch_to(1);
+        EXPECT_EQ(at(99), 'c');
+        EXPECT_EQ(at(98), '1');
+        munmap(mapped, pages * page);
+    }
+}
+
+// A run left copied by the measured threshold is sampled at switches: where its ranks change
+// few of its pages per turn (a large image written once), remapping it costs less than
+// copying it (megabytes out and in) and it is remapped from then on; where remapping a page
+// touched costs more than the whole copy it stays copied. The images stay each rank's own.
+TEST(Privatization, CopiedRunsThatRanksBarelyChangeAreRemappedAfterSampling) {
+    const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE)), pages = 300, ranks = 3;
+    for (const double touch_us : {0.0, 1e9}) {
+        SCOPED_TRACE(touch_us == 0 ? "remapping is cheap" : "remapping is dear");
+        void* mapped = mmap(nullptr, pages * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+        ASSERT_NE(mapped, MAP_FAILED);
+        char* g = static_cast<char*>(mapped);
+        auto at = [&](std::size_t p, std::size_t byte = 100) -> char& { return g[p * page + byte]; };
+        Privatization priv;
+        xsim::runtime::RemapCost cost;
+        cost.measured = true;
+        cost.move_us = 0;
+        cost.touch_page_us = touch_us;
+        cost.copy_page_us = 0.2;
+        cost.remap_from = std::numeric_limits<std::size_t>::max();  // no run by its length
+        priv.set_remap_cost(cost);
+        ASSERT_EQ(priv.start({{g, pages * page, "large array"}}, ranks), "");
+        for (std::size_t r = 0; r < ranks; ++r) {  // each rank writes the whole array once
+            priv.switch_to(r);
+            for (std::size_t p = 0; p < pages; ++p) at(p) = static_cast<char>('a' + r);
+        }
+        EXPECT_EQ(priv.remapped_bytes(), 0u);
+        EXPECT_EQ(priv.switched_bytes(), pages * page);
+        // Then one page per turn.
+        for (std::size_t turn = 0; turn < 200; ++turn) {
+            const std::size_t r = turn % ranks;
+            priv.switch_to(r);
+            ASSERT_EQ(at(turn % pages, 0), turn < ranks ? 0 : static_cast<char>('A' + r)) << "turn " << turn;
+            ASSERT_EQ(at((turn * 7) % pages), static_cast<char>('a' + r)) << "turn " << turn;
+            at((turn + ranks) % pages, 0) = static_cast<char>('A' + r);
+        }
+        if (touch_us == 0) EXPECT_EQ(priv.remapped_bytes(), pages * page);
+        else EXPECT_EQ(priv.remapped_bytes(), 0u);
+        for (std::size_t r = 0; r < ranks; ++r) {
+            priv.switch_to(r);
+            for (std::size_t p = 0; p < pages; ++p) ASSERT_EQ(at(p), static_cast<char>('a' + r)) << "rank " << r << ", page " << p;
+        }
+        munmap(mapped, pages * page);
+    }
 }
 
 // Start-up takes the live image as every rank's start without reading the pages nothing has
