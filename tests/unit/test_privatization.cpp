@@ -75,6 +75,15 @@ char* map_lettered_file(std::size_t pages, const char* name) {
     return mapped == MAP_FAILED ? nullptr : static_cast<char*>(mapped);
 }
 
+// A callback run for rank 1 (not the loaded rank) sees rank 1's byte ('1') and writes 'c'
+// into rank 1's globals.
+void write_in_callback_of_rank_1(Privatization& priv, char& byte) {
+    Privatization::ForRank owner(priv, 1, true);
+    priv.load_for_callback();
+    EXPECT_EQ(byte, '1');
+    byte = 'c';
+}
+
 }  // namespace
 
 TEST(ElfData, ProgramDataWithoutCopiesOrLoaderSections) {
@@ -609,12 +618,7 @@ TEST(Privatization, LongRunsOfWrittenPagesAreRemapped) {
     EXPECT_EQ(at(1, 4000), 0);  // past the view's end
     EXPECT_EQ(at(50), 0);
     EXPECT_EQ(at(150), 's');
-    {
-        Privatization::ForRank owner(priv, 1, true);
-        priv.load_for_callback();
-        EXPECT_EQ(at(99), '1');
-        at(99) = 'c';
-    }
+    write_in_callback_of_rank_1(priv, at(99));
     EXPECT_EQ(at(99), 0);
     priv.switch_to(1);
     EXPECT_EQ(at(99), 'c');
@@ -985,12 +989,7 @@ TEST(Privatization, LongRunsAreCopiedWhenRemappingCostsMore) {
         priv.switch_to(2);
         EXPECT_EQ(at(60), 0);
         EXPECT_EQ(at(150), 's');
-        {
-            Privatization::ForRank owner(priv, 1, true);
-            priv.load_for_callback();
-            EXPECT_EQ(at(99), '1');
-            at(99) = 'c';
-        }
+        write_in_callback_of_rank_1(priv, at(99));
         EXPECT_EQ(at(99), 0);
         priv.switch_to(3);
         EXPECT_EQ(at(5, 0), 0);  // the view's page starts at byte 100 of page 5
