@@ -14,6 +14,7 @@
 // The C library's clock_gettime is interposed by libxsim (to virtualize it), so the real
 // one is looked up once.
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <linux/perf_event.h>
 #include <pthread.h>
 #include <sys/mman.h>
@@ -24,6 +25,7 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <string>
 
 #include "libxsim/engine/host_clock.hpp"
 
@@ -52,6 +54,51 @@ thread_local ThreadCpuClock* t_detecting = nullptr;
 std::int64_t host_clock_ns() { return read_clock(CLOCK_MONOTONIC); }
 
 std::int64_t thread_cpu_ns() { return read_clock(CLOCK_THREAD_CPUTIME_ID); }
+
+StealTime classify_steal_time(const char* cpuinfo, const char* stat) {
+    bool virtual_cpu = false;
+    for (const char* line = cpuinfo; line && *line;) {
+        const char* end = std::strchr(line, '\n');
+        const std::string text(line, end ? static_cast<std::size_t>(end - line) : std::strlen(line));
+        if (text.rfind("flags", 0) == 0 && (text + " ").find(" hypervisor ") != std::string::npos) virtual_cpu = true;
+        line = end ? end + 1 : nullptr;
+    }
+    if (!virtual_cpu) return StealTime::NotVirtual;
+    // "cpu  user nice system idle iowait irq softirq steal ..."
+    unsigned long long v[8] = {};
+    if (std::sscanf(stat, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+                    &v[6], &v[7]) == 8 &&
+        v[7] > 0)
+        return StealTime::Reported;
+    return StealTime::NoneReported;
+}
+
+namespace {
+std::string read_text(const char* path) {
+    std::string text;
+    const int fd = open(path, O_RDONLY | O_CLOEXEC);  // not stdio, which libxsim may interpose
+    if (fd < 0) return text;
+    char chunk[4096];
+    ssize_t n;
+    while ((n = read(fd, chunk, sizeof chunk)) > 0) text.append(chunk, static_cast<std::size_t>(n));
+    close(fd);
+    return text;
+}
+}  // namespace
+
+StealTime host_steal_time() {
+    const std::string cpuinfo = read_text("/proc/cpuinfo"), stat = read_text("/proc/stat");
+    return classify_steal_time(cpuinfo.c_str(), stat.c_str());
+}
+
+const char* steal_time_name(StealTime s) {
+    switch (s) {
+        case StealTime::NotVirtual: return "not_virtual";
+        case StealTime::Reported: return "reported";
+        case StealTime::NoneReported: return "none_reported";
+    }
+    return "not_virtual";
+}
 
 void ThreadCpuClock::forget_page_after_fork() {
     for (ThreadCpuClock* c = t_detecting; c; c = c->next_detecting_) {

@@ -12,6 +12,21 @@ std::int64_t host_clock_ns();
 // is preempted or sleeps. A system call (no vDSO path): 168 ns here, see host_clock.cpp.
 std::int64_t thread_cpu_ns();
 
+// Whether this host's kernel reports steal time, the time a hypervisor runs something else
+// on the virtual CPU. A thread's CPU time leaves it out only where it is reported (paravirt
+// steal accounting); elsewhere a virtual CPU taken away mid-span is charged to the rank as
+// compute, and no guest clock can tell (bench/RESULTS.md, "Session 40").
+enum class StealTime {
+    NotVirtual,    // /proc/cpuinfo has no "hypervisor" flag
+    Reported,      // a virtual machine whose kernel has counted steal time since boot
+    NoneReported,  // a virtual machine whose kernel has counted none (not accounted, or none taken)
+};
+// From the texts of /proc/cpuinfo and /proc/stat (its "cpu" line's 8th value is steal).
+StealTime classify_steal_time(const char* cpuinfo, const char* stat);
+// This host's, read now; NotVirtual when the files cannot be read.
+StealTime host_steal_time();
+const char* steal_time_name(StealTime s);
+
 // The calling thread's CPU time at nearly the cost of the monotonic clock: returns
 // wall + offset, where offset = thread CPU time - wall time, both read at the last refresh.
 // While the thread runs undisturbed the two advance together, so only a refresh needs the

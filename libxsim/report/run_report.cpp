@@ -95,7 +95,9 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
     // compute_clock: what measured compute read; with thread, preemption_detector says how it
     // notices that the thread was scheduled out: "perf_event" (at once) or "1ms_refresh" (the
     // kernel refused the perf event; detector_note says why: off-CPU time up to 1 ms a refresh
-    // can be charged).
+    // can be charged); steal_time whether the host's kernel reports the time a hypervisor
+    // takes the virtual CPU away ("none_reported": a virtual machine where it is charged as
+    // compute; host_clock.hpp).
     out.print("  \"options\": {\"compute\": \"%s\", \"compute_clock\": \"%s\", ",
               o.compute == ComputeMode::None ? "none" : "measured",
               o.compute_clock == ComputeClock::Thread ? "thread" : "wall");
@@ -104,7 +106,7 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
         out.print("\"preemption_detector\": \"%s\", \"detector_note\": \"",
                   clock.detects_preemption() ? "perf_event" : "1ms_refresh");
         out.json_string(clock.detector_note());
-        out.print("\", ");
+        out.print("\", \"steal_time\": \"%s\", ", steal_time_name(host_steal_time()));
     }
     // order: the processing order in effect (pdes/processing_order.hpp), cell_ps its cells'
     // length (null in time order).

@@ -148,3 +148,22 @@ TEST(ThreadCpuClock, EngineOpensTheDetectorOnlyWhenMeasuredComputeReadsIt) {
     EXPECT_NE(note_of(ComputeMode::Measured, ComputeClock::Thread), "not requested");  // on, or why the kernel refused
     EXPECT_EQ(Options{}.compute_clock, ComputeClock::Thread);
 }
+
+// Steal time (host_clock.hpp): a virtual machine is one whose CPU flags name the hypervisor;
+// its kernel reports steal time when /proc/stat's cpu line has a non-zero 8th value.
+TEST(StealTime, ClassifiedFromCpuFlagsAndTheStatLine) {
+    const char* bare = "processor\t: 0\nflags\t\t: fpu vme de pse tsc msr\n";
+    const char* guest = "processor\t: 0\nflags\t\t: fpu vme hypervisor lahf_lm\n";
+    const char* guest_flag_last = "flags\t\t: fpu vme hypervisor";
+    const char* no_steal = "cpu  2913044 0 1326344 576231 2826 0 7578 0 0 0\ncpu0 1 0 1 1 0 0 0 0 0 0\n";
+    const char* steal = "cpu  2913044 0 1326344 576231 2826 0 7578 41 0 0\n";
+    EXPECT_EQ(classify_steal_time(bare, steal), StealTime::NotVirtual);
+    EXPECT_EQ(classify_steal_time(guest, no_steal), StealTime::NoneReported);
+    EXPECT_EQ(classify_steal_time(guest_flag_last, no_steal), StealTime::NoneReported);
+    EXPECT_EQ(classify_steal_time(guest, steal), StealTime::Reported);
+    EXPECT_EQ(classify_steal_time(guest, ""), StealTime::NoneReported);  // unreadable stat: nothing reported
+    EXPECT_EQ(classify_steal_time("flags : fpu hypervisorx\n", steal), StealTime::NotVirtual);  // a whole flag only
+    EXPECT_STREQ(steal_time_name(StealTime::NoneReported), "none_reported");
+    EXPECT_STREQ(steal_time_name(StealTime::Reported), "reported");
+    EXPECT_STREQ(steal_time_name(StealTime::NotVirtual), "not_virtual");
+}
