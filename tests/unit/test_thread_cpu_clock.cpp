@@ -49,24 +49,43 @@ std::int64_t charged_for_short_nap(ThreadCpuClock& clock, long nap_ns) {
     return -1;
 }
 
-void expect_follows_cpu_time_while_spinning(bool detect) {
-    ThreadCpuClock clock(detect);
+// 50 ms of thread CPU time spent reading the clock: its worst error against the thread's
+// CPU time, what it charged against what was spun, its refreshes and reads.
+struct Spin {
+    std::int64_t worst = 0, charged = 0, spun = 0;
+    std::uint64_t refreshes = 0, reads = 0;
+    // Off by at most the off-CPU time since the last refresh, which is under 1 ms.
+    bool within_bounds() const { return worst < 1'100'000 && std::llabs(charged - spun) < 1'100'000; }
+};
+
+Spin spin_reading(ThreadCpuClock& clock) {
+    Spin s;
     const std::uint64_t refreshes0 = clock.refreshes();
     const std::int64_t cpu0 = thread_cpu_ns(), clock0 = clock.now_ns();
-    std::int64_t reads = 0, worst = 0, previous = clock0;
+    std::int64_t previous = clock0;
     while (thread_cpu_ns() - cpu0 < 50'000'000) {
-        for (int i = 0; i < 100; ++i, ++reads) previous = clock.now_ns();
+        for (int i = 0; i < 100; ++i, ++s.reads) previous = clock.now_ns();
         const std::int64_t error = previous - thread_cpu_ns();  // the later read is the larger
-        worst = std::max(worst, error < 0 ? -error : error);
+        s.worst = std::max(s.worst, error < 0 ? -error : error);
     }
-    const std::int64_t spun = thread_cpu_ns() - cpu0, charged = clock.now_ns() - clock0;
-    // Off by at most the off-CPU time since the last refresh, which is under 1 ms.
-    EXPECT_LT(worst, 1'100'000) << (detect ? "detecting" : "fallback");
-    EXPECT_NEAR(static_cast<double>(charged), static_cast<double>(spun), 1'100'000.0);
+    s.spun = thread_cpu_ns() - cpu0;
+    s.charged = clock.now_ns() - clock0;
+    s.refreshes = clock.refreshes() - refreshes0;
+    return s;
+}
+
+void expect_follows_cpu_time_while_spinning(bool detect) {
+    ThreadCpuClock clock(detect);
+    // Up to 3 spins, the first within the bounds counts: being scheduled out while a refresh
+    // pairs the CPU time with the wall clock adds its length to the error until the next one
+    // (2 ms seen in CI beside a build); a clock that does not follow fails all three.
+    Spin s = spin_reading(clock);
+    for (int spin = 1; spin < 3 && !s.within_bounds(); ++spin) s = spin_reading(clock);
+    EXPECT_LT(s.worst, 1'100'000) << (detect ? "detecting" : "fallback");
+    EXPECT_NEAR(static_cast<double>(s.charged), static_cast<double>(s.spun), 1'100'000.0);
     // Most reads are the monotonic clock plus the offset: about one refresh a millisecond.
-    const std::uint64_t refreshes = clock.refreshes() - refreshes0;
-    EXPECT_GE(refreshes, 40u);
-    EXPECT_LT(refreshes * 20, static_cast<std::uint64_t>(reads)) << refreshes << " refreshes for " << reads << " reads";
+    EXPECT_GE(s.refreshes, 40u);
+    EXPECT_LT(s.refreshes * 20, s.reads) << s.refreshes << " refreshes for " << s.reads << " reads";
 }
 
 }  // namespace
@@ -107,9 +126,16 @@ TEST(ThreadCpuClock, ShortDeschedulingSeenOnlyByTheDetector) {
 
     ThreadCpuClock clock(kDetect);
     if (!clock.detects_preemption()) GTEST_SKIP() << "no perf_event page here: " << clock.detector_note();
-    const std::int64_t charged = charged_for_short_nap(clock, 300'000);
-    ASSERT_GE(charged, 0) << "the host never slept under 0.9 ms";
-    EXPECT_LT(charged, 100'000);
+    // The least of up to 5 naps: noise only adds (on a virtual machine that reports no steal
+    // time, the hypervisor's taking the CPU away reads as thread CPU time; 145 us seen once
+    // in 3 runs at load 6), the nap itself must not show in any.
+    std::int64_t least = -1;
+    for (int nap = 0; nap < 5 && (least < 0 || least >= 100'000); ++nap) {
+        const std::int64_t charged = charged_for_short_nap(clock, 300'000);
+        ASSERT_GE(charged, 0) << "the host never slept under 0.9 ms";
+        least = least < 0 ? charged : std::min(least, charged);
+    }
+    EXPECT_LT(least, 100'000);
 }
 
 // The perf page is not copied into a fork()ed child (the kernel marks it so); a child that
