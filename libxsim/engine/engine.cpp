@@ -197,14 +197,29 @@ void Engine::prefetch_ahead() const {
         const Event* e = queue_.peek(k);
         return e && event_class(e->key.order) == EventClass::Message ? static_cast<const Message*>(e->object) : nullptr;
     };
-    if (const Message* m = message_at(4 * s)) prefetch_message(m);
-    if (const Message* m = message_at(3 * s); m && is_local(m->dst))
-        prefetch_object<Rank, kRankMessageBytes>(&ranks_[m->dst - first_]);
+    if (const Event* e = queue_.peek(4 * s)) {
+        if (event_class(e->key.order) == EventClass::Message) prefetch_message(static_cast<const Message*>(e->object));
+        else if (event_class(e->key.order) == EventClass::RankRun)
+            prefetch_object<Rank, kRankMessageBytes>(static_cast<const Rank*>(e->object));
+    }
+    if (const Event* e = queue_.peek(3 * s)) {
+        if (event_class(e->key.order) == EventClass::Message) {
+            if (const auto* m = static_cast<const Message*>(e->object); is_local(m->dst))
+                prefetch_object<Rank, kRankMessageBytes>(&ranks_[m->dst - first_]);
+        } else if (event_class(e->key.order) == EventClass::RankRun) {
+            // Once clocks drift apart, a rank that runs late finds its partners' messages
+            // waiting (long cold); its next receive or collective round looks at them first.
+            prefetch_first_unexpected(*static_cast<const Rank*>(e->object));
+        }
+    }
     if (const Event* e = queue_.peek(2 * s)) {
         if (event_class(e->key.order) == EventClass::Message) {
             const auto* m = static_cast<const Message*>(e->object);
             if (const Request* q = first_posted_receive(*m)) prefetch_object<Request, sizeof(Request), 1>(q);
             if (m->payload) __builtin_prefetch(m->payload);
+            // The round this message ends posts the next round's receive, which looks at
+            // the messages waiting first (the same line of the rank as its posted receives).
+            if (is_local(m->dst)) prefetch_first_unexpected(ranks_[m->dst - first_]);
         } else if (event_class(e->key.order) == EventClass::RankRun) {
             // A rank that runs soon: the top line of its stack, so that the page walk to its
             // stack page (one page per rank, 1 MiB apart by default) is done before prefetch()
@@ -231,6 +246,12 @@ void Engine::prefetch_ahead() const {
             }
         }
     }
+}
+
+// The first message waiting for a receive of `rank`, whose envelope a receive it posts
+// compares first.
+void Engine::prefetch_first_unexpected(const Rank& rank) const {
+    if (const Message* m = rank.unexpected.head) prefetch_message(m);
 }
 
 void Engine::note_suspend_depth(const Rank& rank) {

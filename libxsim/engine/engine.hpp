@@ -270,6 +270,7 @@ private:
     void prefetch(const Event& next) const;
     void prefetch_resume_frames(std::size_t local) const;
     void prefetch_ahead() const;
+    void prefetch_first_unexpected(const Rank& rank) const;
     const Request* first_posted_receive(const Message& m) const;
     [[gnu::noinline]] void note_suspend_depth(const Rank& rank);
     [[gnu::noinline]] void record_profile(const Rank& rank);
