@@ -188,8 +188,9 @@ void Engine::prefetch_resume_frames(std::size_t local) const {
 
 // Deeper lookahead for message events, in stages some events apart so that each stage
 // reads only what an earlier stage has already asked for: the message, then its receiver,
-// then the receiver's first posted receive, then the collective call that receive belongs
-// to (colls/collective_call.hpp).
+// then the receiver's first posted receive (and first unexpected message), then the
+// collective call that receive belongs to (colls/collective_call.hpp); for a rank that runs
+// soon, its rank, then its first unexpected message, then its stack's top line.
 void Engine::prefetch_ahead() const {
     keep_prefetching();
     constexpr std::size_t s = 2;  // events between stages (1 and 3 measured no better)
