@@ -14,7 +14,7 @@ using namespace xsim;
 
 namespace {
 
-int mapping_count() {
+int guard_mapping_count() {
     std::ifstream maps("/proc/self/maps");
     int lines = 0;
     for (std::string line; std::getline(maps, line);) ++lines;
@@ -51,9 +51,9 @@ TEST(StackGuards, MarkersMakeNoMappingAndFaultUnderEveryStack) {
     StackArena arena;
     arena.reserve(600, 64 * 1024);
     if (arena.guards() != GuardPages::Markers) GTEST_SKIP() << "kernel without MADV_GUARD_INSTALL (Linux < 6.13)";
-    const int before = mapping_count();
+    const int before = guard_mapping_count();
     for (std::size_t i = 0; i < arena.count(); ++i) arena.arm(i);
-    EXPECT_LE(mapping_count() - before, 2);  // no mapping per stack (2: slack for other threads)
+    EXPECT_LE(guard_mapping_count() - before, 2);  // no mapping per stack (2: slack for other threads)
     EXPECT_EQ(arena.guard_bytes(), page_size());
     EXPECT_EQ(arena.top(3) + arena.guard_bytes(), arena.bottom(4));
     write_byte(arena.bottom(4));      // a stack's lowest byte is usable
