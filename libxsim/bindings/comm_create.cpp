@@ -17,19 +17,19 @@ using namespace xsim;
 
 namespace {
 
-int give(MPI_Comm* out, Comm* c) {
+int give_comm(MPI_Comm* out, Comm* c) {
     *out = c ? comm_handle(c) : MPI_COMM_NULL;
     return MPI_SUCCESS;
 }
 
-int group_arg(CallScope& s, const Comm* c, MPI_Group handle, Group** out) {
+int comm_group_arg(CallScope& s, const Comm* c, MPI_Group handle, Group** out) {
     *out = resolve_group(handle);
     if (*out) return MPI_SUCCESS;
     return s.fail(c, MPI_ERR_GROUP, "invalid group handle");
 }
 
 // MPI_Comm_split_type and _create_group are for intracommunicators: say so of an intercommunicator.
-int intracomm(CallScope& s, MPI_Comm handle, const Comm** out) {
+int creating_intracomm(CallScope& s, MPI_Comm handle, const Comm** out) {
     if (int e = checks::comm(s, handle, out)) return e;
     if (!(*out)->is_inter()) return MPI_SUCCESS;
     return s.fail(*out, MPI_ERR_COMM, std::string(s.call) + " of an intercommunicator is not supported by xsim");
@@ -42,20 +42,20 @@ int dup(CallScope& scope, const Comm& c, MPI_Comm* newcomm) {
         *newcomm = MPI_COMM_NULL;  // as Open MPI leaves it
         return e;
     }
-    return give(newcomm, out);
+    return give_comm(newcomm, out);
 }
 
 // MPI_Comm_split (of either kind of communicator; `intra_only`: MPI_Comm_split_type).
 int split(CallScope& scope, MPI_Comm comm, int color, int key, MPI_Comm* newcomm, bool intra_only) {
     const Comm* c = nullptr;
-    if (int e = intra_only ? intracomm(scope, comm, &c) : checks::comm(scope, comm, &c)) return e;
+    if (int e = intra_only ? creating_intracomm(scope, comm, &c) : checks::comm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
     if (color < 0 && color != MPI_UNDEFINED)
         return scope.fail(c, MPI_ERR_ARG, "color " + std::to_string(color) + " is negative and not MPI_UNDEFINED");
     Comm* out = nullptr;
     if (int e = c->is_inter() ? split_intercomm(scope, *c, color, key, &out) : split_comm(scope, *c, color, key, &out))
         return e;
-    return give(newcomm, out);
+    return give_comm(newcomm, out);
 }
 
 }  // namespace
@@ -86,7 +86,7 @@ int PMPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
         return e;
     }
     *request = request_handle(r);
-    return give(newcomm, out);
+    return give_comm(newcomm, out);
 }
 
 // Info hints may be ignored (MPI-4 section 9.3.3).
@@ -128,25 +128,25 @@ int PMPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     Group* g = nullptr;
-    if (int e = group_arg(scope, c, group, &g)) return e;
+    if (int e = comm_group_arg(scope, c, group, &g)) return e;
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
     Comm* out = nullptr;
     if (int e = c->is_inter() ? create_intercomm_from(scope, *c, *g, &out) : create_comm(scope, *c, *g, &out)) return e;
-    return give(newcomm, out);
+    return give_comm(newcomm, out);
 }
 
 XSIM_MPI_ALIAS(Comm_create_group)
 int PMPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Comm_create_group");
     const Comm* c = nullptr;
-    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = creating_intracomm(scope, comm, &c)) return e;
     Group* g = nullptr;
-    if (int e = group_arg(scope, c, group, &g)) return e;
+    if (int e = comm_group_arg(scope, c, group, &g)) return e;
     if (int e = checks::tag(scope, c, tag, false)) return e;
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
     Comm* out = nullptr;
     if (int e = create_comm_from_group(scope, *c, *g, tag, &out)) return e;
-    return give(newcomm, out);
+    return give_comm(newcomm, out);
 }
 
 XSIM_MPI_ALIAS(Comm_free)
@@ -229,7 +229,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
                           MPI_Comm* newintercomm) {
     XSIM_BEGIN_INITIALIZED("MPI_Intercomm_create");
     const Comm* local = nullptr;
-    if (int e = intracomm(scope, local_comm, &local)) return e;
+    if (int e = creating_intracomm(scope, local_comm, &local)) return e;
     if (int e = checks::pointer(scope, local, newintercomm, "newintercomm")) return e;
     if (local_leader < 0 || local_leader >= local->size)
         return scope.fail(local, MPI_ERR_RANK, "invalid local leader " + std::to_string(local_leader) +
@@ -238,7 +238,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     // peer_comm and remote_leader are significant at the local leader only.
     const Comm* peer = nullptr;
     if (local->rank_of(scope.rank) == local_leader) {
-        if (int e = intracomm(scope, peer_comm, &peer)) return e;
+        if (int e = creating_intracomm(scope, peer_comm, &peer)) return e;
         if (remote_leader < 0 || remote_leader >= peer->size)
             return scope.fail(peer, MPI_ERR_RANK, "invalid remote leader " + std::to_string(remote_leader) +
                                                       " (peer communicator size " + std::to_string(peer->size) + ")");
@@ -247,7 +247,7 @@ int PMPI_Intercomm_create(MPI_Comm local_comm, int local_leader, MPI_Comm peer_c
     }
     Comm* out = nullptr;
     if (int e = create_intercomm(scope, *local, local_leader, peer, remote_leader, tag, &out)) return e;
-    return give(newintercomm, out);
+    return give_comm(newintercomm, out);
 }
 
 XSIM_MPI_ALIAS(Intercomm_merge)
@@ -259,7 +259,7 @@ int PMPI_Intercomm_merge(MPI_Comm intercomm, int high, MPI_Comm* newintracomm) {
     if (!c->is_inter()) return scope.fail(c, MPI_ERR_COMM, "not an intercommunicator");
     Comm* out = nullptr;
     if (int e = merge_intercomm(scope, *c, high != 0, &out)) return e;
-    return give(newintracomm, out);
+    return give_comm(newintracomm, out);
 }
 
 }  // extern "C"

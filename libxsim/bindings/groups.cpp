@@ -29,7 +29,7 @@ int two_groups(CallScope& s, MPI_Group h1, MPI_Group h2, const void* out, Group*
     return checks::pointer(s, nullptr, out, "result");
 }
 
-int give(MPI_Group* out, Group* g) {
+int give_group(MPI_Group* out, Group* g) {
     *out = group_handle(g);
     if (g == empty_group()) unref(g);  // the predefined empty group is not counted
     return MPI_SUCCESS;
@@ -98,7 +98,7 @@ int PMPI_Comm_group(MPI_Comm comm, MPI_Group* group) {
     const Comm* c = nullptr;
     if (int e = checks::comm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, group, "group")) return e;
-    return give(group, comm_group(*c, scope.rank));
+    return give_group(group, comm_group(*c, scope.rank));
 }
 
 XSIM_MPI_ALIAS(Group_size)
@@ -171,7 +171,7 @@ int PMPI_Group_union(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
     std::vector<int> worlds = members_where(*g1, [](int) { return true; });
     const std::vector<int> more = members_where(*g2, [&](int w) { return g1->rank_of_world(w) == MPI_UNDEFINED; });
     worlds.insert(worlds.end(), more.begin(), more.end());
-    return give(out, make_group(std::move(worlds)));
+    return give_group(out, make_group(std::move(worlds)));
 }
 
 XSIM_MPI_ALIAS(Group_intersection)
@@ -179,7 +179,7 @@ int PMPI_Group_intersection(MPI_Group group1, MPI_Group group2, MPI_Group* out) 
     XSIM_BEGIN_INITIALIZED("MPI_Group_intersection");
     Group *g1 = nullptr, *g2 = nullptr;
     if (int e = two_groups(scope, group1, group2, out, &g1, &g2)) return e;
-    return give(out, make_group(members_where(*g1, [&](int w) { return g2->rank_of_world(w) != MPI_UNDEFINED; })));
+    return give_group(out, make_group(members_where(*g1, [&](int w) { return g2->rank_of_world(w) != MPI_UNDEFINED; })));
 }
 
 XSIM_MPI_ALIAS(Group_difference)
@@ -187,7 +187,7 @@ int PMPI_Group_difference(MPI_Group group1, MPI_Group group2, MPI_Group* out) {
     XSIM_BEGIN_INITIALIZED("MPI_Group_difference");
     Group *g1 = nullptr, *g2 = nullptr;
     if (int e = two_groups(scope, group1, group2, out, &g1, &g2)) return e;
-    return give(out, make_group(members_where(*g1, [&](int w) { return g2->rank_of_world(w) == MPI_UNDEFINED; })));
+    return give_group(out, make_group(members_where(*g1, [&](int w) { return g2->rank_of_world(w) == MPI_UNDEFINED; })));
 }
 
 XSIM_MPI_ALIAS(Group_incl)
@@ -197,7 +197,7 @@ int PMPI_Group_incl(MPI_Group group, int n, const int ranks[], MPI_Group* out) {
     if (int e = group_arg(scope, group, &g)) return e;
     if (int e = checks::pointer(scope, nullptr, out, "newgroup")) return e;
     if (int e = distinct_ranks(scope, *g, n, ranks)) return e;
-    return give(out, of_ranks(*g, std::vector<int>(ranks, ranks + n)));
+    return give_group(out, of_ranks(*g, std::vector<int>(ranks, ranks + n)));
 }
 
 XSIM_MPI_ALIAS(Group_excl)
@@ -212,7 +212,7 @@ int PMPI_Group_excl(MPI_Group group, int n, const int ranks[], MPI_Group* out) {
     std::vector<int> kept;
     for (int r = 0; r < g->size; ++r)
         if (!std::binary_search(excluded.begin(), excluded.end(), r)) kept.push_back(r);
-    return give(out, of_ranks(*g, kept));
+    return give_group(out, of_ranks(*g, kept));
 }
 
 XSIM_MPI_ALIAS(Group_range_incl)
@@ -228,12 +228,12 @@ int PMPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* ou
             return scope.fail(nullptr, MPI_ERR_RANK,
                               "range 0 leaves the group (size " + std::to_string(g->size) + ")");
         const int count = (stride > 0 ? last >= first : last <= first) ? (last - first) / stride + 1 : 0;
-        if (count == 0) return give(out, ref(empty_group()));
-        return give(out, make_range_group(g->world_of(first), g->stride * stride, count));
+        if (count == 0) return give_group(out, ref(empty_group()));
+        return give_group(out, make_range_group(g->world_of(first), g->stride * stride, count));
     }
     std::vector<int> included;
     if (int e = expand_ranges(scope, *g, n, ranges, &included)) return e;
-    return give(out, of_ranks(*g, included));
+    return give_group(out, of_ranks(*g, included));
 }
 
 XSIM_MPI_ALIAS(Group_range_excl)
@@ -248,7 +248,7 @@ int PMPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* ou
     std::vector<int> kept;
     for (int r = 0; r < g->size; ++r)
         if (!std::binary_search(excluded.begin(), excluded.end(), r)) kept.push_back(r);
-    return give(out, of_ranks(*g, kept));
+    return give_group(out, of_ranks(*g, kept));
 }
 
 }  // extern "C"

@@ -35,7 +35,7 @@ int any_topology(CallScope& s, const Comm* c, const Topology** out) {
     return s.fail(c, MPI_ERR_TOPOLOGY, "neighbor collectives need a communicator with a process topology");
 }
 
-int not_in_place(CallScope& s, const Comm* c, const void* buf) {
+int neighbor_not_in_place(CallScope& s, const Comm* c, const void* buf) {
     if (buf != MPI_IN_PLACE) return MPI_SUCCESS;
     return s.fail(c, MPI_ERR_BUFFER, "MPI_IN_PLACE is not allowed in neighbor collectives");
 }
@@ -83,7 +83,7 @@ int blocks(CallScope& s, const Comm* c, Form form, const void* buf, int n, int c
 // requires, the request owns copies of its arrays (copied_arrays.hpp) and holds the derived
 // datatypes they use (held_handles.hpp: MPI_Type_free may come first). Persistent init: the
 // same copies and holds in the definition each MPI_Start runs (persistent_collective.hpp).
-int dispatch(CallScope& s, const Comm* c, const Collective<NeighborArgs>& table, const NeighborArgs& a,
+int dispatch_neighbor(CallScope& s, const Comm* c, const Collective<NeighborArgs>& table, const NeighborArgs& a,
              const pcoll::Call& how) {
     if (how.form != pcoll::Form::Blocking) {
         auto keep = [&](NeighborArgs& own, CopiedArrays& arrays, HeldHandles& handles) {
@@ -119,8 +119,8 @@ int prologue(CallScope& scope, MPI_Comm comm, const pcoll::Call& how, const void
     if (int e = checks::comm(scope, comm, c)) return e;
     if (int e = any_topology(scope, *c, &t)) return e;
     if (int e = pcoll::check_request(scope, *c, how)) return e;
-    if (int e = not_in_place(scope, *c, sendbuf)) return e;
-    if (int e = not_in_place(scope, *c, recvbuf)) return e;
+    if (int e = neighbor_not_in_place(scope, *c, sendbuf)) return e;
+    if (int e = neighbor_not_in_place(scope, *c, recvbuf)) return e;
     a->plan = std::make_shared<const topo::NeighborPlan>(topo::neighbor_plan(*t, (*c)->rank_of(scope.rank)));
     return MPI_SUCCESS;
 }
@@ -142,7 +142,7 @@ int neighbor_allgather(const char* call, const Collective<NeighborArgs>& table, 
     if (int e =
             blocks(scope, c, form, recvbuf, plan.indegree, recvcount, recvcounts, displs, recvtype, nullptr, &a.recv))
         return e;
-    return dispatch(scope, c, table, a, how);
+    return dispatch_neighbor(scope, c, table, a, how);
 }
 
 int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, Form form, const void* sendbuf,
@@ -161,7 +161,7 @@ int neighbor_alltoall(const char* call, const Collective<NeighborArgs>& table, F
     if (int e = blocks(scope, c, form, recvbuf, plan.indegree, recvcount, recvcounts, rdispls, recvtype, recvtypes,
                        &a.recv))
         return e;
-    return dispatch(scope, c, table, a, how);
+    return dispatch_neighbor(scope, c, table, a, how);
 }
 
 }  // namespace

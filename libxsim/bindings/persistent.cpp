@@ -41,7 +41,7 @@ int startable(CallScope& s, MPI_Request handle, const char* where, Request** out
     return MPI_SUCCESS;
 }
 
-int start(CallScope& s, Request* r) {
+int start_request(CallScope& s, Request* r) {
     if (r->kind == RequestKind::Collective) {  // MPIX_<Coll>_init
         static_cast<pcoll::Definition*>(r->collective)->start(s.engine, s.rank, r);
         return MPI_SUCCESS;
@@ -98,7 +98,7 @@ int PMPI_Start(MPI_Request* request) {
     if (int e = checks::pointer(scope, nullptr, request, "request")) return e;
     Request* r = nullptr;
     if (int e = startable(scope, *request, "", &r)) return e;
-    return start(scope, r);
+    return start_request(scope, r);
 }
 
 XSIM_MPI_ALIAS(Startall)
@@ -115,7 +115,7 @@ int PMPI_Startall(int count, MPI_Request requests[]) {
         Request* r = resolve_request(requests[i]);
         if (r->active)
             return scope.fail(r->comm, MPI_ERR_REQUEST, "request at index " + std::to_string(i) + " listed twice");
-        if (int e = start(scope, r)) return e;
+        if (int e = start_request(scope, r)) return e;
     }
     return MPI_SUCCESS;
 }

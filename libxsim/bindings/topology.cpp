@@ -59,7 +59,7 @@ int array(CallScope& s, const Comm* c, const void* p, int n, const char* what) {
 
 // Splits `c` (color MPI_UNDEFINED: the caller gets MPI_COMM_NULL) and attaches `t`.
 // split_comm reports its own errors through the error handler.
-int create(CallScope& s, const Comm* c, int color, int key, std::shared_ptr<const Topology> t, MPI_Comm* out) {
+int create_topology_comm(CallScope& s, const Comm* c, int color, int key, std::shared_ptr<const Topology> t, MPI_Comm* out) {
     Comm* created = nullptr;
     if (int rc = split_comm(s, *c, color, key, &created)) return rc;
     if (created) created->topology = std::move(t);
@@ -114,7 +114,7 @@ int PMPI_Cart_create(MPI_Comm comm_old, int ndims, const int dims[], const int p
     const int rank = c->rank_of(scope.rank);
     auto t = std::make_shared<const Topology>(topo::make_cartesian(ndims, dims, periods));
     const int color = rank < topo::grid_size(t->dims) ? 0 : MPI_UNDEFINED;
-    return create(scope, c, color, rank, std::move(t), comm_cart);
+    return create_topology_comm(scope, c, color, rank, std::move(t), comm_cart);
 }
 
 XSIM_MPI_ALIAS(Cart_sub)
@@ -127,7 +127,7 @@ int PMPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
     if (int e = array(scope, c, remain_dims, t->ndims(), "remain_dims")) return e;
     if (int e = checks::pointer(scope, c, newcomm, "newcomm")) return e;
     topo::CartSub sub = topo::cart_sub(*t, c->rank_of(scope.rank), remain_dims);
-    return create(scope, c, sub.color, sub.key, std::make_shared<const Topology>(std::move(sub.topology)), newcomm);
+    return create_topology_comm(scope, c, sub.color, sub.key, std::make_shared<const Topology>(std::move(sub.topology)), newcomm);
 }
 
 XSIM_MPI_ALIAS(Cartdim_get)
@@ -242,7 +242,7 @@ int PMPI_Graph_create(MPI_Comm comm_old, int nnodes, const int index[], const in
     if (int e = check(scope, c, topo::check_graph(c->size, nnodes, index, edges, &why), why)) return e;
     const int rank = c->rank_of(scope.rank);
     auto t = std::make_shared<const Topology>(topo::make_graph(nnodes, index, edges));
-    return create(scope, c, rank < nnodes ? 0 : MPI_UNDEFINED, rank, std::move(t), comm_graph);
+    return create_topology_comm(scope, c, rank < nnodes ? 0 : MPI_UNDEFINED, rank, std::move(t), comm_graph);
 }
 
 XSIM_MPI_ALIAS(Graphdims_get)
@@ -347,7 +347,7 @@ int PMPI_Dist_graph_create_adjacent(MPI_Comm comm_old, int indegree, const int s
         return scope.fail(c, MPI_ERR_ARG, "MPI_UNWEIGHTED for only one of sourceweights and destweights");
     auto t = std::make_shared<const Topology>(
         topo::make_dist_graph(indegree, sources, sourceweights, outdegree, destinations, destweights));
-    return create(scope, c, 0, c->rank_of(scope.rank), std::move(t), comm_dist_graph);
+    return create_topology_comm(scope, c, 0, c->rank_of(scope.rank), std::move(t), comm_dist_graph);
 }
 
 XSIM_MPI_ALIAS(Dist_graph_create)
@@ -392,7 +392,7 @@ int PMPI_Dist_graph_create(MPI_Comm comm_old, int n, const int sources[], const 
         (notice.incoming ? a.sources : a.destinations).push_back(notice.peer);
         if (weighted) (notice.incoming ? a.source_weights : a.destination_weights).push_back(notice.weight);
     }
-    return create(scope, c, 0, me, std::move(t), comm_dist_graph);
+    return create_topology_comm(scope, c, 0, me, std::move(t), comm_dist_graph);
 }
 
 XSIM_MPI_ALIAS(Dist_graph_neighbors_count)

@@ -30,7 +30,7 @@ using rma::Window;
 
 namespace {
 
-int intracomm(CallScope& s, MPI_Comm handle, const Comm** out) {
+int window_intracomm(CallScope& s, MPI_Comm handle, const Comm** out) {
     if (int e = checks::comm(s, handle, out)) return e;
     if (!(*out)->is_inter()) return MPI_SUCCESS;
     return s.fail(*out, MPI_ERR_COMM, std::string(s.call) + " takes an intracommunicator");
@@ -38,7 +38,7 @@ int intracomm(CallScope& s, MPI_Comm handle, const Comm** out) {
 
 // Everything but the memory: a window over `comm` whose target is registered before the
 // barrier that ends the creation (an operation may follow at once on any rank).
-int create(CallScope& s, const Comm* c, void* base, MPI_Aint size, int disp_unit, rma::Flavor flavor,
+int create_window(CallScope& s, const Comm* c, void* base, MPI_Aint size, int disp_unit, rma::Flavor flavor,
            MPI_Win* win, Window** out) {
     if (int e = checks::pointer(s, c, win, "win")) return e;
     if (size < 0) return s.fail(c, MPI_ERR_SIZE, "negative window size " + std::to_string(size));
@@ -112,10 +112,10 @@ XSIM_MPI_ALIAS(Win_create)
 int PMPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, MPI_Win* win) {
     XSIM_BEGIN_INITIALIZED("MPI_Win_create");
     const Comm* c = nullptr;
-    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = window_intracomm(scope, comm, &c)) return e;
     if (!base && size > 0) return scope.fail(c, MPI_ERR_ARG, "null base for a window of " + std::to_string(size) + " bytes");
     Window* w = nullptr;
-    if (int e = create(scope, c, base, size, disp_unit, rma::Flavor::Create, win, &w)) return e;
+    if (int e = create_window(scope, c, base, size, disp_unit, rma::Flavor::Create, win, &w)) return e;
     return finish_creation(scope, c, w, win);
 }
 
@@ -123,13 +123,13 @@ XSIM_MPI_ALIAS(Win_allocate)
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
     XSIM_BEGIN_INITIALIZED("MPI_Win_allocate");
     const Comm* c = nullptr;
-    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = window_intracomm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, baseptr, "baseptr")) return e;
     void* memory = size > 0 ? std::calloc(static_cast<std::size_t>(size), 1) : nullptr;
     if (size > 0 && !memory)
         return scope.fail(c, MPI_ERR_NO_MEM, "cannot allocate a window of " + std::to_string(size) + " bytes");
     Window* w = nullptr;
-    if (int e = create(scope, c, memory, size, disp_unit, rma::Flavor::Allocate, win, &w)) {
+    if (int e = create_window(scope, c, memory, size, disp_unit, rma::Flavor::Allocate, win, &w)) {
         std::free(memory);
         return e;
     }
@@ -142,10 +142,10 @@ XSIM_MPI_ALIAS(Win_allocate_shared)
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
     XSIM_BEGIN_INITIALIZED("MPI_Win_allocate_shared");
     const Comm* c = nullptr;
-    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = window_intracomm(scope, comm, &c)) return e;
     if (int e = checks::pointer(scope, c, baseptr, "baseptr")) return e;
     Window* w = nullptr;
-    if (int e = create(scope, c, nullptr, size, disp_unit, rma::Flavor::Shared, win, &w)) return e;
+    if (int e = create_window(scope, c, nullptr, size, disp_unit, rma::Flavor::Shared, win, &w)) return e;
     // Every member's size and displacement unit (and the name of the shared memory, from its
     // creator's process id), through a simulated collective: slot i holds rank i's size,
     // slot members + i its unit, the last one the id.
@@ -217,9 +217,9 @@ XSIM_MPI_ALIAS(Win_create_dynamic)
 int PMPI_Win_create_dynamic(MPI_Info, MPI_Comm comm, MPI_Win* win) {
     XSIM_BEGIN_INITIALIZED("MPI_Win_create_dynamic");
     const Comm* c = nullptr;
-    if (int e = intracomm(scope, comm, &c)) return e;
+    if (int e = window_intracomm(scope, comm, &c)) return e;
     Window* w = nullptr;
-    if (int e = create(scope, c, MPI_BOTTOM, 0, 1, rma::Flavor::Dynamic, win, &w)) return e;
+    if (int e = create_window(scope, c, MPI_BOTTOM, 0, 1, rma::Flavor::Dynamic, win, &w)) return e;
     return finish_creation(scope, c, w, win);
 }
 

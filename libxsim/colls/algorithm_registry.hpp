@@ -109,12 +109,12 @@ struct DefaultRegistration {
 // One line after an algorithm's definition: XSIM_REGISTER_ALGORITHM(object, CollKind::X, ...).
 #define XSIM_REGISTER_ALGORITHM(object, ...)                                                    \
     static const ::xsim::colls::AlgorithmRegistration<__VA_ARGS__> XSIM_REGISTRATION_NAME_( \
-        xsim_registers_, __LINE__) {                                                         \
+        xsim_registers_, __COUNTER__) {                                                      \
         object                                                                               \
     }
 // selectors.cpp: XSIM_REGISTER_DEFAULT(CollKind::X, choose_x).
 #define XSIM_REGISTER_DEFAULT(kind, choose)                                                     \
     static const ::xsim::colls::DefaultRegistration<kind> XSIM_REGISTRATION_NAME_(xsim_default_, \
-                                                                                   __LINE__) {   \
+                                                                                   __COUNTER__) {\
         choose                                                                                   \
     }

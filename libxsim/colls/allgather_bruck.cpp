@@ -10,7 +10,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const AllgatherArgs& a) {
+Steps run_allgather_bruck(Context& c, const AllgatherArgs& a) {
     const int p = c.size;
     // Packed block j belongs to rank (rank + j) % p and starts at at[j].
     std::vector<std::uint64_t> at(static_cast<std::size_t>(p) + 1, 0);
@@ -32,7 +32,7 @@ Steps run(Context& c, const AllgatherArgs& a) {
     }
 }
 
-SimTime cost(const CostModel& m, const AllgatherArgs& a) {
+SimTime cost_allgather_bruck(const CostModel& m, const AllgatherArgs& a) {
     const int p = m.size();
     std::uint64_t total = 0;
     for (int i = 0; i < p; ++i) total += a.recv.bytes_of(i);
@@ -43,7 +43,7 @@ SimTime cost(const CostModel& m, const AllgatherArgs& a) {
 
 const Algorithm<AllgatherArgs> allgather_bruck{
     {"bruck", "any size: ceil(log2 p) rounds sending the first min(2^k, p-2^k) gathered blocks"},
-    run, nullptr, cost};
+    run_allgather_bruck, nullptr, cost_allgather_bruck};
 XSIM_REGISTER_ALGORITHM(allgather_bruck, CollKind::Allgather, CollKind::Allgatherv);
 
 }  // namespace xsim::colls

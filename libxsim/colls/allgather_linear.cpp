@@ -6,7 +6,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const AllgatherArgs& a) {
+Steps run_allgather_linear(Context& c, const AllgatherArgs& a) {
     const Block own = a.in_place ? a.recv.block(c.rank) : a.mine;
     if (!a.in_place) copy_block(c.payload, a.mine, a.recv.block(c.rank));
     for (int k = 1; k < c.size; ++k) {
@@ -18,7 +18,7 @@ Steps run(Context& c, const AllgatherArgs& a) {
 }
 
 // Each NIC sends p-1 copies and receives p-1 blocks back to back.
-SimTime cost(const CostModel& m, const AllgatherArgs& a) {
+SimTime cost_allgather_linear(const CostModel& m, const AllgatherArgs& a) {
     const int p = m.size();
     if (p < 2) return 0;
     std::uint64_t total = 0;
@@ -29,7 +29,8 @@ SimTime cost(const CostModel& m, const AllgatherArgs& a) {
 }  // namespace
 
 const Algorithm<AllgatherArgs> allgather_linear{
-    {"linear", "every rank sends its block directly to every other rank, one round"}, run, nullptr, cost,
+    {"linear", "every rank sends its block directly to every other rank, one round"},
+    run_allgather_linear, nullptr, cost_allgather_linear,
     all_pairs_messages};
 XSIM_REGISTER_ALGORITHM(allgather_linear, CollKind::Allgather, CollKind::Allgatherv);
 

@@ -7,7 +7,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const AllgatherArgs& a) {
+Steps run_allgather_recursive_doubling(Context& c, const AllgatherArgs& a) {
     if (!a.in_place) copy_block(c.payload, a.mine, a.recv.block(c.rank));
     for (int mask = 1; mask < c.size; mask <<= 1) {
         const int partner = c.rank ^ mask;
@@ -17,9 +17,9 @@ Steps run(Context& c, const AllgatherArgs& a) {
     }
 }
 
-bool power_of_two(const Context& c, const AllgatherArgs&) { return (c.size & (c.size - 1)) == 0; }
+bool power_of_two_size(const Context& c, const AllgatherArgs&) { return (c.size & (c.size - 1)) == 0; }
 
-SimTime cost(const CostModel& m, const AllgatherArgs& a) {
+SimTime cost_allgather_recursive_doubling(const CostModel& m, const AllgatherArgs& a) {
     return m.rounds([&](int d) { return a.recv.bytes_of(0) * d; });
 }
 
@@ -27,7 +27,7 @@ SimTime cost(const CostModel& m, const AllgatherArgs& a) {
 
 const Algorithm<AllgatherArgs> allgather_recursive_doubling{
     {"recursive_doubling", "power-of-two sizes: log2 p exchanges of 1, 2, 4, ... blocks"},
-    run, power_of_two, cost};
+    run_allgather_recursive_doubling, power_of_two_size, cost_allgather_recursive_doubling};
 XSIM_REGISTER_ALGORITHM(allgather_recursive_doubling, CollKind::Allgather);
 
 }  // namespace xsim::colls

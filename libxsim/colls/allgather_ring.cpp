@@ -7,7 +7,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const AllgatherArgs& a) {
+Steps run_allgather_ring(Context& c, const AllgatherArgs& a) {
     const int p = c.size;
     if (!a.in_place) copy_block(c.payload, a.mine, a.recv.block(c.rank));
     const int right = (c.rank + 1) % p, left = (c.rank - 1 + p) % p;
@@ -19,7 +19,7 @@ Steps run(Context& c, const AllgatherArgs& a) {
     }
 }
 
-SimTime cost(const CostModel& m, const AllgatherArgs& a) {
+SimTime cost_allgather_ring(const CostModel& m, const AllgatherArgs& a) {
     const int p = m.size();
     if (p < 2) return 0;
     std::uint64_t total = 0;
@@ -30,7 +30,8 @@ SimTime cost(const CostModel& m, const AllgatherArgs& a) {
 }  // namespace
 
 const Algorithm<AllgatherArgs> allgather_ring{
-    {"ring", "p-1 steps passing blocks to the right neighbour; long messages"}, run, nullptr, cost, all_pairs_messages};
+    {"ring", "p-1 steps passing blocks to the right neighbour; long messages"},
+    run_allgather_ring, nullptr, cost_allgather_ring, all_pairs_messages};
 XSIM_REGISTER_ALGORITHM(allgather_ring, CollKind::Allgather, CollKind::Allgatherv);
 
 }  // namespace xsim::colls

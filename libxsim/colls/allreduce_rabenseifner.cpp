@@ -8,7 +8,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const ReduceArgs& a) {
+Steps run_allreduce_rabenseifner(Context& c, const ReduceArgs& a) {
     const int p = c.size;
     const int pof2 = floor_pow2(p), rem = p - pof2;
     auto part = [&](void* buf, std::int64_t first, std::int64_t n) {
@@ -88,7 +88,7 @@ Steps run(Context& c, const ReduceArgs& a) {
     }
 }
 
-SimTime cost(const CostModel& m, const ReduceArgs& a) {
+SimTime cost_allreduce_rabenseifner(const CostModel& m, const ReduceArgs& a) {
     const int p = m.size(), pof2 = floor_pow2(p);
     SimTime t = p != pof2 ? 2 * m.message(1, a.bytes) : 0;
     for (int d = 1; d < pof2; d <<= 1) t += 2 * m.message(d, a.bytes / (2 * d));
@@ -99,7 +99,7 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 
 const Algorithm<ReduceArgs> allreduce_rabenseifner{
     {"rabenseifner", "long vectors, commutative ops: reduce-scatter by recursive halving + allgather"},
-    run, commutative_op, cost};
+    run_allreduce_rabenseifner, commutative_op, cost_allreduce_rabenseifner};
 XSIM_REGISTER_ALGORITHM(allreduce_rabenseifner, CollKind::Allreduce);
 
 }  // namespace xsim::colls

@@ -11,7 +11,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const ReduceArgs& a) {
+Steps run_allreduce_recursive_doubling(Context& c, const ReduceArgs& a) {
     const int p = c.size;
     const int pof2 = floor_pow2(p), rem = p - pof2;
     const BlocksOfShape whole(a.count, a.type);
@@ -67,7 +67,7 @@ Steps run(Context& c, const ReduceArgs& a) {
     if (acc != a.recvbuf) copy_block(c.payload, whole(acc), whole(a.recvbuf));
 }
 
-SimTime cost(const CostModel& m, const ReduceArgs& a) {
+SimTime cost_allreduce_recursive_doubling(const CostModel& m, const ReduceArgs& a) {
     const int p = m.size();
     const SimTime fold = p != floor_pow2(p) ? 2 * m.message(1, a.bytes) : 0;
     SimTime t = fold;
@@ -79,7 +79,7 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 
 const Algorithm<ReduceArgs> allreduce_recursive_doubling{
     {"recursive_doubling", "log2 p exchanges of the whole vector with partners 1, 2, 4, ... apart (any op)"},
-    run, nullptr, cost};
+    run_allreduce_recursive_doubling, nullptr, cost_allreduce_recursive_doubling};
 XSIM_REGISTER_ALGORITHM(allreduce_recursive_doubling, CollKind::Allreduce);
 
 }  // namespace xsim::colls

@@ -8,7 +8,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const ReduceArgs& a) {
+Steps run_allreduce_ring(Context& c, const ReduceArgs& a) {
     const int p = c.size;
     copy_block(c.payload, make_block(a.sendbuf, a.count, a.type), make_block(a.recvbuf, a.count, a.type));
     if (p == 1) co_return;
@@ -34,7 +34,7 @@ Steps run(Context& c, const ReduceArgs& a) {
     }
 }
 
-SimTime cost(const CostModel& m, const ReduceArgs& a) {
+SimTime cost_allreduce_ring(const CostModel& m, const ReduceArgs& a) {
     const int p = m.size();
     return p < 2 ? 0 : 2 * (p - 1) * m.message(1, (a.bytes + p - 1) / p);
 }
@@ -43,7 +43,7 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 
 const Algorithm<ReduceArgs> allreduce_ring{
     {"ring", "long vectors, commutative ops: ring reduce-scatter + ring allgather of p blocks"},
-    run, commutative_op, cost};
+    run_allreduce_ring, commutative_op, cost_allreduce_ring};
 XSIM_REGISTER_ALGORITHM(allreduce_ring, CollKind::Allreduce);
 
 }  // namespace xsim::colls

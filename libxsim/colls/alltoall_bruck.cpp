@@ -19,7 +19,7 @@ int blocks_with_bit(int p, int d) {
     return static_cast<int>(p / period * d + std::max(0LL, p % period - d));
 }
 
-Steps run(Context& c, const AlltoallArgs& a) {
+Steps run_alltoall_bruck(Context& c, const AlltoallArgs& a) {
     const int p = c.size;
     const std::uint64_t bb = a.send.bytes_of(0);
     ByteScratch blocks(c.payload, bb * p);
@@ -47,14 +47,15 @@ Steps run(Context& c, const AlltoallArgs& a) {
             unpack_block(true, blocks.at(bb * j), a.recv.block((c.rank - j + p) % p));
 }
 
-SimTime cost(const CostModel& m, const AlltoallArgs& a) {
+SimTime cost_alltoall_bruck(const CostModel& m, const AlltoallArgs& a) {
     return m.rounds([&](int) { return a.send.bytes_of(0) * (m.size() / 2); });
 }
 
 }  // namespace
 
 const Algorithm<AlltoallArgs> alltoall_bruck{
-    {"bruck", "short blocks: ceil(log2 p) rounds of about p/2 packed blocks"}, run, nullptr, cost};
+    {"bruck", "short blocks: ceil(log2 p) rounds of about p/2 packed blocks"},
+    run_alltoall_bruck, nullptr, cost_alltoall_bruck};
 XSIM_REGISTER_ALGORITHM(alltoall_bruck, CollKind::Alltoall);
 
 }  // namespace xsim::colls

@@ -6,7 +6,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const AlltoallArgs& a) {
+Steps run_alltoall_linear(Context& c, const AlltoallArgs& a) {
     const int p = c.size;
     const Block own = a.send.block(c.rank);
     copy_block(c.carries(own), own, a.recv.block(c.rank));
@@ -22,7 +22,7 @@ Steps run(Context& c, const AlltoallArgs& a) {
 }
 
 // The NIC sends (and receives) everything back to back after one latency.
-SimTime cost(const CostModel& m, const AlltoallArgs& a) {
+SimTime cost_alltoall_linear(const CostModel& m, const AlltoallArgs& a) {
     const int p = m.size();
     if (p < 2) return 0;
     std::uint64_t sent = 0, received = 0;
@@ -38,7 +38,8 @@ SimTime cost(const CostModel& m, const AlltoallArgs& a) {
 }  // namespace
 
 const Algorithm<AlltoallArgs> alltoall_linear{
-    {"linear", "all sends and receives posted at once (p-1 requests per rank)"}, run, nullptr, cost,
+    {"linear", "all sends and receives posted at once (p-1 requests per rank)"},
+    run_alltoall_linear, nullptr, cost_alltoall_linear,
     all_pairs_messages};
 XSIM_REGISTER_ALGORITHM(alltoall_linear, CollKind::Alltoall, CollKind::Alltoallv, CollKind::Alltoallw);
 

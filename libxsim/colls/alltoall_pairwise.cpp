@@ -7,7 +7,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const AlltoallArgs& a) {
+Steps run_alltoall_pairwise(Context& c, const AlltoallArgs& a) {
     const int p = c.size;
     const Block own = a.send.block(c.rank);
     copy_block(c.carries(own), own, a.recv.block(c.rank));
@@ -20,7 +20,7 @@ Steps run(Context& c, const AlltoallArgs& a) {
 }
 
 // p-1 sequential steps; the rank's own traffic spread evenly over them.
-SimTime cost(const CostModel& m, const AlltoallArgs& a) {
+SimTime cost_alltoall_pairwise(const CostModel& m, const AlltoallArgs& a) {
     const int p = m.size();
     if (p < 2) return 0;
     std::uint64_t sent = 0, received = 0;
@@ -34,7 +34,8 @@ SimTime cost(const CostModel& m, const AlltoallArgs& a) {
 }  // namespace
 
 const Algorithm<AlltoallArgs> alltoall_pairwise{
-    {"pairwise", "p-1 steps: send to rank+s, receive from rank-s"}, run, nullptr, cost, all_pairs_messages};
+    {"pairwise", "p-1 steps: send to rank+s, receive from rank-s"},
+    run_alltoall_pairwise, nullptr, cost_alltoall_pairwise, all_pairs_messages};
 XSIM_REGISTER_ALGORITHM(alltoall_pairwise, CollKind::Alltoall, CollKind::Alltoallv, CollKind::Alltoallw);
 
 }  // namespace xsim::colls

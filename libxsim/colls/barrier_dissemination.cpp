@@ -7,7 +7,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const BarrierArgs&) {
+Steps run_barrier_dissemination(Context& c, const BarrierArgs&) {
     for (int d = 1; d < c.size; d <<= 1) {
         c.recv_bytes((c.rank - d + c.size) % c.size, nullptr, 0);
         c.send_bytes((c.rank + d) % c.size, nullptr, 0);
@@ -15,14 +15,15 @@ Steps run(Context& c, const BarrierArgs&) {
     }
 }
 
-SimTime cost(const CostModel& m, const BarrierArgs&) {
+SimTime cost_barrier_dissemination(const CostModel& m, const BarrierArgs&) {
     return m.rounds([](int) { return std::uint64_t{0}; });
 }
 
 }  // namespace
 
 const Algorithm<BarrierArgs> barrier_dissemination{
-    {"dissemination", "ceil(log2 p) rounds: signal rank+2^k, wait for rank-2^k"}, run, nullptr, cost};
+    {"dissemination", "ceil(log2 p) rounds: signal rank+2^k, wait for rank-2^k"},
+    run_barrier_dissemination, nullptr, cost_barrier_dissemination};
 XSIM_REGISTER_ALGORITHM(barrier_dissemination, CollKind::Barrier);
 
 }  // namespace xsim::colls

@@ -6,7 +6,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const BarrierArgs&) {
+Steps run_barrier_linear(Context& c, const BarrierArgs&) {
     if (c.rank == 0) {
         for (int i = 1; i < c.size; ++i) c.recv_bytes(i, nullptr, 0);
         co_await c.round();
@@ -19,14 +19,15 @@ Steps run(Context& c, const BarrierArgs&) {
     }
 }
 
-SimTime cost(const CostModel& m, const BarrierArgs&) {
+SimTime cost_barrier_linear(const CostModel& m, const BarrierArgs&) {
     return m.size() > 1 ? 2 * m.latency(1) : 0;
 }
 
 }  // namespace
 
 const Algorithm<BarrierArgs> barrier_linear{
-    {"linear", "all ranks signal rank 0, which then releases them (2(p-1) messages)"}, run, nullptr, cost};
+    {"linear", "all ranks signal rank 0, which then releases them (2(p-1) messages)"},
+    run_barrier_linear, nullptr, cost_barrier_linear};
 XSIM_REGISTER_ALGORITHM(barrier_linear, CollKind::Barrier);
 
 }  // namespace xsim::colls

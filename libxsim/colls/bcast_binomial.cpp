@@ -7,7 +7,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const BcastArgs& a) {
+Steps run_bcast_binomial(Context& c, const BcastArgs& a) {
     const int p = c.size;
     const int vrank = (c.rank - a.root + p) % p;
     int mask = 1;
@@ -23,14 +23,15 @@ Steps run(Context& c, const BcastArgs& a) {
     co_await c.round();
 }
 
-SimTime cost(const CostModel& m, const BcastArgs& a) {
+SimTime cost_bcast_binomial(const CostModel& m, const BcastArgs& a) {
     return m.rounds([&](int) { return a.data.bytes; });
 }
 
 }  // namespace
 
 const Algorithm<BcastArgs> bcast_binomial{
-    {"binomial", "binomial tree from the root: ceil(log2 p) rounds of the whole message"}, run, nullptr, cost};
+    {"binomial", "binomial tree from the root: ceil(log2 p) rounds of the whole message"},
+    run_bcast_binomial, nullptr, cost_bcast_binomial};
 XSIM_REGISTER_ALGORITHM(bcast_binomial, CollKind::Bcast);
 
 }  // namespace xsim::colls

@@ -5,7 +5,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const BcastArgs& a) {
+Steps run_bcast_linear(Context& c, const BcastArgs& a) {
     if (c.rank == a.root) {
         for (int i = 0; i < c.size; ++i)
             if (i != a.root) c.send(i, a.data);
@@ -16,7 +16,7 @@ Steps run(Context& c, const BcastArgs& a) {
 }
 
 // The root's NIC sends the p-1 copies one after the other.
-SimTime cost(const CostModel& m, const BcastArgs& a) {
+SimTime cost_bcast_linear(const CostModel& m, const BcastArgs& a) {
     if (m.size() < 2) return 0;
     return m.message(m.typical_peer(), a.data.bytes) + (m.size() - 2) * m.transfer(m.typical_peer(), a.data.bytes);
 }
@@ -24,7 +24,7 @@ SimTime cost(const CostModel& m, const BcastArgs& a) {
 }  // namespace
 
 const Algorithm<BcastArgs> bcast_linear{
-    {"linear", "the root sends the whole message to each rank in turn"}, run, nullptr, cost};
+    {"linear", "the root sends the whole message to each rank in turn"}, run_bcast_linear, nullptr, cost_bcast_linear};
 XSIM_REGISTER_ALGORITHM(bcast_linear, CollKind::Bcast);
 
 }  // namespace xsim::colls

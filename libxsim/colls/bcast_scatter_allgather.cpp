@@ -15,7 +15,7 @@ std::uint64_t span(std::uint64_t total, std::uint64_t chunk, std::int64_t first,
     return end > begin ? end - begin : 0;
 }
 
-Steps run(Context& c, const BcastArgs& a) {
+Steps run_bcast_scatter_allgather(Context& c, const BcastArgs& a) {
     const int p = c.size;
     const std::uint64_t n = a.data.bytes;
     const std::uint64_t chunk = (n + p - 1) / p;
@@ -63,7 +63,7 @@ Steps run(Context& c, const BcastArgs& a) {
     if (vrank != 0 && !layout.contiguous) unpack_block(c.payload, bytes, a.data);
 }
 
-SimTime cost(const CostModel& m, const BcastArgs& a) {
+SimTime cost_bcast_scatter_allgather(const CostModel& m, const BcastArgs& a) {
     const int p = m.size();
     if (p < 2) return 0;
     const std::uint64_t chunk = (a.data.bytes + p - 1) / p;
@@ -75,7 +75,7 @@ SimTime cost(const CostModel& m, const BcastArgs& a) {
 
 const Algorithm<BcastArgs> bcast_scatter_allgather{
     {"scatter_allgather", "long messages: binomial scatter of p chunks, then ring allgather (van de Geijn)"},
-    run, nullptr, cost, all_pairs_messages};
+    run_bcast_scatter_allgather, nullptr, cost_bcast_scatter_allgather, all_pairs_messages};
 XSIM_REGISTER_ALGORITHM(bcast_scatter_allgather, CollKind::Bcast);
 
 }  // namespace xsim::colls

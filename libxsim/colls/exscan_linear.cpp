@@ -6,7 +6,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const ReduceArgs& a) {
+Steps run_exscan_linear(Context& c, const ReduceArgs& a) {
     const BlocksOfShape whole(a.count, a.type);
     // The rank's own data, kept aside: with MPI_IN_PLACE the result overwrites it.
     TypedScratch outgoing(c.payload && c.rank < c.size - 1, a.count, a.type);
@@ -22,14 +22,14 @@ Steps run(Context& c, const ReduceArgs& a) {
     }
 }
 
-SimTime cost(const CostModel& m, const ReduceArgs& a) {
+SimTime cost_exscan_linear(const CostModel& m, const ReduceArgs& a) {
     return m.size() < 2 ? 0 : (m.size() - 1) * m.message(1, a.bytes);
 }
 
 }  // namespace
 
 const Algorithm<ReduceArgs> exscan_linear{
-    {"linear", "the exclusive prefix travels from rank 0 to rank p-1"}, run, nullptr, cost};
+    {"linear", "the exclusive prefix travels from rank 0 to rank p-1"}, run_exscan_linear, nullptr, cost_exscan_linear};
 XSIM_REGISTER_ALGORITHM(exscan_linear, CollKind::Exscan);
 
 }  // namespace xsim::colls

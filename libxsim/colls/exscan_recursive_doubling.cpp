@@ -10,7 +10,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const ReduceArgs& a) {
+Steps run_exscan_recursive_doubling(Context& c, const ReduceArgs& a) {
     if (c.size == 1) co_return;
     const BlocksOfShape whole(a.count, a.type);
     TypedScratch partial_buf(c.payload, a.count, a.type), incoming_buf(c.payload, a.count, a.type);
@@ -38,14 +38,15 @@ Steps run(Context& c, const ReduceArgs& a) {
     }
 }
 
-SimTime cost(const CostModel& m, const ReduceArgs& a) {
+SimTime cost_exscan_recursive_doubling(const CostModel& m, const ReduceArgs& a) {
     return m.rounds([&](int) { return a.bytes; });
 }
 
 }  // namespace
 
 const Algorithm<ReduceArgs> exscan_recursive_doubling{
-    {"recursive_doubling", "ceil(log2 p) exchanges of partial reductions (any op)"}, run, nullptr, cost};
+    {"recursive_doubling", "ceil(log2 p) exchanges of partial reductions (any op)"},
+    run_exscan_recursive_doubling, nullptr, cost_exscan_recursive_doubling};
 XSIM_REGISTER_ALGORITHM(exscan_recursive_doubling, CollKind::Exscan);
 
 }  // namespace xsim::colls

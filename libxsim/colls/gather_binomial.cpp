@@ -8,7 +8,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const RootedArgs& a) {
+Steps run_gather_binomial(Context& c, const RootedArgs& a) {
     const int p = c.size;
     const int vrank = (c.rank - a.root + p) % p;
     auto real = [&](int v) { return (v + a.root) % p; };
@@ -41,7 +41,7 @@ Steps run(Context& c, const RootedArgs& a) {
     if (a.root > 0) unpack_block(c.payload, packed.at(bb * tail), a.blocks.run(0, a.root));
 }
 
-SimTime cost(const CostModel& m, const RootedArgs& a) {
+SimTime cost_gather_binomial(const CostModel& m, const RootedArgs& a) {
     const std::uint64_t bb = a.mine.bytes ? a.mine.bytes : a.blocks.bytes_of(0);
     return m.rounds([&](int d) { return bb * d; });
 }
@@ -50,7 +50,7 @@ SimTime cost(const CostModel& m, const RootedArgs& a) {
 
 const Algorithm<RootedArgs> gather_binomial{
     {"binomial", "binomial tree: subtrees' blocks travel packed towards the root, ceil(log2 p) rounds"},
-    run, nullptr, cost};
+    run_gather_binomial, nullptr, cost_gather_binomial};
 XSIM_REGISTER_ALGORITHM(gather_binomial, CollKind::Gather);
 
 }  // namespace xsim::colls

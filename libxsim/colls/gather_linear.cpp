@@ -6,7 +6,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const RootedArgs& a) {
+Steps run_gather_linear(Context& c, const RootedArgs& a) {
     if (c.rank != a.root) {
         c.send_unless_empty(a.root, a.mine);
         co_await c.round();
@@ -37,7 +37,7 @@ SimTime root_serialized_cost(const CostModel& m, const RootedArgs& a) {
 
 const Algorithm<RootedArgs> gather_linear{
     {"linear", "every rank sends its block to the root, which receives all of them at once"},
-    run, nullptr, root_serialized_cost};
+    run_gather_linear, nullptr, root_serialized_cost};
 XSIM_REGISTER_ALGORITHM(gather_linear, CollKind::Gather, CollKind::Gatherv);
 
 }  // namespace xsim::colls

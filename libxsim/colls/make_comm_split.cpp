@@ -127,7 +127,7 @@ int subtree_span(int rank, int size) {
     return std::min(span, size - rank);
 }
 
-colls::Steps gather_pairs(colls::Context& c, std::vector<std::int32_t>& pairs) {
+colls::Steps gather_split_pairs(colls::Context& c, std::vector<std::int32_t>& pairs) {
     const int span = subtree_span(c.rank, c.size);
     for (int mask = 1; mask < span; mask <<= 1) {
         const int child = c.rank + mask;
@@ -182,7 +182,7 @@ int split_comm(CallScope& scope, const Comm& parent, int color, int key, Comm** 
     std::vector<std::int32_t> pairs(2 * static_cast<std::size_t>(subtree_span(ctx.rank, ctx.size)));
     pairs[0] = color;
     pairs[1] = key;
-    if (int e = colls::run_blocking(ctx, gather_pairs(ctx, pairs))) return scope.fail(&parent, e, ctx.error);
+    if (int e = colls::run_blocking(ctx, gather_split_pairs(ctx, pairs))) return scope.fail(&parent, e, ctx.error);
     Subtree mine;
     if (ctx.rank == 0) mine = describe_split(pairs, parent, me);
     std::vector<std::int32_t>().swap(pairs);

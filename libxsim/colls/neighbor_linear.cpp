@@ -14,7 +14,7 @@ namespace {
 
 Block send_block(const NeighborArgs& a, int slot) { return a.allgather ? a.mine : a.send.block(slot); }
 
-Steps run(Context& c, const NeighborArgs& a) {
+Steps run_neighbor_linear(Context& c, const NeighborArgs& a) {
     for (const topo::NeighborMessage& m : a.plan->receives) {
         const Block b = a.recv.block(m.slot);
         if (b.bytes > 0) c.recv_keyed(m.peer, b, m.key);
@@ -28,7 +28,7 @@ Steps run(Context& c, const NeighborArgs& a) {
 
 // One latency, then the NIC sends (and receives) everything back to back; neighbors are
 // taken to be near (distance 1).
-SimTime cost(const CostModel& m, const NeighborArgs& a) {
+SimTime cost_neighbor_linear(const CostModel& m, const NeighborArgs& a) {
     std::uint64_t sent = 0, received = 0;
     std::size_t messages = 0;
     for (const topo::NeighborMessage& s : a.plan->sends) sent += send_block(a, s.slot).bytes;
@@ -42,7 +42,8 @@ SimTime cost(const CostModel& m, const NeighborArgs& a) {
 }  // namespace
 
 const Algorithm<NeighborArgs> neighbor_linear{
-    {"linear", "all sends to out-neighbors and receives from in-neighbors posted at once"}, run, nullptr, cost};
+    {"linear", "all sends to out-neighbors and receives from in-neighbors posted at once"},
+    run_neighbor_linear, nullptr, cost_neighbor_linear};
 XSIM_REGISTER_ALGORITHM(neighbor_linear,
                         CollKind::NeighborAllgather,
                         CollKind::NeighborAllgatherv,

@@ -10,7 +10,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const ReduceArgs& a) {
+Steps run_reduce_binomial(Context& c, const ReduceArgs& a) {
     const int p = c.size;
     const int tree_root = a.commutative ? a.root : 0;
     const int vrank = (c.rank - tree_root + p) % p;
@@ -58,7 +58,7 @@ Steps run(Context& c, const ReduceArgs& a) {
     }
 }
 
-SimTime cost(const CostModel& m, const ReduceArgs& a) {
+SimTime cost_reduce_binomial(const CostModel& m, const ReduceArgs& a) {
     return m.rounds([&](int) { return a.bytes; }) + (a.commutative || a.root == 0 ? 0 : m.message(a.root, a.bytes));
 }
 
@@ -66,7 +66,7 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 
 const Algorithm<ReduceArgs> reduce_binomial{
     {"binomial", "binomial tree, ordered for non-commutative ops (rooted at 0, then forwarded)"},
-    run, nullptr, cost};
+    run_reduce_binomial, nullptr, cost_reduce_binomial};
 XSIM_REGISTER_ALGORITHM(reduce_binomial, CollKind::Reduce);
 
 }  // namespace xsim::colls

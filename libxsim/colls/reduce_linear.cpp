@@ -7,7 +7,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const ReduceArgs& a) {
+Steps run_reduce_linear(Context& c, const ReduceArgs& a) {
     if (c.rank != a.root) {
         c.send(a.root, make_block(a.sendbuf, a.count, a.type));
         co_await c.round();
@@ -36,7 +36,7 @@ Steps run(Context& c, const ReduceArgs& a) {
 }
 
 // The root receives p-1 messages back to back on its NIC.
-SimTime cost(const CostModel& m, const ReduceArgs& a) {
+SimTime cost_reduce_linear(const CostModel& m, const ReduceArgs& a) {
     if (m.size() < 2) return 0;
     return m.message(m.typical_peer(), a.bytes) + (m.size() - 2) * m.transfer(m.typical_peer(), a.bytes);
 }
@@ -44,7 +44,8 @@ SimTime cost(const CostModel& m, const ReduceArgs& a) {
 }  // namespace
 
 const Algorithm<ReduceArgs> reduce_linear{
-    {"linear", "every rank sends to the root, which combines in rank order (any op)"}, run, nullptr, cost};
+    {"linear", "every rank sends to the root, which combines in rank order (any op)"},
+    run_reduce_linear, nullptr, cost_reduce_linear};
 XSIM_REGISTER_ALGORITHM(reduce_linear, CollKind::Reduce);
 
 }  // namespace xsim::colls

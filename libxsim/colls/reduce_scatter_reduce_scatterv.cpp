@@ -8,7 +8,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const ReduceScatterArgs& a) {
+Steps run_reduce_scatter_reduce_scatterv(Context& c, const ReduceScatterArgs& a) {
     const int total = static_cast<int>(a.total);
     TypedScratch result(c.payload && c.rank == 0, total, a.type);
     ReduceArgs reduce;
@@ -38,7 +38,7 @@ Steps run(Context& c, const ReduceScatterArgs& a) {
     XSIM_CO_RUN(c, (a.counts ? scatter_linear : scatter_binomial).run(c, scatter));
 }
 
-SimTime cost(const CostModel& m, const ReduceScatterArgs& a) {
+SimTime cost_reduce_scatter_reduce_scatterv(const CostModel& m, const ReduceScatterArgs& a) {
     std::uint64_t size = 0;
     {
         int s = 0;
@@ -56,7 +56,7 @@ SimTime cost(const CostModel& m, const ReduceScatterArgs& a) {
 
 const Algorithm<ReduceScatterArgs> reduce_scatter_reduce_scatterv{
     {"reduce_scatterv", "binomial reduce of the whole vector to rank 0, then scatter of the pieces (any op)"},
-    run, nullptr, cost};
+    run_reduce_scatter_reduce_scatterv, nullptr, cost_reduce_scatter_reduce_scatterv};
 XSIM_REGISTER_ALGORITHM(reduce_scatter_reduce_scatterv, CollKind::ReduceScatter, CollKind::ReduceScatterBlock);
 
 }  // namespace xsim::colls

@@ -8,7 +8,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const ReduceScatterArgs& a) {
+Steps run_reduce_scatter_ring(Context& c, const ReduceScatterArgs& a) {
     const int p = c.size;
     const int total = static_cast<int>(a.total);
     TypedScratch acc(c.payload, total, a.type);
@@ -32,7 +32,7 @@ Steps run(Context& c, const ReduceScatterArgs& a) {
     copy_block(c.payload, piece(c.rank), make_block(a.recvbuf, a.count_of(c.rank), a.type));
 }
 
-SimTime cost(const CostModel& m, const ReduceScatterArgs& a) {
+SimTime cost_reduce_scatter_ring(const CostModel& m, const ReduceScatterArgs& a) {
     const int p = m.size();
     if (p < 2) return 0;
     int s = 0;
@@ -43,7 +43,8 @@ SimTime cost(const CostModel& m, const ReduceScatterArgs& a) {
 }  // namespace
 
 const Algorithm<ReduceScatterArgs> reduce_scatter_ring{
-    {"ring", "commutative ops: p-1 ring steps passing partially reduced pieces"}, run, commutative_op_rs, cost,
+    {"ring", "commutative ops: p-1 ring steps passing partially reduced pieces"},
+    run_reduce_scatter_ring, commutative_op_rs, cost_reduce_scatter_ring,
     all_pairs_messages};
 XSIM_REGISTER_ALGORITHM(reduce_scatter_ring, CollKind::ReduceScatter, CollKind::ReduceScatterBlock);
 

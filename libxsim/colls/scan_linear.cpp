@@ -6,7 +6,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const ReduceArgs& a) {
+Steps run_scan_linear(Context& c, const ReduceArgs& a) {
     const BlocksOfShape whole(a.count, a.type);
     copy_block(c.payload, whole(a.sendbuf), whole(a.recvbuf));
     if (c.rank > 0) {
@@ -21,14 +21,15 @@ Steps run(Context& c, const ReduceArgs& a) {
     }
 }
 
-SimTime cost(const CostModel& m, const ReduceArgs& a) {
+SimTime cost_scan_linear(const CostModel& m, const ReduceArgs& a) {
     return (m.size() - 1) * m.message(1, a.bytes);
 }
 
 }  // namespace
 
 const Algorithm<ReduceArgs> scan_linear{
-    {"linear", "the prefix travels from rank 0 to rank p-1, one combine per rank"}, run, nullptr, cost};
+    {"linear", "the prefix travels from rank 0 to rank p-1, one combine per rank"},
+    run_scan_linear, nullptr, cost_scan_linear};
 XSIM_REGISTER_ALGORITHM(scan_linear, CollKind::Scan);
 
 }  // namespace xsim::colls

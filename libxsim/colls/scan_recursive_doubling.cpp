@@ -10,7 +10,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const ReduceArgs& a) {
+Steps run_scan_recursive_doubling(Context& c, const ReduceArgs& a) {
     const BlocksOfShape whole(a.count, a.type);
     copy_block(c.payload, whole(a.sendbuf), whole(a.recvbuf));
     if (c.size == 1) co_return;
@@ -36,14 +36,15 @@ Steps run(Context& c, const ReduceArgs& a) {
     }
 }
 
-SimTime cost(const CostModel& m, const ReduceArgs& a) {
+SimTime cost_scan_recursive_doubling(const CostModel& m, const ReduceArgs& a) {
     return m.rounds([&](int) { return a.bytes; });
 }
 
 }  // namespace
 
 const Algorithm<ReduceArgs> scan_recursive_doubling{
-    {"recursive_doubling", "ceil(log2 p) exchanges of partial reductions (any op)"}, run, nullptr, cost};
+    {"recursive_doubling", "ceil(log2 p) exchanges of partial reductions (any op)"},
+    run_scan_recursive_doubling, nullptr, cost_scan_recursive_doubling};
 XSIM_REGISTER_ALGORITHM(scan_recursive_doubling, CollKind::Scan);
 
 }  // namespace xsim::colls

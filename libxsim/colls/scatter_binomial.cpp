@@ -7,7 +7,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const RootedArgs& a) {
+Steps run_scatter_binomial(Context& c, const RootedArgs& a) {
     const int p = c.size;
     const int vrank = (c.rank - a.root + p) % p;
     auto real = [&](int v) { return (v + a.root) % p; };
@@ -39,7 +39,7 @@ Steps run(Context& c, const RootedArgs& a) {
     if (!(vrank == 0 && a.in_place)) unpack_block(c.payload, packed.data(), a.mine);
 }
 
-SimTime cost(const CostModel& m, const RootedArgs& a) {
+SimTime cost_scatter_binomial(const CostModel& m, const RootedArgs& a) {
     const std::uint64_t bb = a.mine.bytes ? a.mine.bytes : a.blocks.bytes_of(0);
     return m.rounds([&](int d) { return bb * d; });
 }
@@ -48,7 +48,7 @@ SimTime cost(const CostModel& m, const RootedArgs& a) {
 
 const Algorithm<RootedArgs> scatter_binomial{
     {"binomial", "binomial tree: the root's blocks travel packed down subtrees, ceil(log2 p) rounds"},
-    run, nullptr, cost};
+    run_scatter_binomial, nullptr, cost_scatter_binomial};
 XSIM_REGISTER_ALGORITHM(scatter_binomial, CollKind::Scatter);
 
 }  // namespace xsim::colls

@@ -6,7 +6,7 @@
 namespace xsim::colls {
 namespace {
 
-Steps run(Context& c, const RootedArgs& a) {
+Steps run_scatter_linear(Context& c, const RootedArgs& a) {
     if (c.rank != a.root) {
         c.recv_unless_empty(a.root, a.mine);
         co_await c.round();
@@ -21,7 +21,7 @@ Steps run(Context& c, const RootedArgs& a) {
 }  // namespace
 
 const Algorithm<RootedArgs> scatter_linear{
-    {"linear", "the root sends each rank its block, all at once"}, run, nullptr, root_serialized_cost};
+    {"linear", "the root sends each rank its block, all at once"}, run_scatter_linear, nullptr, root_serialized_cost};
 XSIM_REGISTER_ALGORITHM(scatter_linear, CollKind::Scatter, CollKind::Scatterv);
 
 }  // namespace xsim::colls

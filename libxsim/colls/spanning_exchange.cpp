@@ -17,7 +17,7 @@ namespace xsim::colls {
 namespace {
 
 // A call: collective context, world rank of the communicator's rank 0, call number.
-using CallKey = std::tuple<std::uint32_t, int, int>;
+using SpanningCallKey = std::tuple<std::uint32_t, int, int>;
 
 // What an event carries: this head, then `entries` entries, each a rank's contribution:
 // its communicator rank, its number of blocks, and per block its size, whether its data
@@ -115,10 +115,10 @@ struct Span {
 
 struct Spans final : LayerState {
     static constexpr LayerSlot kSlot = LayerSlot::SpanningMeetings;
-    std::map<CallKey, Span> open;
+    std::map<SpanningCallKey, Span> open;
 };
 
-Span& span_of(Engine& e, const CallKey& key, CollKind kind, int size) {
+Span& span_of(Engine& e, const SpanningCallKey& key, CollKind kind, int size) {
     Span& s = layer_state<Spans>(e).open[key];
     if (s.size == 0) {
         s.kind = kind;
@@ -130,10 +130,10 @@ Span& span_of(Engine& e, const CallKey& key, CollKind kind, int size) {
     return s;
 }
 
-CallKey key_of(const Context& c) { return {c.comm.collective_context(), c.comm.world_rank(0, c.me), c.tag}; }
+SpanningCallKey key_of(const Context& c) { return {c.comm.collective_context(), c.comm.world_rank(0, c.me), c.tag}; }
 
 template <class Args>
-const Args& args_of(const Span& s, int rank) {
+const Args& spanning_args_of(const Span& s, int rank) {
     return *static_cast<const Args*>(s.args[static_cast<std::size_t>(rank)]);
 }
 
@@ -203,14 +203,14 @@ void put_entry(std::vector<char>& out, Span& s, int r, const std::vector<int>& t
     put<std::int32_t>(out, r);
     switch (s.kind) {
         case CollKind::Allreduce: {
-            const ReduceArgs& a = args_of<ReduceArgs>(s, r);
+            const ReduceArgs& a = spanning_args_of<ReduceArgs>(s, r);
             put<std::int32_t>(out, 1);
             put_block(out, c, Block{const_cast<void*>(a.sendbuf), a.count, a.type, a.bytes});
             break;
         }
         case CollKind::Allgather:
         case CollKind::Allgatherv: {
-            const AllgatherArgs& a = args_of<AllgatherArgs>(s, r);
+            const AllgatherArgs& a = spanning_args_of<AllgatherArgs>(s, r);
             put<std::int32_t>(out, 1);
             put_block(out, c, a.in_place ? a.recv.block(r) : a.mine);
             break;
@@ -218,14 +218,14 @@ void put_entry(std::vector<char>& out, Span& s, int r, const std::vector<int>& t
         case CollKind::Alltoall:
         case CollKind::Alltoallv:
         case CollKind::Alltoallw: {
-            const AlltoallArgs& a = args_of<AlltoallArgs>(s, r);
+            const AlltoallArgs& a = spanning_args_of<AlltoallArgs>(s, r);
             put<std::int32_t>(out, static_cast<std::int32_t>(to.size()));
             for (int d : to) put_block(out, c, a.send.block(d));
             break;
         }
         case CollKind::ReduceScatter:
         case CollKind::ReduceScatterBlock: {  // only the pieces that process's members receive
-            const ReduceScatterArgs& a = args_of<ReduceScatterArgs>(s, r);
+            const ReduceScatterArgs& a = spanning_args_of<ReduceScatterArgs>(s, r);
             put<std::int32_t>(out, static_cast<std::int32_t>(to.size()));
             for (int d : to) put_block(out, c, segment(a, d));
             break;
@@ -247,11 +247,11 @@ Context* any_local(Span& s) { return s.ctx[static_cast<std::size_t>(s.local_memb
 
 bool is_remote(const Span& s, int r) { return !s.ctx[static_cast<std::size_t>(r)]; }
 
-void deliver_allgather(Span& s) {
+void spanning_deliver_allgather(Span& s) {
     const int p = s.size;
     // Each rank's block: (bytes, data) where data is null for local ranks (read from their buffers).
     const auto local_block = [&](int r) {
-        const AllgatherArgs& a = args_of<AllgatherArgs>(s, r);
+        const AllgatherArgs& a = spanning_args_of<AllgatherArgs>(s, r);
         return a.in_place ? a.recv.block(r) : a.mine;
     };
     std::vector<std::pair<std::uint64_t, const char*>> remote_block(static_cast<std::size_t>(p));
@@ -263,7 +263,7 @@ void deliver_allgather(Span& s) {
     bool uniform = true;
     for (int r = 0; r < p && uniform; ++r) uniform = bytes_of(r) == block;
     for (int r : s.local_members) {
-        const AllgatherArgs& a = args_of<AllgatherArgs>(s, r);
+        const AllgatherArgs& a = spanning_args_of<AllgatherArgs>(s, r);
         uniform = uniform && a.recv.uniform() && a.recv.bytes_of(0) == block;
     }
     Context& any = *any_local(s);
@@ -280,7 +280,7 @@ void deliver_allgather(Span& s) {
             pack_data(owned(*s.ctx[static_cast<std::size_t>(r)], b.buf, b.count, b.type), b.count, b.type, at, block);
         }
         for (int d : s.local_members) {
-            const Block all = args_of<AllgatherArgs>(s, d).recv.run(0, p);
+            const Block all = spanning_args_of<AllgatherArgs>(s, d).recv.run(0, p);
             Context& dst = *s.ctx[static_cast<std::size_t>(d)];
             unpack_data(packed.data(), packed.size(), owned(dst, all.buf, all.count, all.type), all.count, all.type);
         }
@@ -288,7 +288,7 @@ void deliver_allgather(Span& s) {
     }
     for (int d : s.local_members) {
         Context& dst = *s.ctx[static_cast<std::size_t>(d)];
-        const AllgatherArgs& ad = args_of<AllgatherArgs>(s, d);
+        const AllgatherArgs& ad = spanning_args_of<AllgatherArgs>(s, d);
         for (int r = 0; r < p; ++r) {
             if (r == d && ad.in_place) continue;
             if (is_remote(s, r)) {
@@ -301,7 +301,7 @@ void deliver_allgather(Span& s) {
     }
 }
 
-void deliver_alltoall(Span& s) {
+void spanning_deliver_alltoall(Span& s) {
     const int p = s.size;
     // A remote rank's entry holds its blocks for this process's members, in their order.
     std::vector<BlockReader> readers(static_cast<std::size_t>(p));
@@ -309,13 +309,13 @@ void deliver_alltoall(Span& s) {
         if (is_remote(s, r)) readers[static_cast<std::size_t>(r)] = BlockReader(s.remote[static_cast<std::size_t>(r)]);
     for (int d : s.local_members) {
         Context& dst = *s.ctx[static_cast<std::size_t>(d)];
-        const AlltoallArgs& ad = args_of<AlltoallArgs>(s, d);
+        const AlltoallArgs& ad = spanning_args_of<AlltoallArgs>(s, d);
         for (int r = 0; r < p; ++r) {
             if (is_remote(s, r)) {
                 const auto [bytes, data] = readers[static_cast<std::size_t>(r)].next();
                 unpack_into(dst, data, bytes, r, ad.recv.block(r));
             } else {
-                move_block(*s.ctx[static_cast<std::size_t>(r)], args_of<AlltoallArgs>(s, r).send.block(d), dst,
+                move_block(*s.ctx[static_cast<std::size_t>(r)], spanning_args_of<AlltoallArgs>(s, r).send.block(d), dst,
                            ad.recv.block(r));
             }
         }
@@ -324,9 +324,9 @@ void deliver_alltoall(Span& s) {
 
 // x_0 op x_1 op ... op x_{p-1} in rank order whatever the op (as in one process), into
 // every local rank's receive buffer.
-void deliver_allreduce(Span& s) {
+void spanning_deliver_allreduce(Span& s) {
     const int p = s.size;
-    const ReduceArgs& a0 = args_of<ReduceArgs>(s, s.local_members.front());
+    const ReduceArgs& a0 = spanning_args_of<ReduceArgs>(s, s.local_members.front());
     std::vector<std::pair<std::uint64_t, const char*>> remote_input(static_cast<std::size_t>(p));
     bool same = true;
     for (int r = 0; r < p && same; ++r) {
@@ -334,7 +334,7 @@ void deliver_allreduce(Span& s) {
             remote_input[static_cast<std::size_t>(r)] = BlockReader(s.remote[static_cast<std::size_t>(r)]).next();
             same = remote_input[static_cast<std::size_t>(r)].first == a0.bytes;
         } else {
-            const ReduceArgs& a = args_of<ReduceArgs>(s, r);
+            const ReduceArgs& a = spanning_args_of<ReduceArgs>(s, r);
             same = static_cast<std::uint64_t>(a.count) * type_size(a.type) == a0.bytes;
         }
     }
@@ -352,13 +352,13 @@ void deliver_allreduce(Span& s) {
             unpack_data(data, bytes, in.data(), a0.count, a0.type);
             return in.data();
         }
-        const ReduceArgs& a = args_of<ReduceArgs>(s, r);
+        const ReduceArgs& a = spanning_args_of<ReduceArgs>(s, r);
         return owned(*s.ctx[static_cast<std::size_t>(r)], const_cast<void*>(a.sendbuf), a0.count, a0.type);
     };
     copy_data(input(p - 1), a0.count, a0.type, a0.bytes, acc.data(), a0.count, a0.type);
     for (int i = p - 2; i >= 0; --i) real_mpi.Reduce_local(input(i), acc.data(), a0.count, a0.type, a0.op);
     for (int d : s.local_members) {
-        const ReduceArgs& ad = args_of<ReduceArgs>(s, d);
+        const ReduceArgs& ad = spanning_args_of<ReduceArgs>(s, d);
         copy_data(acc.data(), a0.count, a0.type, a0.bytes, owned(*s.ctx[static_cast<std::size_t>(d)], ad.recvbuf, ad.count, ad.type),
                   ad.count, ad.type);
     }
@@ -367,7 +367,7 @@ void deliver_allreduce(Span& s) {
 // Reduce_scatter(_block): x_0 op ... op x_{p-1} in rank order, piece by piece, for each
 // local rank. Every result is computed before any is written (in place, a rank's result
 // overwrites its input, which the other pieces still read).
-void deliver_reduce_scatter(Span& s) {
+void spanning_deliver_reduce_scatter(Span& s) {
     const int p = s.size;
     // A remote rank's entry holds its pieces for this process's members, in their order.
     std::vector<BlockReader> readers(static_cast<std::size_t>(p));
@@ -378,7 +378,7 @@ void deliver_reduce_scatter(Span& s) {
     for (std::size_t k = 0; k < s.local_members.size(); ++k) {
         const int d = s.local_members[k];
         Context& dst = *s.ctx[static_cast<std::size_t>(d)];
-        const ReduceScatterArgs& ad = args_of<ReduceScatterArgs>(s, d);
+        const ReduceScatterArgs& ad = spanning_args_of<ReduceScatterArgs>(s, d);
         const int n = ad.count_of(d);
         const std::uint64_t bytes = static_cast<std::uint64_t>(n) * type_size(ad.type);
         bool same = true;
@@ -387,7 +387,7 @@ void deliver_reduce_scatter(Span& s) {
             if (is_remote(s, r)) {
                 in = readers[static_cast<std::size_t>(r)].next();  // read in order, whatever happens
             } else {
-                const ReduceScatterArgs& ar = args_of<ReduceScatterArgs>(s, r);
+                const ReduceScatterArgs& ar = spanning_args_of<ReduceScatterArgs>(s, r);
                 in = {segment(ar, d).bytes, nullptr};
             }
             same = same && in.first == bytes;
@@ -406,7 +406,7 @@ void deliver_reduce_scatter(Span& s) {
                 else unpack_data(data, in_bytes, x.data(), n, ad.type);
                 return x.data();
             }
-            const ReduceScatterArgs& ar = args_of<ReduceScatterArgs>(s, r);
+            const ReduceScatterArgs& ar = spanning_args_of<ReduceScatterArgs>(s, r);
             void* all = owned(*s.ctx[static_cast<std::size_t>(r)], const_cast<void*>(ar.sendbuf),
                               static_cast<int>(ar.total), ar.type);
             return element(all, ar.type, ar.offset_of(d));
@@ -418,7 +418,7 @@ void deliver_reduce_scatter(Span& s) {
     for (std::size_t k = 0; k < s.local_members.size(); ++k) {
         if (!results[k].data()) continue;
         const int d = s.local_members[k];
-        const ReduceScatterArgs& ad = args_of<ReduceScatterArgs>(s, d);
+        const ReduceScatterArgs& ad = spanning_args_of<ReduceScatterArgs>(s, d);
         const int n = ad.count_of(d);
         copy_data(results[k].data(), n, ad.type, static_cast<std::uint64_t>(n) * type_size(ad.type),
                   owned(*s.ctx[static_cast<std::size_t>(d)], ad.recvbuf, n, ad.type), n, ad.type);
@@ -477,11 +477,11 @@ Block input_block(const ReduceArgs& a) {
 void gather_into_root(Span& s, int i) {
     const auto [bytes, data] = BlockReader(s.remote[static_cast<std::size_t>(i)]).next();
     unpack_into(*s.ctx[static_cast<std::size_t>(s.root)], data, bytes, i,
-                args_of<RootedArgs>(s, s.root).blocks.block(i));
+                spanning_args_of<RootedArgs>(s, s.root).blocks.block(i));
     drop_entry(s, i);
 }
 
-void gather_arrived(Span& s, Context& c, const RootedArgs& a) {
+void spanning_gather_arrived(Span& s, Context& c, const RootedArgs& a) {
     const int r = c.rank;
     if (r == a.root) {
         s.root_here = true;
@@ -489,7 +489,7 @@ void gather_arrived(Span& s, Context& c, const RootedArgs& a) {
         for (int i = 0; i < s.size; ++i)
             if (i != r && has_entry(s, i)) gather_into_root(s, i);
     } else if (s.root_here) {
-        move_block(c, a.mine, *s.ctx[static_cast<std::size_t>(a.root)], args_of<RootedArgs>(s, a.root).blocks.block(r));
+        move_block(c, a.mine, *s.ctx[static_cast<std::size_t>(a.root)], spanning_args_of<RootedArgs>(s, a.root).blocks.block(r));
     } else {
         s.remote[static_cast<std::size_t>(r)] = entry_of(c, a.mine);  // this rank may leave first
     }
@@ -498,11 +498,11 @@ void gather_arrived(Span& s, Context& c, const RootedArgs& a) {
 // Reduce, once every input is here (on the root's process): x_0 op (x_1 op (...)) into
 // the root's receive buffer, folded from the top as in one process (from the remote fold
 // of the top ranks, if one came: its first part, computed in the same order).
-void deliver_reduce(Span& s) {
+void spanning_deliver_reduce(Span& s) {
     const int p = s.size;
     const int root = s.root;
     const int top = s.folded_from >= 0 ? s.folded_from : p - 1;  // ranks above are in its entry
-    const ReduceArgs& a = args_of<ReduceArgs>(s, root);
+    const ReduceArgs& a = spanning_args_of<ReduceArgs>(s, root);
     Context& rc = *s.ctx[static_cast<std::size_t>(root)];
     std::vector<std::pair<std::uint64_t, const char*>> in(static_cast<std::size_t>(top) + 1);
     bool carried = true;
@@ -567,7 +567,7 @@ int fold_top_ranks(Span& s, Context& c, const ReduceArgs& a) {
 
 // Scatter(v): local rank d's block, staged or received, into its buffer.
 void scatter_to(Span& s, int d) {
-    const RootedArgs& a = args_of<RootedArgs>(s, d);
+    const RootedArgs& a = spanning_args_of<RootedArgs>(s, d);
     const auto [bytes, data] = BlockReader(s.remote[static_cast<std::size_t>(d)]).next();
     unpack_into(*s.ctx[static_cast<std::size_t>(d)], data, bytes, a.root, a.mine);
     drop_entry(s, d);
@@ -581,7 +581,7 @@ void scatter_root_data(Span& s) {
         if (d != s.root && s.ctx[static_cast<std::size_t>(d)] && has_entry(s, d)) scatter_to(s, d);
 }
 
-void scatter_arrived(Span& s, Context& c, const RootedArgs& a) {
+void spanning_scatter_arrived(Span& s, Context& c, const RootedArgs& a) {
     const int r = c.rank;
     if (r != a.root) {
         if (s.root_here) scatter_to(s, r);
@@ -617,7 +617,7 @@ void advance_scan(Span& s) {
         if (!cu) return;
         const bool own = user == i;
         const bool folded = i == 0 && s.folded_to >= 0;  // x_0..x_{folded_to} folded by their process
-        const ReduceArgs& a = args_of<ReduceArgs>(s, user);
+        const ReduceArgs& a = spanning_args_of<ReduceArgs>(s, user);
         const auto [bytes, data] = BlockReader(s.remote[static_cast<std::size_t>(i)]).next();
         if (i == 0) s.scan_bytes = bytes;
         if (s.scan_failed || bytes != s.scan_bytes) {
@@ -682,7 +682,7 @@ void send_bottom_ranks(Span& s, Context& c) {
     for (int r = 0; r <= b; ++r) drop_entry(s, r);
 }
 
-void scan_arrived(Span& s, Context& c, const ReduceArgs& a) {
+void spanning_scan_arrived(Span& s, Context& c, const ReduceArgs& a) {
     const int r = c.rank;
     if (s.bottom == -2) s.bottom = bottom_ranks(s);
     s.remote[static_cast<std::size_t>(r)] = entry_of(c, input_block(a));
@@ -698,14 +698,14 @@ void scan_arrived(Span& s, Context& c, const ReduceArgs& a) {
 
 void deliver(Span& s) {
     switch (s.kind) {
-        case CollKind::Allreduce: return deliver_allreduce(s);
+        case CollKind::Allreduce: return spanning_deliver_allreduce(s);
         case CollKind::ReduceScatter:
-        case CollKind::ReduceScatterBlock: return deliver_reduce_scatter(s);
+        case CollKind::ReduceScatterBlock: return spanning_deliver_reduce_scatter(s);
         case CollKind::Allgather:
-        case CollKind::Allgatherv: return deliver_allgather(s);
+        case CollKind::Allgatherv: return spanning_deliver_allgather(s);
         case CollKind::Alltoall:
         case CollKind::Alltoallv:
-        case CollKind::Alltoallw: return deliver_alltoall(s);
+        case CollKind::Alltoallw: return spanning_deliver_alltoall(s);
         default: return;
     }
 }
@@ -716,7 +716,7 @@ void bcast_root_data(Span& s, int root) {
     for (int r : s.local_members) {
         Context* c = s.ctx[static_cast<std::size_t>(r)];
         if (r == root || !c) continue;
-        unpack_into(*c, s.from_root.data(), s.from_root.size(), root, args_of<BcastArgs>(s, r).data);
+        unpack_into(*c, s.from_root.data(), s.from_root.size(), root, spanning_args_of<BcastArgs>(s, r).data);
     }
 }
 
@@ -737,12 +737,12 @@ bool finished(const Span& s) {
     }
 }
 
-void close_if_done(Engine& e, const CallKey& key, Span& s) {
+void close_if_done(Engine& e, const SpanningCallKey& key, Span& s) {
     if (finished(s)) layer_state<Spans>(e).open.erase(key);
 }
 
 // This rank's arrival (ctx and args noted); false if the call disagrees with the meeting.
-Span* enter(Context& c, const void* args, CallKey& key) {
+Span* enter(Context& c, const void* args, SpanningCallKey& key) {
     key = key_of(c);
     Span& s = span_of(c.engine, key, c.kind, c.size);
     if (s.kind != c.kind) {
@@ -760,7 +760,7 @@ Span* enter(Context& c, const void* args, CallKey& key) {
 
 // Allgather(v), Allreduce, Alltoall(v,w): everyone depends on everyone.
 void arrive_all(Context& c, const void* args) {
-    CallKey key;
+    SpanningCallKey key;
     Span* s = enter(c, args, key);
     if (!s) return;
     ++s->present;
@@ -772,13 +772,13 @@ void arrive_all(Context& c, const void* args) {
 // Gather(v), Reduce: only the root depends on everyone. Contributions are staged at
 // arrival; when this process's last member arrives, they go to the root's process at once.
 void arrive_fan_in(Context& c, const void* args, int root) {
-    CallKey key;
+    SpanningCallKey key;
     Span* s = enter(c, args, key);
     if (!s) return;
     s->root = root;
     ++s->present;
     const bool reduce = c.kind == CollKind::Reduce;
-    if (!reduce) gather_arrived(*s, c, *static_cast<const RootedArgs*>(args));
+    if (!reduce) spanning_gather_arrived(*s, c, *static_cast<const RootedArgs*>(args));
     else if (c.rank != root)
         s->remote[static_cast<std::size_t>(c.rank)] = entry_of(c, input_block(*static_cast<const ReduceArgs*>(args)));
     const OtherProcess* root_host = host_of(*s, root);
@@ -790,7 +790,7 @@ void arrive_fan_in(Context& c, const void* args, int root) {
             if (r <= folded) ranks.push_back(r);
         send_staged(*s, c, *root_host, ranks, folded);
     }
-    if (!root_host && c.kind == CollKind::Reduce && s->present == s->size) deliver_reduce(*s);
+    if (!root_host && c.kind == CollKind::Reduce && s->present == s->size) spanning_deliver_reduce(*s);
     close_if_done(c.engine, key, *s);
 }
 
@@ -801,10 +801,10 @@ void arrive_spanning(Context& c, const ReduceArgs& a) {
         case CollKind::Reduce: return arrive_fan_in(c, &a, a.root);
         case CollKind::Scan:
         case CollKind::Exscan: {
-            CallKey key;
+            SpanningCallKey key;
             Span* s = enter(c, &a, key);
             if (!s) return;
-            scan_arrived(*s, c, a);
+            spanning_scan_arrived(*s, c, a);
             return close_if_done(c.engine, key, *s);
         }
         default: return arrive_all(c, &a);  // Allreduce
@@ -816,16 +816,16 @@ void arrive_spanning(Context& c, const ReduceScatterArgs& a) { arrive_all(c, &a)
 
 void arrive_spanning(Context& c, const RootedArgs& a) {
     if (c.kind == CollKind::Gather || c.kind == CollKind::Gatherv) return arrive_fan_in(c, &a, a.root);
-    CallKey key;
+    SpanningCallKey key;
     Span* s = enter(c, &a, key);
     if (!s) return;
     s->root = a.root;
-    scatter_arrived(*s, c, a);
+    spanning_scatter_arrived(*s, c, a);
     close_if_done(c.engine, key, *s);
 }
 
 void arrive_spanning(Context& c, const BcastArgs& a) {
-    CallKey key;
+    SpanningCallKey key;
     Span* s = enter(c, &a, key);
     if (!s) return;
     if (c.rank == a.root) {
@@ -846,7 +846,7 @@ void accept_collective_data(Engine& engine, Message* m) {
     const char* at = m->payload;
     const auto head = get<WireHead>(at);
     const CollKind kind = static_cast<CollKind>(head.kind);
-    const CallKey key{head.context, head.first_world, head.tag};
+    const SpanningCallKey key{head.context, head.first_world, head.tag};
     Span& s = span_of(engine, key, kind, head.size);
     if (s.kind == kind) {
         for (int i = 0; i < head.entries; ++i) {
@@ -889,7 +889,7 @@ void accept_collective_data(Engine& engine, Message* m) {
                 else s.root_here = true;  // the members take their blocks when they arrive
                 break;
             case CollKind::Reduce:
-                if (s.present == s.size) deliver_reduce(s);
+                if (s.present == s.size) spanning_deliver_reduce(s);
                 break;
             case CollKind::Scan:
             case CollKind::Exscan:

@@ -198,14 +198,31 @@ OwnCode name_own_code(const void* pc, const void* object_base, char* out, std::s
         return OwnCode::NoSymbolTable;
     }
     const auto at = reinterpret_cast<std::uintptr_t>(pc);
+    // A function that code of its own translation unit calls also has a local alias at its
+    // address, NAME.localalias (GCC, -fno-semantic-interposition); which of the two the table
+    // lists first depends on what else that translation unit holds (a unity batch: top-level
+    // CMakeLists.txt). The function's own name is the one reported; the alias only if there
+    // is nothing else.
+    static constexpr char kLocalAlias[] = ".localalias";
+    constexpr std::size_t kLocalAliasLength = sizeof kLocalAlias - 1;
     const ElfW(Sym)* found = nullptr;
+    const ElfW(Sym)* alias = nullptr;
     for (std::size_t i = 0; i < g_own.count && !found; ++i) {
         const ElfW(Sym)& s = g_own.symbols[i];
         const int type = ELF64_ST_TYPE(s.st_info);  // the same as ELF32_ST_TYPE
         if ((type != STT_FUNC && type != STT_GNU_IFUNC) || s.st_shndx == SHN_UNDEF || s.st_size == 0) continue;
         const std::uintptr_t start = g_own.bias + s.st_value;
-        if (at >= start && at - start < s.st_size && s.st_name < g_own.strings_size) found = &s;
+        if (!(at >= start && at - start < s.st_size && s.st_name < g_own.strings_size)) continue;
+        const char* name = g_own.strings + s.st_name;
+        const std::size_t length = strnlen(name, g_own.strings_size - s.st_name);
+        if (length > kLocalAliasLength &&
+            std::memcmp(name + length - kLocalAliasLength, kLocalAlias, kLocalAliasLength) == 0) {
+            if (!alias) alias = &s;
+        } else {
+            found = &s;
+        }
     }
+    if (!found) found = alias;
     if (!found) return OwnCode::Unnamed;
     const char* name = g_own.strings + found->st_name;
     const std::size_t length = strnlen(name, g_own.strings_size - found->st_name);

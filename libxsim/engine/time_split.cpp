@@ -6,10 +6,10 @@
 namespace xsim {
 namespace {
 
-bool starts_with(const char* s, const char* prefix) { return std::strncmp(s, prefix, std::strlen(prefix)) == 0; }
+bool call_name_starts_with(const char* s, const char* prefix) { return std::strncmp(s, prefix, std::strlen(prefix)) == 0; }
 
 CallKind classify(const char* call) {
-    if (!starts_with(call, "MPI_")) return CallKind::Compute;
+    if (!call_name_starts_with(call, "MPI_")) return CallKind::Compute;
     const char* name = call + 4;
     // Communicator and topology creation, init and finalize: collective over their ranks.
     static const char* const kCollective[] = {
@@ -19,8 +19,8 @@ CallKind classify(const char* call) {
     // Nonblocking collectives: MPI_Ibarrier, MPI_Iallreduce, ...
     const char* plain = (name[0] == 'I' && name[1] >= 'a' && name[1] <= 'z') ? name + 1 : nullptr;
     for (const char* c : kCollective) {
-        if (starts_with(name, c)) return CallKind::Collective;
-        if (plain && name[1] == static_cast<char>(c[0] - 'A' + 'a') && starts_with(plain + 1, c + 1))
+        if (call_name_starts_with(name, c)) return CallKind::Collective;
+        if (plain && name[1] == static_cast<char>(c[0] - 'A' + 'a') && call_name_starts_with(plain + 1, c + 1))
             return CallKind::Collective;
     }
     return CallKind::PointToPoint;

@@ -102,7 +102,7 @@ struct Units final : LayerState {
 
 constexpr int kStdF2018 = 1 << 9;  // GFC_STD_F2018: a file may be connected to several units
 
-std::uint64_t key(int local, std::int32_t unit) {
+std::uint64_t unit_key(int local, std::int32_t unit) {
     return static_cast<std::uint64_t>(static_cast<std::uint32_t>(local)) << 32 | static_cast<std::uint32_t>(unit);
 }
 
@@ -116,10 +116,10 @@ int separating_rank() {
 
 // The number rank `local` uses for its own use of shared number `unit`, given now if it has none.
 std::int32_t own_number(Units& units, int local, std::int32_t unit) {
-    if (const auto own = units.own.find(key(local, unit)); own != units.own.end()) return own->second;
+    if (const auto own = units.own.find(unit_key(local, unit)); own != units.own.end()) return own->second;
     if (units.next_own == INT32_MAX) [[unlikely]]
         g_engine->abort_run(1, "the simulated ranks of this process used more Fortran unit numbers than xsim can tell apart");
-    units.own.emplace(key(local, unit), units.next_own);
+    units.own.emplace(unit_key(local, unit), units.next_own);
     return units.next_own++;
 }
 
@@ -129,12 +129,12 @@ std::int32_t own_number(Units& units, int local, std::int32_t unit) {
 std::int32_t unit_for(int local, std::int32_t unit, bool uses) {
     if (local >= 0 && preconnected(unit)) {  // the shared stream, unless the rank reopened it
         const Units& units = layer_state<Units>(*g_engine);
-        const auto own = units.own.find(key(local, unit));
+        const auto own = units.own.find(unit_key(local, unit));
         return own == units.own.end() ? unit : own->second;
     }
     if (!translated(local, unit)) return unit;
     Units& units = layer_state<Units>(*g_engine);
-    if (const auto own = units.own.find(key(local, unit)); own != units.own.end()) return own->second;
+    if (const auto own = units.own.find(unit_key(local, unit)); own != units.own.end()) return own->second;
     const auto held = units.holder.find(unit);
     if (held == units.holder.end()) {
         if (uses) units.holder.emplace(unit, local);
@@ -151,25 +151,25 @@ std::int32_t reopened_stream(int local, std::int32_t unit) {
 
 // Rank `local` closed its own file of preconnected `unit`: back to the shared stream.
 void release_reopened_stream(int local, std::int32_t unit) {
-    layer_state<Units>(*g_engine).own.erase(key(local, unit));
+    layer_state<Units>(*g_engine).own.erase(unit_key(local, unit));
 }
 
 // Rank `local` closed the number libgfortran knows as `unit`: no file of its own there now.
 void forget_file(int local, std::int32_t unit) {
-    if (local >= 0) layer_state<Units>(*g_engine).files.erase(key(local, unit));
+    if (local >= 0) layer_state<Units>(*g_engine).files.erase(unit_key(local, unit));
 }
 
 // After rank `local` closed `unit`: the number is free again.
 void closed(int local, std::int32_t unit) {
     if (!translated(local, unit)) return;
     Units& units = layer_state<Units>(*g_engine);
-    if (units.own.erase(key(local, unit)) > 0) return;
+    if (units.own.erase(unit_key(local, unit)) > 0) return;
     if (const auto held = units.holder.find(unit); held != units.holder.end() && held->second == local)
         units.holder.erase(held);
 }
 
 template <class Function>
-Function real(const char* name) {
+Function real_gfortran_io(const char* name) {
     void* f = dlsym(RTLD_NEXT, name);
     if (!f) {
         std::fprintf(stderr, "xsim: %s is not in the Fortran runtime this program loaded\n", name);
@@ -212,7 +212,7 @@ void open_file(Statement statement, StatementHead* p, int local) {
         }
     }
     if (others && !own) {
-        static const auto set_options = real<SetOptions>("_gfortran_set_options");
+        static const auto set_options = real_gfortran_io<SetOptions>("_gfortran_set_options");
         int relaxed[2] = {units.warn_std, units.allow_std | kStdF2018};
         int kept[2] = {units.warn_std, units.allow_std};
         set_options(2, relaxed);
@@ -221,7 +221,7 @@ void open_file(Statement statement, StatementHead* p, int local) {
     } else {
         statement(p);
     }
-    if ((p->flags & kLibreturnMask) == 0 && named) units.files[key(local, p->unit)] = id;
+    if ((p->flags & kLibreturnMask) == 0 && named) units.files[unit_key(local, p->unit)] = id;
 }
 
 // Runs the real statement with the rank's number in place of the program's. The compiled
@@ -251,7 +251,7 @@ using xsim::StatementHead;
 extern "C" {
 
 void _gfortran_st_open(StatementHead* p) {
-    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_open");
+    static const auto statement = xsim::real_gfortran_io<xsim::Statement>("_gfortran_st_open");
     if (p->flags & xsim::kNewunit) return statement(p);
     const int local = xsim::separating_rank();
     if (local >= 0 && xsim::preconnected(p->unit) && (p->flags & xsim::kHasFile)) {
@@ -263,9 +263,9 @@ void _gfortran_st_open(StatementHead* p) {
 }
 
 void _gfortran_st_close(StatementHead* p) {
-    static const auto statement = xsim::real<xsim::Statement>("_gfortran_st_close");
+    static const auto statement = xsim::real_gfortran_io<xsim::Statement>("_gfortran_st_close");
     using Flush = void (*)(std::int32_t*);
-    static const auto flush = xsim::real<Flush>("_gfortran_flush_i4");
+    static const auto flush = xsim::real_gfortran_io<Flush>("_gfortran_flush_i4");
     const int local = xsim::separating_rank();
     if (local >= 0 && xsim::preconnected(p->unit)) {
         std::int32_t unit = p->unit;
@@ -291,7 +291,7 @@ void _gfortran_st_close(StatementHead* p) {
 // one to a CHARACTER variable (an internal unit) names none.
 #define XSIM_TRANSFER_STATEMENT(name)                                                     \
     void _gfortran_##name(StatementHead* p) {                                            \
-        static const auto statement = xsim::real<xsim::Statement>("_gfortran_" #name); \
+        static const auto statement = xsim::real_gfortran_io<xsim::Statement>("_gfortran_" #name); \
         if (p->flags & xsim::kInternalUnit) return statement(p);                        \
         xsim::run(statement, p, true);                                                  \
     }
@@ -303,7 +303,7 @@ XSIM_TRANSFER_STATEMENT(st_write)
 // (newer gfortran calls st_wait_async). ENDFILE may create the file, so it uses it.
 #define XSIM_UNIT_STATEMENT(name, uses)                                                   \
     void _gfortran_##name(StatementHead* p) {                                            \
-        static const auto statement = xsim::real<xsim::Statement>("_gfortran_" #name); \
+        static const auto statement = xsim::real_gfortran_io<xsim::Statement>("_gfortran_" #name); \
         xsim::run(statement, p, uses);                                                  \
     }
 XSIM_UNIT_STATEMENT(st_inquire, false)
@@ -318,7 +318,7 @@ XSIM_UNIT_STATEMENT(st_wait_async, false)
 // CALL FLUSH(unit), the GNU extension; no argument flushes every unit.
 void _gfortran_flush_i4(std::int32_t* unit) {
     using Flush = void (*)(std::int32_t*);
-    static const auto flush = xsim::real<Flush>("_gfortran_flush_i4");
+    static const auto flush = xsim::real_gfortran_io<Flush>("_gfortran_flush_i4");
     if (!unit) return flush(unit);
     std::int32_t mine = xsim::unit_for(xsim::separating_rank(), *unit, false);
     flush(&mine);
@@ -326,7 +326,7 @@ void _gfortran_flush_i4(std::int32_t* unit) {
 
 void _gfortran_flush_i8(std::int64_t* unit) {
     using Flush = void (*)(std::int64_t*);
-    static const auto flush = xsim::real<Flush>("_gfortran_flush_i8");
+    static const auto flush = xsim::real_gfortran_io<Flush>("_gfortran_flush_i8");
     if (!unit || *unit < INT32_MIN || *unit > INT32_MAX) return flush(unit);
     std::int64_t mine = xsim::unit_for(xsim::separating_rank(), static_cast<std::int32_t>(*unit), false);
     flush(&mine);

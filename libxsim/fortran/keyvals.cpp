@@ -30,28 +30,28 @@ using CopyInt = void (*)(MPI_Fint* handle, MPI_Fint* keyval, MPI_Fint* extra, MP
                          MPI_Fint* flag, MPI_Fint* ierror);
 using DeleteInt = void (*)(MPI_Fint* handle, MPI_Fint* keyval, MPI_Fint* value, MPI_Fint* extra, MPI_Fint* ierror);
 
-struct Keyval {
+struct FortranKeyval {
     void* copy;    // CopyAint or CopyInt
     void* remove;  // DeleteAint or DeleteInt
     MPI_Aint extra;
     bool mpi1;
-    bool operator==(const Keyval& o) const {
+    bool operator==(const FortranKeyval& o) const {
         return std::tie(copy, remove, extra, mpi1) == std::tie(o.copy, o.remove, o.extra, o.mpi1);
     }
 };
 
 // Every simulated rank creates its keyvals alike: one record per distinct set, kept for the
 // run (callbacks may still run after MPI_*_FREE_KEYVAL, until the attributes go).
-std::deque<Keyval> g_keyvals;
+std::deque<FortranKeyval> g_keyvals;
 
-Keyval* record(const Keyval& k) {
-    for (Keyval& r : g_keyvals)
+FortranKeyval* record(const FortranKeyval& k) {
+    for (FortranKeyval& r : g_keyvals)
         if (r == k) return &r;
     g_keyvals.push_back(k);
     return &g_keyvals.back();
 }
 
-int copy_value(MPI_Fint handle, int keyval, const Keyval& k, void* in, void* out, int* flag) {
+int copy_value(MPI_Fint handle, int keyval, const FortranKeyval& k, void* in, void* out, int* flag) {
     MPI_Fint f_keyval = keyval, f_flag = 0, ierror = MPI_SUCCESS;
     if (k.mpi1) {
         MPI_Fint extra = static_cast<MPI_Fint>(k.extra), value_in = static_cast<MPI_Fint>(reinterpret_cast<MPI_Aint>(in));
@@ -67,7 +67,7 @@ int copy_value(MPI_Fint handle, int keyval, const Keyval& k, void* in, void* out
     return ierror;
 }
 
-int delete_value(MPI_Fint handle, int keyval, const Keyval& k, void* value) {
+int delete_value(MPI_Fint handle, int keyval, const FortranKeyval& k, void* value) {
     MPI_Fint f_keyval = keyval, ierror = MPI_SUCCESS;
     if (k.mpi1) {
         MPI_Fint extra = static_cast<MPI_Fint>(k.extra), v = static_cast<MPI_Fint>(reinterpret_cast<MPI_Aint>(value));
@@ -80,25 +80,25 @@ int delete_value(MPI_Fint handle, int keyval, const Keyval& k, void* value) {
 }
 
 int comm_copy(MPI_Comm comm, int keyval, void* extra, void* in, void* out, int* flag) {
-    return copy_value(comm_c2f(comm), keyval, *static_cast<Keyval*>(extra), in, out, flag);
+    return copy_value(comm_c2f(comm), keyval, *static_cast<FortranKeyval*>(extra), in, out, flag);
 }
 int comm_delete(MPI_Comm comm, int keyval, void* value, void* extra) {
-    return delete_value(comm_c2f(comm), keyval, *static_cast<Keyval*>(extra), value);
+    return delete_value(comm_c2f(comm), keyval, *static_cast<FortranKeyval*>(extra), value);
 }
 int type_copy(MPI_Datatype type, int keyval, void* extra, void* in, void* out, int* flag) {
-    return copy_value(type_c2f(type), keyval, *static_cast<Keyval*>(extra), in, out, flag);
+    return copy_value(type_c2f(type), keyval, *static_cast<FortranKeyval*>(extra), in, out, flag);
 }
 int type_delete(MPI_Datatype type, int keyval, void* value, void* extra) {
-    return delete_value(type_c2f(type), keyval, *static_cast<Keyval*>(extra), value);
+    return delete_value(type_c2f(type), keyval, *static_cast<FortranKeyval*>(extra), value);
 }
 
 // Windows are never duplicated: the copy trampoline is there because MPI_Win_create_keyval
 // takes one.
 int win_copy(MPI_Win win, int keyval, void* extra, void* in, void* out, int* flag) {
-    return copy_value(win_c2f(win), keyval, *static_cast<Keyval*>(extra), in, out, flag);
+    return copy_value(win_c2f(win), keyval, *static_cast<FortranKeyval*>(extra), in, out, flag);
 }
 int win_delete(MPI_Win win, int keyval, void* value, void* extra) {
-    return delete_value(win_c2f(win), keyval, *static_cast<Keyval*>(extra), value);
+    return delete_value(win_c2f(win), keyval, *static_cast<FortranKeyval*>(extra), value);
 }
 
 // After a successful MPI_*_CREATE_KEYVAL: its callbacks take Fortran values.
@@ -114,27 +114,27 @@ extern "C" {
 
 void mpi_comm_create_keyval_(CopyAint copy, DeleteAint remove, MPI_Fint* keyval, const MPI_Aint* extra,
                              MPI_Fint* ierror) {
-    Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
+    FortranKeyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
     *ierror = PMPI_Comm_create_keyval(comm_copy, comm_delete, keyval, k);
     fortran_callbacks(*ierror, *keyval);
 }
 
 void mpi_keyval_create_(CopyInt copy, DeleteInt remove, MPI_Fint* keyval, const MPI_Fint* extra, MPI_Fint* ierror) {
-    Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, true});
+    FortranKeyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, true});
     *ierror = PMPI_Comm_create_keyval(comm_copy, comm_delete, keyval, k);
     fortran_callbacks(*ierror, *keyval);
 }
 
 void mpi_type_create_keyval_(CopyAint copy, DeleteAint remove, MPI_Fint* keyval, const MPI_Aint* extra,
                              MPI_Fint* ierror) {
-    Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
+    FortranKeyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
     *ierror = PMPI_Type_create_keyval(type_copy, type_delete, keyval, k);
     fortran_callbacks(*ierror, *keyval);
 }
 
 void mpi_win_create_keyval_(CopyAint copy, DeleteAint remove, MPI_Fint* keyval, const MPI_Aint* extra,
                             MPI_Fint* ierror) {
-    Keyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
+    FortranKeyval* k = record({reinterpret_cast<void*>(copy), reinterpret_cast<void*>(remove), *extra, false});
     *ierror = PMPI_Win_create_keyval(win_copy, win_delete, keyval, k);
     fortran_callbacks(*ierror, *keyval);
 }

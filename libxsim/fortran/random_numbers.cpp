@@ -23,7 +23,7 @@ namespace xsim {
 namespace {
 
 template <class F>
-F real(const char* name) {
+F real_gfortran_random(const char* name) {
     return reinterpret_cast<F>(dlsym(RTLD_NEXT, name));
 }
 
@@ -49,7 +49,7 @@ void with_rank_generator(Call call) {
 using OnePointer = void (*)(void*);
 
 void draw(const char* name, OnePointer& real_call, void* x) {
-    if (!real_call) real_call = real<OnePointer>(name);
+    if (!real_call) real_call = real_gfortran_random<OnePointer>(name);
     with_rank_generator([&] { real_call(x); });
 }
 
@@ -78,12 +78,12 @@ XSIM_FORTRAN_DRAW(_gfortran_arandom_r16)
 
 // RANDOM_SEED(SIZE, PUT, GET) for default and 8-byte INTEGER arguments.
 void _gfortran_random_seed_i4(void* size, void* put, void* get) {
-    static const auto f = real<void (*)(void*, void*, void*)>("_gfortran_random_seed_i4");
+    static const auto f = real_gfortran_random<void (*)(void*, void*, void*)>("_gfortran_random_seed_i4");
     with_rank_generator([&] { f(size, put, get); });
 }
 
 void _gfortran_random_seed_i8(void* size, void* put, void* get) {
-    static const auto f = real<void (*)(void*, void*, void*)>("_gfortran_random_seed_i8");
+    static const auto f = real_gfortran_random<void (*)(void*, void*, void*)>("_gfortran_random_seed_i8");
     with_rank_generator([&] { f(size, put, get); });
 }
 

@@ -15,7 +15,7 @@ namespace {
 using net::NicModel;
 
 // What a FilePointer event is (Message::tag).
-enum class EventKind : std::int32_t { Add, Set, Answer };
+enum class PointerEvent : std::int32_t { Add, Set, Answer };
 
 // The pointers whose home is a rank of this process, by file context and home world rank
 // (disjoint groups may derive the same context, as windows' do: the home tells them apart).
@@ -24,7 +24,7 @@ struct PointerRegistry final : LayerState {
     std::unordered_map<std::uint64_t, std::int64_t> pointers;
 };
 
-std::uint64_t key(std::uint32_t context, int home) {
+std::uint64_t pointer_key(std::uint32_t context, int home) {
     return static_cast<std::uint64_t>(context) << 32 | static_cast<std::uint32_t>(home);
 }
 
@@ -32,7 +32,7 @@ constexpr std::uint64_t kValueBytes = sizeof(std::int64_t);
 
 // A FilePointer event of `bytes` = one int64 `value` from `from` to `dst`, leaving at
 // `ready` through `from`'s NIC as a message of that size does.
-Message* send_value(Engine& engine, Rank& from, EventKind kind, int dst, std::uint32_t context, SimTime ready,
+Message* send_value(Engine& engine, Rank& from, PointerEvent kind, int dst, std::uint32_t context, SimTime ready,
                     std::int64_t value) {
     const net::Path path = engine.machine().network->path(from.world, dst);
     const net::Transfer transfer = NicModel::transfer(path, kValueBytes);
@@ -58,16 +58,16 @@ std::int64_t value_of(const Message* m) {
 void arrive_move(Engine& engine, Message* m) {
     Rank& home = engine.local(m->dst);
     auto& pointers = layer_state<PointerRegistry>(engine).pointers;
-    const auto it = pointers.find(key(m->context, m->dst));
+    const auto it = pointers.find(pointer_key(m->context, m->dst));
     if (it == pointers.end())
         engine.abort_run(MPI_ERR_FILE, "error in a shared file pointer access of simulated rank " +
                                            std::to_string(m->src) + ": the file was closed before it arrived "
                                            "(a nonblocking shared-pointer access must complete before MPI_File_close)");
     const std::int64_t before = it->second;
     const std::int64_t value = value_of(m);
-    it->second = static_cast<EventKind>(m->tag) == EventKind::Add ? before + value : value;
+    it->second = static_cast<PointerEvent>(m->tag) == PointerEvent::Add ? before + value : value;
     const SimTime done = NicModel::receive(home.nic, m->data_done, m->transfer);
-    Message* answer = send_value(engine, home, EventKind::Answer, m->src, m->context, done, before);
+    Message* answer = send_value(engine, home, PointerEvent::Answer, m->src, m->context, done, before);
     answer->send_request = m->send_request;
     answer->path = m->path;
     extend_path(answer->path, m->transfer.latency, m->transfer.serialization, kValueBytes, done);
@@ -76,7 +76,7 @@ void arrive_move(Engine& engine, Message* m) {
 }
 
 // At the origin: the value before is known, the request decided.
-void arrive_answer(Engine& engine, Message* m) {
+void arrive_pointer_answer(Engine& engine, Message* m) {
     auto* r = reinterpret_cast<Request*>(m->send_request);
     const SimTime when = NicModel::receive(r->owner->nic, m->data_done, m->transfer);
     *static_cast<std::int64_t*>(r->buf) = value_of(m);
@@ -93,11 +93,11 @@ void arrive_answer(Engine& engine, Message* m) {
 int pointer_home(const Comm& file_comm) { return file_comm.group->world_of(0); }
 
 void create_pointer(Engine& engine, const Comm& file_comm, std::int64_t initial) {
-    layer_state<PointerRegistry>(engine).pointers[key(file_comm.context, pointer_home(file_comm))] = initial;
+    layer_state<PointerRegistry>(engine).pointers[pointer_key(file_comm.context, pointer_home(file_comm))] = initial;
 }
 
 void forget_pointer(Engine& engine, const Comm& file_comm) {
-    layer_state<PointerRegistry>(engine).pointers.erase(key(file_comm.context, pointer_home(file_comm)));
+    layer_state<PointerRegistry>(engine).pointers.erase(pointer_key(file_comm.context, pointer_home(file_comm)));
 }
 
 Request* start_move(Engine& engine, Rank& me, const File& f, PointerMove move, std::int64_t value,
@@ -113,7 +113,7 @@ Request* start_move(Engine& engine, Rank& me, const File& f, PointerMove move, s
     r->buf = before;
     r->path = me.path;
     r->path.settle(now);
-    const EventKind kind = move == PointerMove::Add ? EventKind::Add : EventKind::Set;
+    const PointerEvent kind = move == PointerMove::Add ? PointerEvent::Add : PointerEvent::Set;
     Message* m = send_value(engine, me, kind, pointer_home(*f.comm), f.comm->context, now, value);
     m->src_comm_rank = f.comm->rank_of(me);
     m->send_request = reinterpret_cast<std::uint64_t>(r);
@@ -132,7 +132,7 @@ std::int64_t move(Engine& engine, Rank& me, const File& f, PointerMove move, std
 }
 
 void handle_pointer_event(Engine& engine, Message* m) {
-    if (static_cast<EventKind>(m->tag) == EventKind::Answer) arrive_answer(engine, m);
+    if (static_cast<PointerEvent>(m->tag) == PointerEvent::Answer) arrive_pointer_answer(engine, m);
     else arrive_move(engine, m);
 }
 

@@ -442,7 +442,7 @@ namespace {
 // when visit returns false. Nothing for a file that is not 64-bit ELF or whose section
 // headers lie outside it.
 template <class Visit>
-void for_each_dynamic_symbol(const MappedFile& file, Visit&& visit) {
+void for_each_mapped_dynamic_symbol(const MappedFile& file, Visit&& visit) {
     if (!file.error().empty() || file.size() < sizeof(Elf64_Ehdr)) return;
     const unsigned char* image = file.image();
     const auto* eh = reinterpret_cast<const Elf64_Ehdr*>(image);
@@ -522,7 +522,7 @@ FileDynamic dynamic_of_file(const std::string& path) {
     // A defined STB_GNU_UNIQUE symbol (a C++ inline function's static, a template's static
     // member): the loader marks the library not to be unloaded once such a symbol is bound.
     if (!out.no_delete)
-        for_each_dynamic_symbol(file, [&](const Elf64_Sym& symbol, const char*) {
+        for_each_mapped_dynamic_symbol(file, [&](const Elf64_Sym& symbol, const char*) {
             out.no_delete = ELF64_ST_BIND(symbol.st_info) == STB_GNU_UNIQUE && symbol.st_shndx != SHN_UNDEF;
             return !out.no_delete;
         });
@@ -685,7 +685,7 @@ std::vector<bool> runtime_underneath(const std::vector<LoadedObject>& objects, c
 std::vector<std::string> imported_symbols(const std::string& path) {
     std::vector<std::string> names;
     const MappedFile file(path);
-    for_each_dynamic_symbol(file, [&](const Elf64_Sym& symbol, const char* name) {
+    for_each_mapped_dynamic_symbol(file, [&](const Elf64_Sym& symbol, const char* name) {
         if (symbol.st_shndx == SHN_UNDEF && ELF64_ST_BIND(symbol.st_info) != STB_WEAK && *name) names.emplace_back(name);
         return true;
     });

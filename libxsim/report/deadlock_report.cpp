@@ -146,7 +146,7 @@ std::string local_groups(const Engine& engine) {
     return out.str();
 }
 
-std::vector<BlockedGroup> merge(const std::string& all) {
+std::vector<BlockedGroup> merge_blocked_groups(const std::string& all) {
     std::map<std::string, BlockedGroup> groups;
     std::istringstream in(all);
     for (std::string line; std::getline(in, line);) {
@@ -233,7 +233,7 @@ std::string report_deadlock(Engine& engine, std::int64_t unfinished) {
     real_mpi.Reduce(process == 0 ? MPI_IN_PLACE : &latest, &latest, 1, MPI_INT64_T, MPI_MAX, 0, MPI_COMM_WORLD);
     if (process != 0) return "";
 
-    const std::vector<BlockedGroup> groups = merge(std::string(all.data(), static_cast<std::size_t>(total)));
+    const std::vector<BlockedGroup> groups = merge_blocked_groups(std::string(all.data(), static_cast<std::size_t>(total)));
     char head[256];
     std::snprintf(head, sizeof head,
                   "deadlock at virtual time %.9f s: %s of %s simulated ranks are blocked and no message is in flight",

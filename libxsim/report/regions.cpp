@@ -178,7 +178,7 @@ std::string serialize_tallies(const State& g) {
     return out.str();
 }
 
-RegionTable merge(const std::vector<char>& all) {
+RegionTable merge_region_tables(const std::vector<char>& all) {
     std::map<std::string, Tally> merged;
     std::istringstream in(std::string(all.begin(), all.end()));
     std::string name;
@@ -229,7 +229,7 @@ int finish(Engine& engine) {
         real_mpi.Gatherv(mine.data(), length, MPI_CHAR, all.data(), lengths.data(), offsets.data(), MPI_CHAR, 0,
                      MPI_COMM_WORLD);
         if (root) {
-            const std::string text = format_region_file(merge(all));
+            const std::string text = format_region_file(merge_region_tables(all));
             std::FILE* f = std::fopen(g.out_path.c_str(), "w");
             const bool written = f && std::fwrite(text.data(), 1, text.size(), f) == text.size();
             if (f && std::fclose(f) != 0) f = nullptr;

@@ -19,7 +19,7 @@ namespace {
 
 std::int64_t g_start_ns = 0;
 
-enum Sum { kMessages, kBytes, kCollectiveMessages, kRmaOperations, kRmaBytes, kRemoteEvents, kSwitches, kEvents, kSums };
+enum Sum { kMessages, kMessageBytes, kCollectiveMessages, kRmaOperations, kRmaBytes, kRemoteEvents, kSwitches, kEvents, kSums };
 enum Max { kSimTime, kPeakRss, kWindows, kMaxima };
 
 struct Figures {
@@ -62,7 +62,7 @@ void write_body(Engine& engine, FdWriter& out, const Figures& f, int exit_code, 
     out.print("  \"simulated_time_ps\": %lld,\n", f.maxima[kSimTime]);
     out.print("  \"wall_time_s\": %.6f,\n", static_cast<double>(host_clock_ns() - g_start_ns) * 1e-9);
     out.print("  \"messages\": %llu,\n", f.sums[kMessages]);
-    out.print("  \"bytes\": %llu,\n", f.sums[kBytes]);
+    out.print("  \"bytes\": %llu,\n", f.sums[kMessageBytes]);
     out.print("  \"collective_messages\": %llu,\n", f.sums[kCollectiveMessages]);
     out.print("  \"rma_operations\": %llu,\n", f.sums[kRmaOperations]);
     out.print("  \"rma_bytes\": %llu,\n", f.sums[kRmaBytes]);

@@ -60,8 +60,8 @@ std::unordered_map<std::uint64_t, SimTime> remote_blame_of_local_ranks(Engine& e
     return local;
 }
 
-double seconds(unsigned long long ps) { return simtime_to_seconds(static_cast<SimTime>(ps)); }
-double percent(unsigned long long part, unsigned long long whole) {
+double wait_seconds(unsigned long long ps) { return simtime_to_seconds(static_cast<SimTime>(ps)); }
+double wait_percent(unsigned long long part, unsigned long long whole) {
     return whole ? 100.0 * static_cast<double>(part) / static_cast<double>(whole) : 0.0;
 }
 
@@ -180,16 +180,16 @@ std::string describe_ranks(std::vector<int> ranks, int ranges) {
 
 std::string wait_state_sentence(const WaitStateTotals& t, unsigned long long waiting, unsigned long long rank_time) {
     char head[96];
-    std::snprintf(head, sizeof head, "%.1f%% of rank time is waiting", percent(waiting, rank_time));
+    std::snprintf(head, sizeof head, "%.1f%% of rank time is waiting", wait_percent(waiting, rank_time));
     const WaitKind kind = t.dominant();
     if (waiting == 0) return head;
     if (kind == WaitKind::None) return std::string(head) + "; none of it on a late peer (transfers and other)";
     const int k = static_cast<int>(kind);
-    const double share = percent(t.total[k], waiting);
+    const double share = wait_percent(t.total[k], waiting);
     // In a run bound by latency most of the waiting is on messages in flight, with no late
     // peer to blame: say so first rather than call a small kind "the largest part".
     const unsigned long long classified = t.classified();
-    const double unclassified = classified < waiting ? percent(waiting - classified, waiting) : 0.0;
+    const double unclassified = classified < waiting ? wait_percent(waiting - classified, waiting) : 0.0;
     const char* lead = share >= 50.0 ? "most of it" : "the largest part";
     char rest[96] = "";
     if (unclassified > share) {
@@ -207,7 +207,7 @@ std::string wait_state_sentence(const WaitStateTotals& t, unsigned long long wai
         if (2 * b.time >= t.blamed[k].front().time) culprits.push_back(b.rank), theirs += b.time;
     if (!culprits.empty()) {
         char tail[48];
-        std::snprintf(tail, sizeof tail, " (%.0f%% of it)", percent(theirs, t.total[k]));
+        std::snprintf(tail, sizeof tail, " (%.0f%% of it)", wait_percent(theirs, t.total[k]));
         out += ", caused by " + describe_ranks(culprits) + tail;
     }
     return out;
@@ -218,23 +218,23 @@ std::vector<std::string> wait_states_json(const WaitStateTotals& t, unsigned lon
     char buf[512];
     const std::string in = indent;
     std::snprintf(buf, sizeof buf, "{\"waiting_s\": %.12g, \"classified_s\": %.12g, \"dominant\": \"%s\", \"kinds\": {",
-                  seconds(waiting), seconds(t.classified()), wait_kind_key(t.dominant()));
+                  wait_seconds(waiting), wait_seconds(t.classified()), wait_kind_key(t.dominant()));
     lines.push_back(buf);
     for (int k = 1; k < kWaitKinds; ++k) {
         std::snprintf(buf, sizeof buf, "%s  \"%s\": {\"total_s\": %.12g, \"share_of_waiting\": %.6g, \"waits\": %llu, \"by_call\": [",
-                      in.c_str(), wait_kind_key(kind_at(k)), seconds(t.total[k]), percent(t.total[k], waiting) / 100.0,
+                      in.c_str(), wait_kind_key(kind_at(k)), wait_seconds(t.total[k]), wait_percent(t.total[k], waiting) / 100.0,
                       t.count[k]);
         lines.push_back(buf);
         for (std::size_t i = 0; i < t.by_call[k].size(); ++i) {
             const auto& c = t.by_call[k][i];
             std::snprintf(buf, sizeof buf, "%s    {\"call\": \"%s\", \"total_s\": %.12g, \"waits\": %llu}%s", in.c_str(),
-                          c.call.c_str(), seconds(c.time), c.count, i + 1 < t.by_call[k].size() ? "," : "");
+                          c.call.c_str(), wait_seconds(c.time), c.count, i + 1 < t.by_call[k].size() ? "," : "");
             lines.push_back(buf);
         }
         lines.push_back(in + "  ], \"blamed\": [");
         for (std::size_t i = 0; i < t.blamed[k].size(); ++i) {
             const auto& b = t.blamed[k][i];
-            std::snprintf(buf, sizeof buf, "%s    {\"rank\": %d, \"caused_s\": %.12g}%s", in.c_str(), b.rank, seconds(b.time),
+            std::snprintf(buf, sizeof buf, "%s    {\"rank\": %d, \"caused_s\": %.12g}%s", in.c_str(), b.rank, wait_seconds(b.time),
                           i + 1 < t.blamed[k].size() ? "," : "");
             lines.push_back(buf);
         }
@@ -248,16 +248,16 @@ void write_wait_states_csv(std::FILE* f, const WaitStateTotals& t, unsigned long
     const auto share = [&](unsigned long long v) { return rank_time ? static_cast<double>(v) / static_cast<double>(rank_time) : 0.0; };
     for (int k = 1; k < kWaitKinds; ++k) {
         const char* key = wait_kind_key(kind_at(k));
-        std::fprintf(f, "wait_state,%s,%llu,%.12g,%.12g,%.6g,%.12g,,,,,,,,,\n", key, t.count[k], seconds(t.total[k]),
-                     t.count[k] ? seconds(t.total[k]) / static_cast<double>(t.count[k]) : 0.0, share(t.total[k]),
-                     seconds(t.total[k]));
+        std::fprintf(f, "wait_state,%s,%llu,%.12g,%.12g,%.6g,%.12g,,,,,,,,,\n", key, t.count[k], wait_seconds(t.total[k]),
+                     t.count[k] ? wait_seconds(t.total[k]) / static_cast<double>(t.count[k]) : 0.0, share(t.total[k]),
+                     wait_seconds(t.total[k]));
         for (const auto& c : t.by_call[k])
             std::fprintf(f, "wait_call,%s:%s,%llu,%.12g,%.12g,%.6g,%.12g,,,,,,,,,\n", key, c.call.c_str(), c.count,
-                         seconds(c.time), c.count ? seconds(c.time) / static_cast<double>(c.count) : 0.0, share(c.time),
-                         seconds(c.time));
+                         wait_seconds(c.time), c.count ? wait_seconds(c.time) / static_cast<double>(c.count) : 0.0, share(c.time),
+                         wait_seconds(c.time));
         for (const auto& b : t.blamed[k])
-            std::fprintf(f, "wait_blamed,%s,,%.12g,,%.6g,,,,,,%.12g,%d,,,\n", key, seconds(b.time), share(b.time),
-                         seconds(b.time), b.rank);
+            std::fprintf(f, "wait_blamed,%s,,%.12g,,%.6g,,,,,,%.12g,%d,,,\n", key, wait_seconds(b.time), share(b.time),
+                         wait_seconds(b.time), b.rank);
     }
 }
 

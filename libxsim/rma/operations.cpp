@@ -35,7 +35,7 @@ struct OperationHead {
     std::uint64_t result_bytes = 0;  // what the answer brings back
 };
 
-const char* call_name(OperationKind kind) {
+const char* operation_call_name(OperationKind kind) {
     switch (kind) {
         case OperationKind::Put: return "MPI_Put";
         case OperationKind::Get: return "MPI_Get";
@@ -285,7 +285,7 @@ char* block_address(Engine& engine, Rank& rank, Target& t, const OperationHead& 
         const auto kind = static_cast<OperationKind>(head.kind);
         engine.abort_run(
             MPI_ERR_RMA_RANGE,
-            std::string("error in ") + call_name(kind) + " from simulated rank " + std::to_string(m->src) +
+            std::string("error in ") + operation_call_name(kind) + " from simulated rank " + std::to_string(m->src) +
                 " to simulated rank " + std::to_string(m->dst) + ": MPI_ERR_RMA_RANGE: " + std::to_string(b.bytes) +
                 " bytes at " +
                 (t.dynamic ? "address " + std::to_string(reinterpret_cast<std::uintptr_t>(at)) +
@@ -363,7 +363,7 @@ void arrive_operation(Engine& engine, Message* m) {
     Rank& rank = engine.local(m->dst);
     OperationHead head;
     std::memcpy(&head, m->payload, sizeof head);
-    Target& t = target_of(engine, m, call_name(static_cast<OperationKind>(head.kind)));
+    Target& t = target_of(engine, m, operation_call_name(static_cast<OperationKind>(head.kind)));
     const auto* blocks = reinterpret_cast<const ByteBlock*>(m->payload + sizeof head);
     const char* data = m->payload + sizeof head + head.blocks * sizeof(ByteBlock);
     const SimTime done = NicModel::receive(rank.nic, m->data_done, m->transfer);

@@ -9,7 +9,7 @@
 namespace xsim::rma {
 namespace {
 
-std::uint64_t key(std::uint32_t context, int world) {
+std::uint64_t window_key(std::uint32_t context, int world) {
     return static_cast<std::uint64_t>(context) << 32 | static_cast<std::uint32_t>(world);
 }
 
@@ -24,16 +24,16 @@ Window* resolve_window(MPI_Win handle) {
 
 Target* find_target(Engine& engine, std::uint32_t context, int world) {
     auto& targets = layer_state<WindowRegistry>(engine).targets;
-    const auto it = targets.find(key(context, world));
+    const auto it = targets.find(window_key(context, world));
     return it == targets.end() ? nullptr : it->second;
 }
 
 void register_target(Engine& engine, std::uint32_t context, Target* target) {
-    layer_state<WindowRegistry>(engine).targets[key(context, target->world)] = target;
+    layer_state<WindowRegistry>(engine).targets[window_key(context, target->world)] = target;
 }
 
 void unregister_target(Engine& engine, std::uint32_t context, int world) {
-    layer_state<WindowRegistry>(engine).targets.erase(key(context, world));
+    layer_state<WindowRegistry>(engine).targets.erase(window_key(context, world));
 }
 
 void note_window(Engine& engine, Window* w) { registry(engine).windows_of[w->owner->world].push_back(w); }
@@ -47,11 +47,11 @@ void forget_window(Engine& engine, Window* w) {
 }
 
 SharedSegment& shared_segment(Engine& engine, const Window& w) {
-    return layer_state<WindowRegistry>(engine).shared[key(w.comm->context, w.comm->group->world_of(0))];
+    return layer_state<WindowRegistry>(engine).shared[window_key(w.comm->context, w.comm->group->world_of(0))];
 }
 
 void forget_shared_segment(Engine& engine, const Window& w) {
-    layer_state<WindowRegistry>(engine).shared.erase(key(w.comm->context, w.comm->group->world_of(0)));
+    layer_state<WindowRegistry>(engine).shared.erase(window_key(w.comm->context, w.comm->group->world_of(0)));
 }
 
 bool in_access_epoch(const Window& w, int target) {

@@ -20,6 +20,9 @@ struct RunResult {
 
 using RankBody = std::function<void(Engine&, Rank&)>;
 
+// Microseconds of simulated time.
+constexpr SimTime us(double v) { return seconds_to_simtime(v * 1e-6); }
+
 RunResult run_ranks(int ranks, const RankBody& body, Options options = {},
                     const std::vector<std::string>& machine_overrides = {});
 

@@ -14,7 +14,6 @@ using namespace xsim::testing;
 
 namespace {
 
-constexpr SimTime us(double v) { return seconds_to_simtime(v * 1e-6); }
 constexpr std::uint64_t kLong = 100000;  // rendezvous on every level
 
 // Buffers one message of `bytes` from `me` to rank `dest` the way MPI_Bsend does.

@@ -22,8 +22,8 @@ struct BlockMachine : net::Machine {
     int per_node;
 };
 
-Options parse(std::vector<std::string> words) { return option_test::parsed_options(std::move(words)); }
-std::string refusal(std::vector<std::string> words) { return option_test::option_refusal(std::move(words)); }
+Options parse_comm_counts(std::vector<std::string> words) { return option_test::parsed_options(std::move(words)); }
+std::string comm_counts_refusal(std::vector<std::string> words) { return option_test::option_refusal(std::move(words)); }
 
 }  // namespace
 
@@ -74,17 +74,17 @@ TEST(CommCounts, AddsMessagesAndBytesPerPairOfEntities) {
 }
 
 TEST(CommCountsOption, OffByDefaultWithLimit4096) {
-    const Options o = parse({"./app"});
+    const Options o = parse_comm_counts({"./app"});
     EXPECT_TRUE(o.commmatrix_path.empty());
     EXPECT_EQ(o.commmatrix_limit, 4096);
-    const Options p = parse({"./app", "-xsim-commmatrix", "m.csv", "-xsim-commmatrix-limit=16"});
+    const Options p = parse_comm_counts({"./app", "-xsim-commmatrix", "m.csv", "-xsim-commmatrix-limit=16"});
     EXPECT_EQ(p.commmatrix_path, "m.csv");
     EXPECT_EQ(p.commmatrix_limit, 16);
 }
 
 TEST(CommCountsOption, RefusesBadValues) {
-    EXPECT_EQ(refusal({"./app", "-xsim-commmatrix="}), "-xsim-commmatrix: expected a file name");
-    EXPECT_EQ(refusal({"./app", "-xsim-commmatrix-limit", "0"}),
+    EXPECT_EQ(comm_counts_refusal({"./app", "-xsim-commmatrix="}), "-xsim-commmatrix: expected a file name");
+    EXPECT_EQ(comm_counts_refusal({"./app", "-xsim-commmatrix-limit", "0"}),
               "-xsim-commmatrix-limit: expected a number of entities from 1 to 16777216, got 0");
-    EXPECT_EQ(refusal({"./app", "-xsim-commmatrix-limit", "many"}), "-xsim-commmatrix-limit: 'many' is not a whole number");
+    EXPECT_EQ(comm_counts_refusal({"./app", "-xsim-commmatrix-limit", "many"}), "-xsim-commmatrix-limit: 'many' is not a whole number");
 }

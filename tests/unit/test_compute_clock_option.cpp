@@ -15,32 +15,32 @@ using namespace xsim;
 
 namespace {
 
-Options parse(std::vector<std::string> words, const char* env = nullptr) {
+Options parse_compute_clock(std::vector<std::string> words, const char* env = nullptr) {
     return option_test::parsed_options(std::move(words), env);
 }
-std::string refusal(std::vector<std::string> words) { return option_test::option_refusal(std::move(words)); }
+std::string compute_clock_refusal(std::vector<std::string> words) { return option_test::option_refusal(std::move(words)); }
 
 }  // namespace
 
 // The thread CPU clock (ThreadCpuClock) by default: host preemption is not charged.
 TEST(ComputeClockOption, ThreadByDefault) {
-    EXPECT_EQ(parse({"./app"}).compute_clock, ComputeClock::Thread);
+    EXPECT_EQ(parse_compute_clock({"./app"}).compute_clock, ComputeClock::Thread);
 }
 
 TEST(ComputeClockOption, AcceptsWallAndThread) {
-    EXPECT_EQ(parse({"./app", "-xsim-compute-clock", "thread"}).compute_clock, ComputeClock::Thread);
-    EXPECT_EQ(parse({"./app", "-xsim-compute-clock=wall"}).compute_clock, ComputeClock::Wall);
-    EXPECT_EQ(parse({"./app"}, "-xsim-compute-clock thread").compute_clock, ComputeClock::Thread);
+    EXPECT_EQ(parse_compute_clock({"./app", "-xsim-compute-clock", "thread"}).compute_clock, ComputeClock::Thread);
+    EXPECT_EQ(parse_compute_clock({"./app", "-xsim-compute-clock=wall"}).compute_clock, ComputeClock::Wall);
+    EXPECT_EQ(parse_compute_clock({"./app"}, "-xsim-compute-clock thread").compute_clock, ComputeClock::Thread);
     // The command line wins over XSIM_OPTIONS.
-    EXPECT_EQ(parse({"./app", "-xsim-compute-clock", "wall"}, "-xsim-compute-clock thread").compute_clock,
+    EXPECT_EQ(parse_compute_clock({"./app", "-xsim-compute-clock", "wall"}, "-xsim-compute-clock thread").compute_clock,
               ComputeClock::Wall);
 }
 
 TEST(ComputeClockOption, BadValueIsOneLineNamingOptionAndValue) {
-    const std::string message = refusal({"./app", "-xsim-compute-clock", "cpu"});
+    const std::string message = compute_clock_refusal({"./app", "-xsim-compute-clock", "cpu"});
     EXPECT_EQ(message, "-xsim-compute-clock: expected 'thread' or 'wall', got 'cpu'");
     EXPECT_EQ(message.find('\n'), std::string::npos);
-    EXPECT_NE(refusal({"./app", "-xsim-compute-clock"}).find("-xsim-compute-clock"), std::string::npos);
+    EXPECT_NE(compute_clock_refusal({"./app", "-xsim-compute-clock"}).find("-xsim-compute-clock"), std::string::npos);
 }
 
 TEST(ComputeClockOption, HelpListsIt) {

@@ -14,8 +14,6 @@ using namespace xsim::testing;
 
 namespace {
 
-constexpr SimTime us(double v) { return seconds_to_simtime(v * 1e-6); }
-
 // Default machine, on-node level (ranks 0 and 1): 12 us, 1834e6 B/s, eager <= 4096 bytes.
 SimTime half_round_trip(std::uint64_t bytes, const std::vector<std::string>& overrides) {
     std::vector<char> buffer0(bytes + 1), buffer1(bytes + 1);

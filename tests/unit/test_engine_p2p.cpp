@@ -13,8 +13,6 @@ using namespace xsim::testing;
 
 namespace {
 
-constexpr SimTime us(double v) { return seconds_to_simtime(v * 1e-6); }
-
 SimTime ping_pong_half_round_trip(int ranks, int peer, std::uint64_t bytes) {
     std::vector<char> buffer0(bytes + 1), buffer1(bytes + 1);
     auto result = run_ranks(ranks, [&](Engine& e, Rank& me) {

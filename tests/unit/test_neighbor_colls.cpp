@@ -21,7 +21,7 @@ using namespace xsim::testing;
 
 namespace {
 
-Topology cart(std::vector<int> dims, std::vector<int> periods) {
+Topology neighbor_cart(std::vector<int> dims, std::vector<int> periods) {
     return topo::make_cartesian(static_cast<int>(dims.size()), dims.data(), periods.data());
 }
 
@@ -68,7 +68,7 @@ std::vector<std::vector<int>> alltoall(int size, const std::function<Topology(in
 TEST(NeighborCollectives, CartesianBlocksLandInTheOppositeDirection) {
     for (auto [dims, periods] : std::vector<std::pair<std::vector<int>, std::vector<int>>>{
              {{3, 4}, {1, 0}}, {{1, 2}, {1, 1}}, {{2, 2, 2}, {1, 0, 1}}, {{7}, {0}}, {{1}, {0}}, {{1, 1}, {1, 1}}}) {
-        const Topology t = cart(dims, periods);
+        const Topology t = neighbor_cart(dims, periods);
         const int size = static_cast<int>(topo::grid_size(dims));
         const auto got = alltoall(size, [&](int) { return t; });
         for (int r = 0; r < size; ++r) {
@@ -86,7 +86,7 @@ TEST(NeighborCollectives, CartesianBlocksLandInTheOppositeDirection) {
 TEST(NeighborCollectives, NonblockingFormGetsTheSameBlocksAtTheSameTimes) {
     for (auto [dims, periods] : std::vector<std::pair<std::vector<int>, std::vector<int>>>{
              {{3, 4}, {1, 0}}, {{1, 2}, {1, 1}}, {{1}, {0}}}) {
-        const Topology t = cart(dims, periods);
+        const Topology t = neighbor_cart(dims, periods);
         const int size = static_cast<int>(topo::grid_size(dims));
         std::vector<SimTime> blocking_clocks, nonblocking_clocks;
         const auto blocking = alltoall(size, [&](int) { return t; }, neighbor_alltoall_table(), false, &blocking_clocks);
@@ -98,7 +98,7 @@ TEST(NeighborCollectives, NonblockingFormGetsTheSameBlocksAtTheSameTimes) {
 }
 
 TEST(NeighborCollectives, AllgatherSendsOneBlockToEveryNeighbor) {
-    const Topology t = cart({2, 3}, {1, 1});  // dimension 0: both neighbors are one rank
+    const Topology t = neighbor_cart({2, 3}, {1, 1});  // dimension 0: both neighbors are one rank
     std::vector<std::vector<int>> received(6);
     auto result = run_ranks(6, [&](Engine& e, Rank& me) {
         auto plan = std::make_shared<const topo::NeighborPlan>(topo::neighbor_plan(t, me.world));

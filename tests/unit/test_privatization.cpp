@@ -62,7 +62,7 @@ bool in(const std::vector<Segment>& segments, const void* p) {
 // letter 'A' + i % 26 (the file is removed; the mapping stays). Null when it fails.
 char* map_lettered_file(std::size_t pages, const char* name) {
     const std::size_t page = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
-    const std::string path = testing::TempDir() + name;
+    const std::string path = ::testing::TempDir() + name;
     {
         std::ofstream file(path, std::ios::binary);
         for (std::size_t i = 0; i < pages; ++i) file << std::string(page, static_cast<char>('A' + i % 26));
@@ -98,7 +98,7 @@ TEST(ElfData, ProgramDataWithoutCopiesOrLoaderSections) {
 }
 
 TEST(ElfData, NotAnElfFileIsAnError) {
-    const std::string path = testing::TempDir() + "xsim_not_elf.txt";
+    const std::string path = ::testing::TempDir() + "xsim_not_elf.txt";
     std::ofstream(path) << "plain text, long enough to hold an ELF header if it were one.............\n";
     EXPECT_NE(read_elf_data(path).error, "");
     EXPECT_NE(read_elf_data("/nonexistent/file.so").error.find("cannot open"), std::string::npos);

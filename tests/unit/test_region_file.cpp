@@ -6,7 +6,7 @@
 namespace xsim {
 namespace {
 
-std::string error_of(const std::string& text) {
+std::string region_file_error(const std::string& text) {
     try {
         parse_region_file(text, "f.txt");
     } catch (const RegionFileError& e) {
@@ -60,24 +60,24 @@ TEST(RegionFile, AcceptsExponentsRoundedToPicoseconds) {
 }
 
 TEST(RegionFile, RejectsBadFilesWithLineNumbers) {
-    EXPECT_EQ(error_of(""), "f.txt: empty regions file (expected the header 'xsim-regions 1')");
-    EXPECT_EQ(error_of("# only a comment\n"), "f.txt: empty regions file (expected the header 'xsim-regions 1')");
-    EXPECT_EQ(error_of("solve 1 1 1 1\n"),
+    EXPECT_EQ(region_file_error(""), "f.txt: empty regions file (expected the header 'xsim-regions 1')");
+    EXPECT_EQ(region_file_error("# only a comment\n"), "f.txt: empty regions file (expected the header 'xsim-regions 1')");
+    EXPECT_EQ(region_file_error("solve 1 1 1 1\n"),
               "f.txt:1: not a regions file: expected the header 'xsim-regions 1', got 'solve 1 1 1 1'");
-    EXPECT_EQ(error_of("xsim-regions 2\n"), "f.txt:1: unsupported regions file version '2' (this xsim reads 1)");
-    EXPECT_EQ(error_of("xsim-regions 1\nsolve 1 1 1\n"),
+    EXPECT_EQ(region_file_error("xsim-regions 2\n"), "f.txt:1: unsupported regions file version '2' (this xsim reads 1)");
+    EXPECT_EQ(region_file_error("xsim-regions 1\nsolve 1 1 1\n"),
               "f.txt:2: expected 5 fields 'name calls mean_s min_s max_s', got 4");
-    EXPECT_EQ(error_of("xsim-regions 1\nsolve 0 1 1 1\n"),
+    EXPECT_EQ(region_file_error("xsim-regions 1\nsolve 0 1 1 1\n"),
               "f.txt:2: region 'solve': calls must be a whole number >= 1, got '0'");
-    EXPECT_EQ(error_of("xsim-regions 1\nsolve -3 1 1 1\n"),
+    EXPECT_EQ(region_file_error("xsim-regions 1\nsolve -3 1 1 1\n"),
               "f.txt:2: region 'solve': calls must be a whole number >= 1, got '-3'");
-    EXPECT_EQ(error_of("xsim-regions 1\nsolve 2 x 1 1\n"),
+    EXPECT_EQ(region_file_error("xsim-regions 1\nsolve 2 x 1 1\n"),
               "f.txt:2: region 'solve': mean_s must be a number of seconds >= 0, got 'x'");
-    EXPECT_EQ(error_of("xsim-regions 1\nsolve 2 1 1 -1\n"),
+    EXPECT_EQ(region_file_error("xsim-regions 1\nsolve 2 1 1 -1\n"),
               "f.txt:2: region 'solve': max_s must be a number of seconds >= 0, got '-1'");
-    EXPECT_EQ(error_of("xsim-regions 1\nsolve 2 1 2 3\n"), "f.txt:2: region 'solve': expected min_s <= mean_s <= max_s");
-    EXPECT_EQ(error_of("xsim-regions 1\n\nsolve 2 1 1 1\nsolve 2 1 1 1\n"), "f.txt:4: region 'solve' appears twice");
-    EXPECT_EQ(error_of("xsim-regions 1\n" + std::string(129, 'a') + " 1 1 1 1\n").substr(0, 25),
+    EXPECT_EQ(region_file_error("xsim-regions 1\nsolve 2 1 2 3\n"), "f.txt:2: region 'solve': expected min_s <= mean_s <= max_s");
+    EXPECT_EQ(region_file_error("xsim-regions 1\n\nsolve 2 1 1 1\nsolve 2 1 1 1\n"), "f.txt:4: region 'solve' appears twice");
+    EXPECT_EQ(region_file_error("xsim-regions 1\n" + std::string(129, 'a') + " 1 1 1 1\n").substr(0, 25),
               "f.txt:2: bad region name ");
 }
 

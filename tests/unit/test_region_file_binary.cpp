@@ -10,7 +10,7 @@
 namespace xsim {
 namespace {
 
-std::string error_of(const std::string& text) {
+std::string binary_region_file_error(const std::string& text) {
     try {
         parse_region_file(text, "f.bin");
     } catch (const RegionFileError& e) {
@@ -27,16 +27,16 @@ bool has_control_bytes(const std::string& s) {
 
 TEST(RegionFileBinary, AnElfHeaderIsReportedByOffsetNotEchoed) {
     const std::string elf("\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0", 20);
-    EXPECT_EQ(error_of(elf), "f.bin:1: byte 0 (0x7f) is not text: not a regions file");
+    EXPECT_EQ(binary_region_file_error(elf), "f.bin:1: byte 0 (0x7f) is not text: not a regions file");
 }
 
 TEST(RegionFileBinary, ControlBytesAfterTheHeaderAreReportedByOffset) {
-    EXPECT_EQ(error_of("xsim-regions 1\nsolve 1 1\x1b[2J 1 1\n"),
+    EXPECT_EQ(binary_region_file_error("xsim-regions 1\nsolve 1 1\x1b[2J 1 1\n"),
               "f.bin:2: byte 24 (0x1b) is not text: the regions file is damaged");
 }
 
 TEST(RegionFileBinary, QuotedTextIsSanitisedAndShort) {
-    const std::string msg = error_of("\xff\xfe not a header at all, and a long line that goes on and on and on and on\n");
+    const std::string msg = binary_region_file_error("\xff\xfe not a header at all, and a long line that goes on and on and on and on\n");
     EXPECT_FALSE(has_control_bytes(msg)) << msg;
     EXPECT_NE(msg.find("got '\\xff\\xfe not a header"), std::string::npos) << msg;
     EXPECT_NE(msg.find("...'"), std::string::npos) << msg;

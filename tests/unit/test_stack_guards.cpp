@@ -14,7 +14,7 @@ using namespace xsim;
 
 namespace {
 
-int mapping_count() {
+int guard_mapping_count() {
     std::ifstream maps("/proc/self/maps");
     int lines = 0;
     for (std::string line; std::getline(maps, line);) ++lines;
@@ -51,16 +51,16 @@ TEST(StackGuards, MarkersMakeNoMappingAndFaultUnderEveryStack) {
     StackArena arena;
     arena.reserve(600, 64 * 1024);
     if (arena.guards() != GuardPages::Markers) GTEST_SKIP() << "kernel without MADV_GUARD_INSTALL (Linux < 6.13)";
-    const int before = mapping_count();
+    const int before = guard_mapping_count();
     for (std::size_t i = 0; i < arena.count(); ++i) arena.arm(i);
-    EXPECT_LE(mapping_count() - before, 2);  // no mapping per stack (2: slack for other threads)
+    EXPECT_LE(guard_mapping_count() - before, 2);  // no mapping per stack (2: slack for other threads)
     EXPECT_EQ(arena.guard_bytes(), page_size());
     EXPECT_EQ(arena.top(3) + arena.guard_bytes(), arena.bottom(4));
     write_byte(arena.bottom(4));      // a stack's lowest byte is usable
     write_byte(arena.top(3) - 1);     // and so is the highest of the one below
-    EXPECT_EXIT(write_byte(arena.bottom(4) - 1), testing::KilledBySignal(SIGSEGV), "");
-    EXPECT_EXIT(write_byte(arena.bottom(599) - arena.guard_bytes()), testing::KilledBySignal(SIGSEGV), "");
-    EXPECT_EXIT(write_byte(arena.bottom(0) - 1), testing::KilledBySignal(SIGSEGV), "");
+    EXPECT_EXIT(write_byte(arena.bottom(4) - 1), ::testing::KilledBySignal(SIGSEGV), "");
+    EXPECT_EXIT(write_byte(arena.bottom(599) - arena.guard_bytes()), ::testing::KilledBySignal(SIGSEGV), "");
+    EXPECT_EXIT(write_byte(arena.bottom(0) - 1), ::testing::KilledBySignal(SIGSEGV), "");
 }
 
 TEST(StackGuards, MarkersSurviveTheMadviseThatRetiresAChunk) {
@@ -71,7 +71,7 @@ TEST(StackGuards, MarkersSurviveTheMadviseThatRetiresAChunk) {
     arena.top(7)[-1] = 42;
     for (std::size_t i = 0; i < arena.count(); ++i) arena.retire(i);  // one MADV_DONTNEED over all
     EXPECT_EQ(arena.top(7)[-1], 0);                                     // the pages went back
-    EXPECT_EXIT(write_byte(arena.bottom(8) - 1), testing::KilledBySignal(SIGSEGV), "");
+    EXPECT_EXIT(write_byte(arena.bottom(8) - 1), ::testing::KilledBySignal(SIGSEGV), "");
 }
 
 TEST(StackGuards, MprotectFallbackGuardsEveryArmedStack) {
@@ -82,11 +82,11 @@ TEST(StackGuards, MprotectFallbackGuardsEveryArmedStack) {
     // A guard and a stack mapping per armed stack: why it is only a fallback. Counted inside
     // the arena, since the kernel may merge its first or last mapping with a neighbour.
     EXPECT_GE(mappings_overlapping(arena.bottom(0) - arena.guard_bytes(), arena.top(arena.count() - 1)), 2 * 50);
-    EXPECT_EXIT(write_byte(arena.bottom(20) - 1), testing::KilledBySignal(SIGSEGV), "");
+    EXPECT_EXIT(write_byte(arena.bottom(20) - 1), ::testing::KilledBySignal(SIGSEGV), "");
     arena.top(20)[-1] = 5;
     for (std::size_t i = 0; i < arena.count(); ++i) arena.retire(i);
     EXPECT_EQ(arena.top(20)[-1], 0);
-    EXPECT_EXIT(write_byte(arena.bottom(20) - 1), testing::KilledBySignal(SIGSEGV), "");
+    EXPECT_EXIT(write_byte(arena.bottom(20) - 1), ::testing::KilledBySignal(SIGSEGV), "");
 }
 
 TEST(StackGuards, MprotectIsRefusedWhenItWouldUseUpTheMappingLimit) {
@@ -103,7 +103,7 @@ TEST(StackGuards, WithoutGuardsOnlyTheLeadZoneFaults) {
     EXPECT_EQ(arena.top(3), arena.bottom(4));
     write_byte(arena.bottom(4) - 1);  // lands in stack 3: what the guards exist to prevent
     EXPECT_EQ(arena.owner_of(arena.bottom(4) - 1), 3);
-    EXPECT_EXIT(write_byte(arena.bottom(0) - StackArena::kLeadGuardBytes), testing::KilledBySignal(SIGSEGV), "");
+    EXPECT_EXIT(write_byte(arena.bottom(0) - StackArena::kLeadGuardBytes), ::testing::KilledBySignal(SIGSEGV), "");
 }
 
 // For the fault handler: which stack a faulting address lies under.

@@ -84,7 +84,7 @@ TEST(CallProfile, InternsNamesOncePerProcessAndCountsPerRank) {
 
 namespace {
 
-CommandLine parse(std::vector<std::string> words) {
+CommandLine parse_time_split(std::vector<std::string> words) {
     static std::vector<std::string> storage;
     storage = std::move(words);
     static std::vector<char*> argv;
@@ -96,13 +96,13 @@ CommandLine parse(std::vector<std::string> words) {
 }  // namespace
 
 TEST(TimeSplitOptions, SummaryAndProfile) {
-    EXPECT_EQ(parse({"./app"}).options.summary, ProgressMode::Auto);
-    EXPECT_EQ(parse({"./app", "-xsim-summary", "on"}).options.summary, ProgressMode::On);
-    EXPECT_EQ(parse({"./app", "-xsim-quiet"}).options.summary, ProgressMode::Off);
-    EXPECT_EQ(parse({"./app", "-xsim-profile", "p.json"}).options.profile_path, "p.json");
-    EXPECT_THROW(parse({"./app", "-xsim-summary", "yes"}), OptionError);
+    EXPECT_EQ(parse_time_split({"./app"}).options.summary, ProgressMode::Auto);
+    EXPECT_EQ(parse_time_split({"./app", "-xsim-summary", "on"}).options.summary, ProgressMode::On);
+    EXPECT_EQ(parse_time_split({"./app", "-xsim-quiet"}).options.summary, ProgressMode::Off);
+    EXPECT_EQ(parse_time_split({"./app", "-xsim-profile", "p.json"}).options.profile_path, "p.json");
+    EXPECT_THROW(parse_time_split({"./app", "-xsim-summary", "yes"}), OptionError);
     try {
-        parse({"./app", "-xsim-profile", "p.txt"});
+        parse_time_split({"./app", "-xsim-profile", "p.txt"});
         FAIL() << "a profile name without .csv or .json was accepted";
     } catch (const OptionError& e) {
         EXPECT_NE(std::string(e.what()).find(".csv or .json"), std::string::npos);

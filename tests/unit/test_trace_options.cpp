@@ -12,11 +12,11 @@ using namespace xsim;
 namespace {
 
 // The words after the program's name.
-Options parse(std::vector<std::string> words) {
+Options parse_trace(std::vector<std::string> words) {
     words.insert(words.begin(), "app");
     return option_test::parsed_options(std::move(words));
 }
-std::string refusal(std::vector<std::string> words) {
+std::string trace_refusal(std::vector<std::string> words) {
     words.insert(words.begin(), "app");
     return option_test::option_refusal(std::move(words));
 }
@@ -26,21 +26,21 @@ bool mentions(const std::string& text, const std::string& part) { return text.fi
 }  // namespace
 
 TEST(TraceOptions, DefaultsTraceNothingAndEverythingOnceAsked) {
-    const Options none = parse({});
+    const Options none = parse_trace({});
     EXPECT_TRUE(none.trace_path.empty());
-    const Options o = parse({"-xsim-trace", "run.otf2"});
+    const Options o = parse_trace({"-xsim-trace", "run.otf2"});
     EXPECT_EQ(o.trace_path, "run.otf2");
     EXPECT_TRUE(o.trace_ranks.empty());
     EXPECT_EQ(o.trace_begin_ps, 0);
     EXPECT_EQ(o.trace_end_ps, -1);
     EXPECT_EQ(o.trace_calls, static_cast<unsigned>(kTraceAllCalls));
-    EXPECT_EQ(parse({"-xsim-trace=out/t.json"}).trace_path, "out/t.json");
+    EXPECT_EQ(parse_trace({"-xsim-trace=out/t.json"}).trace_path, "out/t.json");
 }
 
 TEST(TraceOptions, FileMustBeOtf2OrJson) {
-    EXPECT_TRUE(mentions(refusal({"-xsim-trace", "run.txt"}), "ending in .otf2 or .json"));
-    EXPECT_TRUE(mentions(refusal({"-xsim-trace", ".json"}), "ending in .otf2 or .json"));
-    EXPECT_TRUE(mentions(refusal({"-xsim-trace", "dir/.otf2"}), "ending in .otf2 or .json"));
+    EXPECT_TRUE(mentions(trace_refusal({"-xsim-trace", "run.txt"}), "ending in .otf2 or .json"));
+    EXPECT_TRUE(mentions(trace_refusal({"-xsim-trace", ".json"}), "ending in .otf2 or .json"));
+    EXPECT_TRUE(mentions(trace_refusal({"-xsim-trace", "dir/.otf2"}), "ending in .otf2 or .json"));
 }
 
 TEST(TraceOptions, RankRanges) {
@@ -52,7 +52,7 @@ TEST(TraceOptions, RankRanges) {
     EXPECT_EQ(r[1].last, 1024);
     EXPECT_EQ(r[2].first, 7);
     EXPECT_EQ(r[2].last, 7);
-    const Options o = parse({"-xsim-trace", "t.json", "-xsim-trace-ranks", "3,5-6"});
+    const Options o = parse_trace({"-xsim-trace", "t.json", "-xsim-trace-ranks", "3,5-6"});
     ASSERT_EQ(o.trace_ranks.size(), 2u);
     EXPECT_EQ(o.trace_ranks[1].last, 6);
 }
@@ -66,8 +66,8 @@ TEST(TraceOptions, BadRankRangesAreRefused) {
     EXPECT_THROW(parse_rank_ranges(o, "3-"), OptionError);
     EXPECT_THROW(parse_rank_ranges(o, "1 2"), OptionError);
     EXPECT_THROW(parse_rank_ranges(o, "99999999999"), OptionError);
-    EXPECT_TRUE(mentions(refusal({"-xsim-trace", "t.json", "-xsim-trace-ranks", "9-2"}), "ends before it starts"));
-    EXPECT_TRUE(mentions(refusal({"-xsim-trace", "t.json", "-xsim-trace-ranks", "x"}), "'x' is not a rank"));
+    EXPECT_TRUE(mentions(trace_refusal({"-xsim-trace", "t.json", "-xsim-trace-ranks", "9-2"}), "ends before it starts"));
+    EXPECT_TRUE(mentions(trace_refusal({"-xsim-trace", "t.json", "-xsim-trace-ranks", "x"}), "'x' is not a rank"));
 }
 
 TEST(TraceOptions, TimeWindowInSeconds) {
@@ -89,8 +89,8 @@ TEST(TraceOptions, BadTimeWindowsAreRefused) {
     EXPECT_THROW(parse_time_window(o, "-1:2"), OptionError);
     EXPECT_THROW(parse_time_window(o, "1s:2"), OptionError);
     EXPECT_THROW(parse_time_window(o, "nan:"), OptionError);
-    EXPECT_TRUE(mentions(refusal({"-xsim-trace", "t.json", "-xsim-trace-window", "2:1"}), "is empty"));
-    EXPECT_TRUE(mentions(refusal({"-xsim-trace", "t.json", "-xsim-trace-window", "1:1"}), "is empty"));
+    EXPECT_TRUE(mentions(trace_refusal({"-xsim-trace", "t.json", "-xsim-trace-window", "2:1"}), "is empty"));
+    EXPECT_TRUE(mentions(trace_refusal({"-xsim-trace", "t.json", "-xsim-trace-window", "1:1"}), "is empty"));
 }
 
 TEST(TraceOptions, CallKinds) {
@@ -100,13 +100,13 @@ TEST(TraceOptions, CallKinds) {
     EXPECT_EQ(parse_call_kinds("-xsim-trace-calls", "rma"), static_cast<unsigned>(kTraceRma));
     EXPECT_EQ(parse_call_kinds("-xsim-trace-calls", "p2p,rma"), static_cast<unsigned>(kTraceP2p | kTraceRma));
     EXPECT_EQ(parse_call_kinds("-xsim-trace-calls", "p2p,coll,rma,other"), static_cast<unsigned>(kTraceAllCalls));
-    EXPECT_TRUE(mentions(refusal({"-xsim-trace", "t.json", "-xsim-trace-calls", "one-sided"}),
+    EXPECT_TRUE(mentions(trace_refusal({"-xsim-trace", "t.json", "-xsim-trace-calls", "one-sided"}),
                          "(expected p2p, coll, rma, other or all, comma-separated)"));
-    EXPECT_TRUE(mentions(refusal({"-xsim-trace", "t.json", "-xsim-trace-calls", "p2p,io"}), "unknown call kind 'io'"));
-    EXPECT_TRUE(mentions(refusal({"-xsim-trace", "t.json", "-xsim-trace-calls", "p2p,"}), "unknown call kind ''"));
+    EXPECT_TRUE(mentions(trace_refusal({"-xsim-trace", "t.json", "-xsim-trace-calls", "p2p,io"}), "unknown call kind 'io'"));
+    EXPECT_TRUE(mentions(trace_refusal({"-xsim-trace", "t.json", "-xsim-trace-calls", "p2p,"}), "unknown call kind ''"));
 }
 
 TEST(TraceOptions, FiltersWithoutATraceAreRefused) {
-    EXPECT_TRUE(mentions(refusal({"-xsim-trace-ranks", "0-3"}), "no -xsim-trace"));
-    EXPECT_TRUE(mentions(refusal({"-xsim-trace-calls", "p2p"}), "no -xsim-trace"));
+    EXPECT_TRUE(mentions(trace_refusal({"-xsim-trace-ranks", "0-3"}), "no -xsim-trace"));
+    EXPECT_TRUE(mentions(trace_refusal({"-xsim-trace-calls", "p2p"}), "no -xsim-trace"));
 }

@@ -14,7 +14,7 @@
 namespace xsim::trace {
 namespace {
 
-bool starts_with(const char* s, const char* prefix) { return std::strncmp(s, prefix, std::strlen(prefix)) == 0; }
+bool call_starts_with(const char* s, const char* prefix) { return std::strncmp(s, prefix, std::strlen(prefix)) == 0; }
 
 bool ends_with(const std::string& s, const char* suffix) {
     const std::size_t n = std::strlen(suffix);
@@ -24,9 +24,9 @@ bool ends_with(const std::string& s, const char* suffix) {
 }  // namespace
 
 unsigned trace_call_kind(const char* call) {
-    if (!starts_with(call, "MPI_")) return kTraceOther;  // xsim_compute, clock reads
+    if (!call_starts_with(call, "MPI_")) return kTraceOther;  // xsim_compute, clock reads
     if (call_kind(call) == CallKind::Collective) return kTraceColl;
-    if (starts_with(call + 4, "Win_")) return kTraceRma;
+    if (call_starts_with(call + 4, "Win_")) return kTraceRma;
     static const char* const kRma[] = {"Put", "Get", "Accumulate", "Get_accumulate", "Fetch_and_op",
                                        "Compare_and_swap", "Rput", "Rget", "Raccumulate", "Rget_accumulate"};
     for (const char* p : kRma)
@@ -36,7 +36,7 @@ unsigned trace_call_kind(const char* call) {
                                        "Mprobe", "Improbe", "Mrecv", "Imrecv", "Wait", "Test", "Start",
                                        "Request_", "Cancel"};
     for (const char* p : kP2p)
-        if (starts_with(call + 4, p)) return kTraceP2p;
+        if (call_starts_with(call + 4, p)) return kTraceP2p;
     return kTraceOther;
 }
 
