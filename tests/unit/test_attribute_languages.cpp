@@ -43,6 +43,10 @@ int null_copy(MPI_Comm, int, void*, void*, void* out, int* flag) {
 
 MPI_Aint address(const void* p) { return reinterpret_cast<MPI_Aint>(p); }
 
+}  // namespace
+
+// Not in the anonymous namespace: the tests derive from it, and in a unity batch GCC warns
+// (-Wsubobject-linkage) about a base of internal linkage in a file that is not the main one.
 class AttributeLanguages : public ::testing::Test {
 protected:
     void SetUp() override {
@@ -63,8 +67,6 @@ protected:
     Attributes* from = nullptr;
     Attributes* to = nullptr;
 };
-
-}  // namespace
 
 TEST_F(AttributeLanguages, EachLanguageReadsItsView) {
     const int k_c = keyval(nullptr, Language::C), k_f = keyval(nullptr, Language::C);
