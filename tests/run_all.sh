@@ -14,6 +14,6 @@ export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1} OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader
 cd "${XSIM_BUILD_DIR:-$here/build}"
 # Two tests per core: most tests are short runs whose wall time is mpirun's start-up and
 # MPI_Init, waiting more than computing (0.37 s wall, 0.12 s CPU): on 2 cores the suite
-# took 829 s with -j2 and 583 s with -j4. Three per core was not faster (session 41: 315 short
-# conformance tests, 121 s at -j4, 128 s at -j6): the start-ups' system time does not overlap.
+# took 829 s with -j2 and 583 s with -j4. Three or four per core was not faster (session 41: 315
+# short conformance tests, 80-82 s at -j4, 75 s at -j6, 81 s at -j8).
 ctest --output-on-failure -j"$((2 * $(nproc)))" "$@"
