@@ -5,12 +5,6 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
 bash "$here/launch/bootstrap.sh"
 [ "$(id -u)" -ne 0 ] || export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-# On one host Open MPI selects its ob1 messaging layer whatever it may probe first; naming it
-# (and the transports, TCP kept for the multihost tests' second "host") spares each of the
-# suite's ~1,500 MPI start-ups the probing of UCX, libfabric, PSM and InfiniBand: 0.77 -> 0.57 s
-# wall and 0.47 -> 0.41 CPU-s for `mpirun -np 2` of an empty program (bench/RESULTS.md, Session
-# 41). What the programs run on is what Open MPI chooses anyway; a setting of the caller's wins.
-export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1} OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader,tcp}
 cd "${XSIM_BUILD_DIR:-$here/build}"
 # Two tests per core: most tests are short runs whose wall time is mpirun's start-up and
 # MPI_Init, waiting more than computing (0.37 s wall, 0.12 s CPU): on 2 cores the suite
