@@ -2,6 +2,7 @@
 
 #include <cstring>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "libxsim/mpi/process_objects.hpp"
@@ -13,7 +14,6 @@ namespace {
 
 // The current process's tables (process_objects.hpp); only the simulation thread calls these.
 std::unordered_map<MPI_Datatype, TypeLayout>& predefined_layouts() { return process_objects().predefined_layouts; }
-std::unordered_map<MPI_Datatype, PendingTypeUses>& pending_uses() { return process_objects().pending_type_uses; }
 
 bool in_memory_order(MPI_Datatype type, int depth);
 
@@ -112,17 +112,21 @@ bool in_memory_order(MPI_Datatype type, int depth) {
     return ordered;
 }
 
-// in_memory_order of a type, asked once per handle (every message with the type comes here).
-bool front_to_back(MPI_Datatype type) {
-    auto& known = process_objects().dense_type_order;
-    if (auto it = known.find(type); it != known.end()) return it->second;
-    return known.emplace(type, in_memory_order(type, 0)).first->second;
-}
-
 // The real library frees `type` now: its handle may name another type next.
 int really_free(MPI_Datatype type) {
-    process_objects().dense_type_order.erase(type);
+    ProcessObjects& objects = process_objects();
+    objects.derived_types.erase(type);
+    if (objects.last_derived.type == type) objects.last_derived = {};
     return real_mpi.Type_free(&type);
+}
+
+// The entry of a derived type already used, or null.
+DerivedType* find_derived(ProcessObjects& objects, MPI_Datatype type) {
+    if (objects.last_derived.type == type) return objects.last_derived.entry;
+    auto it = objects.derived_types.find(type);
+    if (it == objects.derived_types.end()) return nullptr;
+    objects.last_derived = {type, &it->second};
+    return &it->second;
 }
 
 void query_layout(MPI_Datatype type, TypeLayout* out) {
@@ -131,7 +135,7 @@ void query_layout(MPI_Datatype type, TypeLayout* out) {
     out->extent = static_cast<MPI_Aint>(shape.extent);
     out->true_lb = static_cast<MPI_Aint>(shape.true_lb);
     out->contiguous =
-        shape.size == 0 || (shape.true_extent == shape.size && shape.extent == shape.size && front_to_back(type));
+        shape.size == 0 || (shape.true_extent == shape.size && shape.extent == shape.size && in_memory_order(type, 0));
 }
 
 // find_predefined after the type found last: the slots indexed by the handle, then the map (out
@@ -168,7 +172,17 @@ const TypeLayout* predefined_layout(MPI_Datatype type) { return find_predefined(
 
 TypeCheck check_type(MPI_Datatype type, TypeLayout* out) {
     if (type == MPI_DATATYPE_NULL) return TypeCheck::Null;
-    if (const TypeLayout* known = find_predefined(type)) {
+    ProcessObjects& objects = process_objects();
+    // The type found last, predefined or derived, before any map.
+    const TypeLayout* known = found_last(objects, type);
+    if (!known && objects.last_derived.type == type) known = &objects.last_derived.entry->layout;
+    if (!known) known = find_predefined_again(objects, type);
+    // A committed derived type used before: every message with it comes here, and asking the
+    // real library again (an envelope, a pack of nothing, sizes and extents) made a message
+    // with a vector type a third slower (bench/RESULTS.md, "Session 42").
+    if (!known)
+        if (const DerivedType* derived = find_derived(objects, type)) known = &derived->layout;
+    if (known) {
         *out = *known;
         return TypeCheck::Ok;
     }
@@ -188,23 +202,31 @@ TypeCheck check_type(MPI_Datatype type, TypeLayout* out) {
     if (real_mpi.Pack(nullptr, 0, type, &none, 0, &position, MPI_COMM_SELF) != MPI_SUCCESS) return TypeCheck::Uncommitted;
     query_layout(type, out);
     out->predefined = false;
+    process_objects().derived_types.emplace(type, DerivedType{*out, {}});
     return TypeCheck::Ok;
 }
 
-void retain_type(MPI_Datatype type) { ++pending_uses()[type].operations; }
+void retain_type(MPI_Datatype type) {
+    ProcessObjects& objects = process_objects();
+    DerivedType* derived = find_derived(objects, type);
+    if (!derived) {  // every caller checked the type first, which made its entry
+        TypeLayout layout;
+        if (!type_layout(type, &layout) || layout.predefined) return;
+        derived = find_derived(objects, type);
+    }
+    ++derived->uses.operations;
+}
 
 void release_type(MPI_Datatype type) {
-    auto& uses = pending_uses();
-    auto it = uses.find(type);
-    if (it == uses.end() || --it->second.operations > 0) return;
-    for (int i = 0; i < it->second.deferred_frees; ++i) really_free(type);
-    uses.erase(it);
+    DerivedType* derived = find_derived(process_objects(), type);
+    if (!derived || --derived->uses.operations > 0) return;
+    const int frees = std::exchange(derived->uses.deferred_frees, 0);
+    for (int i = 0; i < frees; ++i) really_free(type);  // the first forgets the entry
 }
 
 int free_type(MPI_Datatype type) {
-    auto& uses = pending_uses();
-    if (auto it = uses.find(type); it != uses.end()) {
-        ++it->second.deferred_frees;
+    if (DerivedType* derived = find_derived(process_objects(), type); derived && derived->uses.operations > 0) {
+        ++derived->uses.deferred_frees;
         return MPI_SUCCESS;
     }
     return really_free(type);

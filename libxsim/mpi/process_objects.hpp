@@ -38,10 +38,20 @@ struct CreationRepeat {
     std::uint32_t count = 0;
 };
 
-// Operations still using a derived datatype, and MPI_Type_free calls waiting for them.
+// Operations still using a derived datatype (or user op), and MPI_Type_free (MPI_Op_free)
+// calls waiting for them.
 struct PendingTypeUses {
     int operations = 0;
     int deferred_frees = 0;
+};
+
+// A committed derived datatype this process has used: its layout, worked out at its first use
+// (several calls into the real library, and for a dense type a walk of its constructors), and
+// the operations still using it. Forgotten when the real library frees the type: its handle
+// may name another type next.
+struct DerivedType {
+    TypeLayout layout;
+    PendingTypeUses uses;
 };
 
 // What is per rank about WORLD and SELF but rarely used: names and attributes.
@@ -81,10 +91,13 @@ struct ProcessObjects {
     // The one found last, asked before the slots: a collective's rounds and a halo
     // exchange's messages ask for one type again and again.
     RecentLayout last_layout{};
-    std::unordered_map<MPI_Datatype, PendingTypeUses> pending_type_uses;
-    // Whether a dense derived type's map runs front to back (datatype.cpp, in_memory_order),
-    // asked at its first message and forgotten when it is freed (a handle may be reused).
-    std::unordered_map<MPI_Datatype, bool> dense_type_order;
+    // datatype.cpp: the derived types in use (their nodes never move), and the one found last
+    // (a halo exchange's messages ask for one type again and again, twice per message).
+    std::unordered_map<MPI_Datatype, DerivedType> derived_types;
+    struct RecentDerived {
+        MPI_Datatype type = MPI_DATATYPE_NULL;
+        DerivedType* entry = nullptr;
+    } last_derived{};
     // ... and user ops in use by pending nonblocking reductions (MPI_Op_free waits for them).
     std::unordered_map<MPI_Op, PendingTypeUses> pending_op_uses;
     // comm.cpp: WORLD's and SELF's extras per rank (key: world rank << 1 | is SELF), and
