@@ -32,10 +32,15 @@ Skeleton skeleton_for(Skeleton shape, const AlgorithmInfo& algorithm) {
     return shape;
 }
 
+namespace {
+// The rank whose position is `v` in the order that starts at `root`. A function, not a
+// lambda: a lambda would be a field of the coroutine's frame, of a type without linkage.
+int unrotate(int v, int root, int p) { return (v + root) % p; }
+}  // namespace
+
 Steps run_skeleton(Context& c, Skeleton shape, int root) {
     const int p = c.size;
     const int vrank = (c.rank - root + p) % p;
-    auto real = [&](int v) { return (v + root) % p; };
     switch (shape) {
         case Skeleton::All:
             for (int d = 1; d < p; d <<= 1) {
@@ -57,13 +62,13 @@ Steps run_skeleton(Context& c, Skeleton shape, int root) {
             int mask = 1;
             for (; mask < p; mask <<= 1) {
                 if (vrank & mask) {
-                    c.recv_bytes(real(vrank - mask), nullptr, 0);
+                    c.recv_bytes(unrotate(vrank - mask, root, p), nullptr, 0);
                     co_await c.round();
                     break;
                 }
             }
             for (mask >>= 1; mask > 0; mask >>= 1)
-                if (vrank + mask < p) c.send_bytes(real(vrank + mask), nullptr, 0);
+                if (vrank + mask < p) c.send_bytes(unrotate(vrank + mask, root, p), nullptr, 0);
             co_await c.round();
             break;
         }
@@ -86,12 +91,12 @@ Steps run_skeleton(Context& c, Skeleton shape, int root) {
         case Skeleton::FanIn:
             for (int mask = 1; mask < p; mask <<= 1) {
                 if (vrank & mask) {
-                    c.send_bytes(real(vrank - mask), nullptr, 0);
+                    c.send_bytes(unrotate(vrank - mask, root, p), nullptr, 0);
                     co_await c.round();
                     break;
                 }
                 if (vrank + mask < p) {
-                    c.recv_bytes(real(vrank + mask), nullptr, 0);
+                    c.recv_bytes(unrotate(vrank + mask, root, p), nullptr, 0);
                     co_await c.round();
                 }
             }

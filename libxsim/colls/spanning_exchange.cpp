@@ -33,8 +33,10 @@ struct WireHead {
 };
 
 void put(std::vector<char>& out, const void* p, std::size_t n) {
-    const char* c = static_cast<const char*>(p);
-    out.insert(out.end(), c, c + n);
+    // resize and memcpy: GCC 12 reports a false overflow in vector::insert here.
+    const std::size_t at = out.size();
+    out.resize(at + n);
+    std::memcpy(out.data() + at, p, n);
 }
 template <class T>
 void put(std::vector<char>& out, T v) {
