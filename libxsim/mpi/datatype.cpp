@@ -202,7 +202,7 @@ TypeCheck check_type(MPI_Datatype type, TypeLayout* out) {
     if (real_mpi.Pack(nullptr, 0, type, &none, 0, &position, MPI_COMM_SELF) != MPI_SUCCESS) return TypeCheck::Uncommitted;
     query_layout(type, out);
     out->predefined = false;
-    process_objects().derived_types.emplace(type, DerivedType{*out, {}});
+    objects.derived_types.emplace(type, DerivedType{*out, {}});
     return TypeCheck::Ok;
 }
 
