@@ -443,4 +443,13 @@ void handle_event(Engine& engine, Message* message) {
     }
 }
 
+char* direct_destination(Engine& engine, const Message& data) {
+    if (data.kind != MessageKind::Data) return nullptr;
+    const auto* r = reinterpret_cast<const Request*>(data.recv_request);
+    if (!r->carries_data || r->status_bytes != data.bytes) return nullptr;  // truncated: as arrive_data
+    TypeLayout layout;
+    if (!type_layout(r->type, &layout) || !layout.contiguous) return nullptr;
+    return static_cast<char*>(runtime::rank_buffer(engine, *r->owner, r->buf, r->count, r->type)) + layout.true_lb;
+}
+
 }  // namespace xsim::p2p

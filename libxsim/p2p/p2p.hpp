@@ -83,6 +83,14 @@ Request* persistent_request(Engine& engine, Rank& me, RequestKind kind, const Bu
 // Processes a message event at its destination (the scheduler's Message events).
 void handle_event(Engine& engine, Message* message);
 
+// Where the bytes of `data`, a rendezvous message's data coming from another real process
+// (not yet accepted), may be received straight away: the matched receive's own buffer, when
+// it takes all of them as one block. Null: they go to a payload, unpacked on arrival. The
+// receive cannot complete before the data's event, and MPI lets nobody read its buffer
+// until then, so writing it early changes nothing the program may see (as real MPI's
+// transfers do); it saves a copy and a staging buffer as large as the message, touched new.
+char* direct_destination(Engine& engine, const Message& data);
+
 // Removes an unmatched receive from its rank's posted queue; false if it already matched.
 bool cancel_recv(Rank& owner, Request* request);
 

@@ -8,6 +8,7 @@
 
 #include "libxsim/engine/payload.hpp"
 #include "libxsim/mpi/real_mpi.hpp"
+#include "libxsim/p2p/p2p.hpp"
 
 namespace xsim {
 
@@ -50,7 +51,9 @@ constexpr int kPayloadTag = 8;
 // Payloads above this size are not copied into the box and out of the received one: each is
 // sent from the sender's payload buffer and received into the receiver's, which saves two
 // copies of it in time and in memory (an 8 GiB message needed 4 x 8 GiB across the two
-// processes; bench/RESULTS.md, "MPICH's test suite").
+// processes; bench/RESULTS.md, "MPICH's test suite"), or, for a rendezvous message's data,
+// into the receive buffer itself when it is one block (p2p::direct_destination): one copy
+// and one message's memory less again.
 constexpr std::uint64_t kSeparatePayloadAbove = 256 * 1024;
 // MPI counts are ints: a pair's bytes go in pieces of at most 1 GiB (a window may carry a
 // message of several GiB). Pieces between two processes match in order: same source and tag.
@@ -232,12 +235,19 @@ ProcessLink::Agreement PmpiLink::exchange(SimTime local_next_time, std::int64_t 
             m->path.other = h.path_other;
             m->path.bytes = h.path_bytes;
             m->path.latencies = h.path_latencies;
-            if (h.payload != WirePayload::None) acquire_payload(m);
             if (h.payload == WirePayload::InBox) {
+                acquire_payload(m);
                 if (h.bytes) std::memcpy(m->payload, inbox.data() + at, h.bytes);
                 at += h.bytes;
             } else if (h.payload == WirePayload::Separate) {
-                post_in_pieces(Direction::Receive, static_cast<int>(p), kPayloadTag, m->payload,
+                // Large data goes straight into the receive buffer when it can (then the
+                // message carries none), else into a payload of its own.
+                char* into = p2p::direct_destination(engine_, *m);
+                if (!into) {
+                    acquire_payload(m);
+                    into = m->payload;
+                }
+                post_in_pieces(Direction::Receive, static_cast<int>(p), kPayloadTag, into,
                                static_cast<long long>(h.bytes), payload_transfers);
             }
             received_.push_back(m);
