@@ -27,12 +27,17 @@ find_or_build_xsim() {
     XSIM_BUILT_FROM="$(git -C "$REPO_DIR" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$REPO_DIR" diff --quiet HEAD -- . ':!bench' ':!examples/skeletons' 2>/dev/null || echo ' + uncommitted changes')"
 }
 
-# build_ring_allreduce BUILD_DIR OUT: compile bench/ring_allreduce.c against BUILD_DIR's libxsim.
-build_ring_allreduce() {
-    local build=$1 out=$2
-    mpicc -O2 -std=c99 "$BENCH_DIR/ring_allreduce.c" -o "$out" \
-        -L"$build/libxsim" -Wl,-rpath,"$build/libxsim" -lxsim || die "mpicc ring_allreduce.c failed"
+# build_with_xsim BUILD_DIR SOURCE OUT [MPICC FLAGS...]: compile one C program with mpicc
+# (-O2 -std=c99, then the flags given) and link it with BUILD_DIR's libxsim.
+build_with_xsim() {
+    local build=$1 source=$2 out=$3
+    shift 3
+    mpicc -O2 -std=c99 "$@" "$source" -o "$out" -L"$build/libxsim" -Wl,-rpath,"$build/libxsim" -lxsim ||
+        die "mpicc $(basename "$source") -lxsim failed"
 }
+
+# build_ring_allreduce BUILD_DIR OUT: compile bench/ring_allreduce.c against BUILD_DIR's libxsim.
+build_ring_allreduce() { build_with_xsim "$1" "$BENCH_DIR/ring_allreduce.c" "$2"; }
 
 # run_timed WORK TAG LIMIT CMD...: runs CMD (a ring_allreduce run, xsim or SMPI) under
 # `timeout LIMIT` and /usr/bin/time, stdout and stderr into WORK/TAG.out and WORK/TAG.err.

@@ -47,8 +47,7 @@ work=$(mktemp -d /tmp/xsim-enginep2p.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 find_or_build_xsim "$build"
 app="$work/engine_p2p"
-mpicc -O2 -std=c99 "$BENCH_DIR/engine_p2p.c" -o "$app" -L"$build/libxsim" -Wl,-rpath,"$build/libxsim" -lxsim ||
-    die "mpicc engine_p2p.c failed"
+build_with_xsim "$build" "$BENCH_DIR/engine_p2p.c" "$app"
 
 table="$work/table.md"
 {

@@ -64,8 +64,7 @@ trap 'rm -rf "$work"' EXIT
 find_or_build_xsim "$build"
 [ -n "$label" ] || label=$XSIM_BUILT_FROM
 build_ring_allreduce "$build" "$work/ring_allreduce"
-mpicc -O2 -std=c99 "$BENCH_DIR/engine_p2p.c" -o "$work/engine_p2p" -L"$build/libxsim" \
-    -Wl,-rpath,"$build/libxsim" -lxsim || die "mpicc engine_p2p.c failed"
+build_with_xsim "$build" "$BENCH_DIR/engine_p2p.c" "$work/engine_p2p"
 load_before=$(cut -d' ' -f1 /proc/loadavg)
 
 # run_once TAG K NP PROGRAM ARGS...: report TAG.K.json, "wall user sys" in TAG.K.time

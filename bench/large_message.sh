@@ -27,8 +27,7 @@ done
 [ -f "$build/libxsim/libxsim.so" ] || die "no $build/libxsim/libxsim.so: build xsim first (bash launch/bootstrap.sh)"
 work=$(mktemp -d "${TMPDIR:-/tmp}/xsim-large-message.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mpicc -O2 -std=c99 "$BENCH_DIR/large_message.c" -o "$work/large_message_xsim" \
-    -L"$build/libxsim" -Wl,-rpath,"$build/libxsim" -lxsim || die "mpicc large_message.c (xsim) failed"
+build_with_xsim "$build" "$BENCH_DIR/large_message.c" "$work/large_message_xsim"
 mpicc -O2 -std=c99 "$BENCH_DIR/large_message.c" -o "$work/large_message_native" || die "mpicc large_message.c failed"
 
 run() {  # run TAG MIB CMD...: one timed run (common.sh); its wall seconds go to WORK/TAG.walls

@@ -34,8 +34,7 @@ fi
 
 echo
 echo "## Bytes privatized per rank (tests/mpi/privatize.c built as an application)"
-mpicc -O2 -std=gnu99 -I"$REPO_DIR/tests/mpi" "$REPO_DIR/tests/mpi/privatize.c" -o "$work/privatize" \
-    -L"$build/libxsim" -Wl,-rpath,"$build/libxsim" -lxsim || die "mpicc privatize.c failed"
+build_with_xsim "$build" "$REPO_DIR/tests/mpi/privatize.c" "$work/privatize" -std=gnu99 -I"$REPO_DIR/tests/mpi"
 "$MPIRUN" --oversubscribe -np 1 "$work/privatize" -xsim-np 4 -xsim-compute none -xsim-privatize on 2>&1 |
     grep -E '^xsim: (privatized|left shared)|^PASS|^FAIL'
 

@@ -94,8 +94,7 @@ build_program() {  # NAME -> sets NATIVE and SIMULATED executables
     fi
     NATIVE=$work/${name}_native SIMULATED=$work/${name}_xsim
     mpicc -O2 -std=c99 "$BENCH_DIR/validation/$name.c" -o "$NATIVE" || die "mpicc $name.c failed"
-    mpicc -O2 -std=c99 "$BENCH_DIR/validation/$name.c" -o "$SIMULATED" \
-        -L"$build/libxsim" -Wl,-rpath,"$build/libxsim" -lxsim || die "mpicc $name.c -lxsim failed"
+    build_with_xsim "$build" "$BENCH_DIR/validation/$name.c" "$SIMULATED"
 }
 
 median() { python3 -c 'import statistics,sys; print(statistics.median(float(v) for v in sys.argv[1:]))' "$@"; }
